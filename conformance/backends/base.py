@@ -1,0 +1,99 @@
+"""The backend interface: what an implementation under test declares and how it runs a case.
+
+A backend never judges: it returns the outputs it produced, or a typed outcome saying why
+it produced none.  Comparison with the oracle happens in conformance.compare.
+Third-party backends register under the entry point group ENTRY_POINT_GROUP.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from oracle import ALL_DATA_TYPES, DEFAULT_FEATURE_LEVEL, OPERATORS, DataType, Descriptor, FeatureLevel
+
+ENTRY_POINT_GROUP = "dml_conformance.backends"
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can express.  A case outside this is `unsupported` before it is run."""
+
+    operators: frozenset[str] = frozenset(OPERATORS)
+    data_types: frozenset[DataType] = frozenset(ALL_DATA_TYPES)
+    ranks: frozenset[int] = frozenset(range(1, 9))
+    padding_modes: frozenset[str] = frozenset({"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC"})
+    feature_level: FeatureLevel = DEFAULT_FEATURE_LEVEL
+    # Whether the backend can observe descriptor validation (a native DirectML binding can:
+    # E_INVALIDARG at operator creation).  Without it, invalid cases are unsupported (U-ALL-2).
+    checks_invalid_descriptors: bool = False
+
+
+@dataclass
+class RunResult:
+    """What one run produced.  status: "ok", "unsupported", "rejected" or "error"."""
+
+    status: str
+    outputs: list[np.ndarray] = field(default_factory=list)
+    reason: str = ""
+    # The DirectML operator the implementation really executed, when it is not the case's own
+    # (ONNX Runtime lowers every Slice to DML_SLICE1 and every Pad to DML_PADDING1).
+    reached_operator: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def ok(cls, outputs: list[np.ndarray], **kw) -> RunResult:
+        return cls("ok", list(outputs), **kw)
+
+    @classmethod
+    def unsupported(cls, reason: str, **kw) -> RunResult:
+        return cls("unsupported", reason=reason, **kw)
+
+    @classmethod
+    def rejected(cls, reason: str, **kw) -> RunResult:
+        return cls("rejected", reason=reason, **kw)
+
+    @classmethod
+    def error(cls, reason: str, **kw) -> RunResult:
+        return cls("error", reason=reason, **kw)
+
+
+class Backend(abc.ABC):
+    """Subclass, set `name`, and implement `capabilities`, `versions` and `run`."""
+
+    name: str = ""
+
+    @abc.abstractmethod
+    def capabilities(self) -> Capabilities: ...
+
+    def versions(self) -> dict[str, str]:
+        """Versions worth recording in a run header (runtime, driver, provider...)."""
+        return {}
+
+    @abc.abstractmethod
+    def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
+        """Execute one valid descriptor on the implementation; never raise for the implementation's errors."""
+
+    def check_descriptor(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult:
+        """For backends with checks_invalid_descriptors: "ok" if accepted, "rejected" with its error if not."""
+        return RunResult.unsupported(f"{self.name} cannot observe descriptor validation (U-ALL-2)")
+
+    def unsupported_reason(self, descriptor: Descriptor, feature_level: FeatureLevel) -> str | None:
+        """Why this backend cannot express the descriptor, from its capabilities; None if it can."""
+        caps = self.capabilities()
+        if descriptor.operator not in caps.operators:
+            return f"{self.name} does not implement DML_{descriptor.operator}"
+        data_type = descriptor.input_tensor.data_type
+        if data_type not in caps.data_types:
+            return f"{self.name} does not support data type {data_type.value} for {descriptor.operator}"
+        rank = descriptor.input_tensor.dimension_count
+        if rank not in caps.ranks:
+            return f"{self.name} does not support rank {rank}"
+        mode = getattr(descriptor, "padding_mode", None)
+        if mode is not None and mode.value not in caps.padding_modes:
+            return f"{self.name} cannot express padding mode {mode.value}"
+        if feature_level > caps.feature_level:
+            return f"{self.name} implements feature level {caps.feature_level}, the case needs {feature_level}"
+        return None

@@ -1,0 +1,394 @@
+"""The case format (cases/README.md): load, check, encode and identify case files.
+
+Loading never stops at the first bad file: every problem becomes a CaseFileError naming
+the file and the JSON path, and every good case still loads.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+import oracle
+from oracle import DataType, Descriptor, FeatureLevel, InvalidDescriptor
+
+SCHEMA_VERSION = 1
+
+
+def _cases_dir() -> Path:
+    """The case corpus: the checkout's cases/ (editable install) or the copy packed into the wheel."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "cases", here / "_cases"):
+        if candidate.is_dir():
+            return candidate
+    return here.parent / "cases"
+
+
+CASES_DIR = _cases_dir()
+
+CASE_FIELDS = {
+    "schema_version", "id", "operator", "description", "source", "feature_level", "clauses", "tags",
+    "descriptor", "inputs", "expected", "unspecified",
+}
+REQUIRED_FIELDS = {"id", "operator", "feature_level", "clauses", "descriptor", "expected"}
+TENSOR_FIELDS = {"data_type", "shape", "values", "data_b64"}
+HASH_ID = re.compile(r"^(SLICE1|SLICE|PADDING|SPLIT)-([0-9a-f]{8})$")
+NAMED_ID = re.compile(r"^(SLICE1|SLICE|PADDING|SPLIT)-[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class CaseFileError(ValueError):
+    """A problem in a case file, located by file and JSON path (e.g. `$.cases[3].inputs[0].shape`)."""
+
+    def __init__(self, path: str | Path, json_path: str, message: str):
+        super().__init__(f"{path}: {json_path}: {message}")
+        self.path = str(path)
+        self.json_path = json_path
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Expected:
+    outcome: str  # "valid" or "invalid"
+    outputs: tuple[np.ndarray, ...] = ()
+    clause: str | None = None  # for "invalid": the clause the descriptor breaks
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    operator: str
+    feature_level: FeatureLevel
+    descriptor: Descriptor
+    inputs: tuple[np.ndarray, ...]
+    expected: Expected
+    clauses: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    unspecified: tuple[str, ...] = ()  # register entries reached: results are observed, not judged
+    description: str = ""
+    source: str = ""
+    path: str = ""  # the file it came from
+    raw: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def valid(self) -> bool:
+        return self.expected.outcome == "valid"
+
+    @property
+    def data_type(self) -> DataType:
+        return self.descriptor.input_tensor.data_type
+
+    @property
+    def rank(self) -> int:
+        return self.descriptor.input_tensor.dimension_count
+
+
+# --- tensors --------------------------------------------------------------------------------
+
+def _element_from_json(value, dtype: np.dtype, bits_dtype: np.dtype):
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text.startswith("0x"):
+            return np.array(int(text, 16), dtype=bits_dtype).view(dtype)[()]
+        if text in ("nan", "inf", "-inf", "+inf", "-0.0") and dtype.kind == "f":
+            return dtype.type(float(text))
+        raise ValueError(f"{value!r} is not a number, 'nan', 'inf', '-inf' or raw bits '0x...'")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{value!r} is not a number")
+    if dtype.kind in "iu":
+        if isinstance(value, float) and not value.is_integer():
+            raise ValueError(f"{value!r} is not an integer ({dtype})")
+        info = np.iinfo(dtype)
+        if not info.min <= int(value) <= info.max:
+            raise ValueError(f"{value!r} is out of range for {dtype}")
+        return dtype.type(int(value))
+    with np.errstate(over="ignore"):
+        result = dtype.type(value)
+    if math.isfinite(value) and float(result) != value:
+        raise ValueError(f"{value!r} is not exactly representable as {dtype}; write its bits as '0x...'")
+    return result
+
+
+def tensor_from_json(obj, where: str) -> np.ndarray:
+    """A tensor object: {"data_type", "shape", and "values" (row-major) or "data_b64" (raw little-endian)}."""
+    if not isinstance(obj, dict):
+        raise _Problem(where, f"expected a tensor object, got {type(obj).__name__}")
+    unknown = sorted(set(obj) - TENSOR_FIELDS)
+    if unknown:
+        raise _Problem(where, f"unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(TENSOR_FIELDS))}")
+    for name in ("data_type", "shape"):
+        if name not in obj:
+            raise _Problem(where, f"missing field {name!r}")
+    try:
+        data_type = DataType.parse(obj["data_type"])
+    except ValueError as e:
+        raise _Problem(f"{where}.data_type", str(e)) from e
+    shape = obj["shape"]
+    if not isinstance(shape, list) or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
+        raise _Problem(f"{where}.shape", f"expected a list of non-negative integers, got {shape!r}")
+    count = math.prod(shape)
+    dtype = data_type.numpy
+    if ("values" in obj) == ("data_b64" in obj):
+        raise _Problem(where, "give exactly one of 'values' or 'data_b64'")
+    if "values" in obj:
+        values = obj["values"]
+        if not isinstance(values, list):
+            raise _Problem(f"{where}.values", "expected a flat list")
+        if len(values) != count:
+            raise _Problem(f"{where}.values", f"has {len(values)} values, but shape {shape} holds {count}")
+        out = np.empty(count, dtype=dtype)
+        for i, v in enumerate(values):
+            try:
+                out[i] = _element_from_json(v, dtype, data_type.bits)
+            except ValueError as e:
+                raise _Problem(f"{where}.values[{i}]", str(e)) from e
+        return out.reshape(shape)
+    try:
+        raw = base64.b64decode(obj["data_b64"], validate=True)
+    except (ValueError, TypeError) as e:
+        raise _Problem(f"{where}.data_b64", f"not valid base64: {e}") from e
+    if len(raw) != count * dtype.itemsize:
+        raise _Problem(f"{where}.data_b64", f"holds {len(raw)} bytes, but shape {shape} of {data_type.value} needs "
+                                            f"{count * dtype.itemsize}")
+    return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+
+
+def tensor_to_json(array: np.ndarray, *, compact: bool = True) -> dict:
+    """Encode a tensor: base64 of raw bytes (compact=True) or a readable list of values."""
+    data_type = DataType.from_numpy(array.dtype)
+    array = np.asarray(array, dtype=data_type.numpy, order="C")
+    out = {"data_type": data_type.value, "shape": list(array.shape)}
+    if compact:
+        out["data_b64"] = base64.b64encode(array.tobytes()).decode("ascii")
+    else:
+        out["values"] = [_element_to_json(v, data_type) for v in array.reshape(-1)]
+    return out
+
+
+def _element_to_json(value: np.generic, data_type: DataType):
+    if not data_type.is_float:
+        return int(value)
+    if math.isnan(value):
+        return "0x" + np.asarray(value).view(data_type.bits).tobytes()[::-1].hex()
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return float(value)
+
+
+# --- ids --------------------------------------------------------------------------------------
+
+def content_hash(operator: str, feature_level: FeatureLevel, descriptor: Descriptor, inputs: Sequence[np.ndarray]) -> str:
+    """8 hex digits of SHA-256 over what defines a case: operator, level, descriptor, input bytes.
+
+    Independent of how the file encodes the inputs (values or base64) and of the prose fields.
+    """
+    canonical = {
+        "operator": operator,
+        "feature_level": str(feature_level),
+        "descriptor": oracle.descriptor_to_json(descriptor),
+        "inputs": [tensor_to_json(x, compact=True) for x in inputs],
+    }
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
+def case_id(operator: str, feature_level: FeatureLevel, descriptor: Descriptor, inputs: Sequence[np.ndarray]) -> str:
+    return f"{operator}-{content_hash(operator, feature_level, descriptor, inputs)}"
+
+
+# --- cases --------------------------------------------------------------------------------------
+
+class _Problem(Exception):
+    def __init__(self, json_path: str, message: str):
+        super().__init__(message)
+        self.json_path = json_path
+        self.message = message
+
+
+def case_from_json(obj: dict, where: str = "$", path: str = "") -> Case:
+    """Parse and check one case object; raises CaseFileError naming `path` and the JSON path."""
+    try:
+        return _case_from_json(obj, where, path)
+    except _Problem as p:
+        raise CaseFileError(path, p.json_path, p.message) from None
+
+
+def _case_from_json(obj: dict, where: str, path: str) -> Case:
+    if not isinstance(obj, dict):
+        raise _Problem(where, f"expected a case object, got {type(obj).__name__}")
+    unknown = sorted(set(obj) - CASE_FIELDS)
+    if unknown:
+        raise _Problem(where, f"unknown field(s) {', '.join(unknown)}")
+    missing = sorted(REQUIRED_FIELDS - set(obj))
+    if missing:
+        raise _Problem(where, f"missing field(s) {', '.join(missing)}")
+    if obj.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
+        raise _Problem(f"{where}.schema_version", f"{obj['schema_version']!r} is not supported (this suite reads "
+                                                  f"{SCHEMA_VERSION})")
+    operator = obj["operator"]
+    if operator not in oracle.OPERATORS:
+        raise _Problem(f"{where}.operator", f"{operator!r} is not one of {', '.join(oracle.OPERATORS)}")
+    try:
+        level = FeatureLevel.parse(obj["feature_level"])
+    except ValueError as e:
+        raise _Problem(f"{where}.feature_level", str(e)) from e
+    for name in ("clauses", "tags", "unspecified"):
+        value = obj.get(name, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise _Problem(f"{where}.{name}", "expected a list of strings")
+    for i, clause in enumerate(obj["clauses"]):
+        if clause not in oracle.CLAUSES:
+            raise _Problem(f"{where}.clauses[{i}]", f"{clause!r} is not a clause id of ../shared/spec/operators.md")
+    for i, tag in enumerate(obj.get("unspecified", [])):
+        if tag not in oracle.ERRATA:
+            raise _Problem(f"{where}.unspecified[{i}]", f"{tag!r} is not in the errata register")
+    try:
+        descriptor = oracle.descriptor_from_json(operator, obj["descriptor"])
+    except (KeyError, TypeError, ValueError) as e:
+        message = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+        raise _Problem(f"{where}.descriptor", message) from e
+    inputs = tuple(tensor_from_json(t, f"{where}.inputs[{i}]") for i, t in enumerate(obj.get("inputs", [])))
+    expected = _expected_from_json(obj["expected"], f"{where}.expected")
+    if expected.outcome == "valid":
+        if len(inputs) != 1:
+            raise _Problem(f"{where}.inputs", f"a valid case needs exactly one input tensor, got {len(inputs)}")
+        try:
+            oracle.validate(descriptor, level)
+        except InvalidDescriptor as e:
+            raise _Problem(f"{where}.descriptor", f"expected.outcome is 'valid', but the descriptor is invalid: {e}") \
+                from e
+        for i, (x, t) in enumerate(zip(inputs + tuple(expected.outputs), (descriptor.input_tensor, *tuple(descriptor.output_tensors)))):
+            label = f"{where}.inputs[0]" if i == 0 else f"{where}.expected.outputs[{i - 1}]"
+            if list(x.shape) != list(t.sizes) or DataType.from_numpy(x.dtype) is not t.data_type:
+                raise _Problem(label, f"is {DataType.from_numpy(x.dtype).value} {list(x.shape)}, but the descriptor "
+                                      f"says {t.data_type.value} {list(t.sizes)}")
+        if len(expected.outputs) != len(descriptor.output_tensors):
+            raise _Problem(f"{where}.expected.outputs", f"has {len(expected.outputs)} tensors, but the descriptor has "
+                                                        f"{len(descriptor.output_tensors)} outputs")
+        reached = oracle.unspecified(descriptor)
+        if sorted(obj.get("unspecified", [])) != sorted(reached):
+            raise _Problem(f"{where}.unspecified", f"lists {obj.get('unspecified', [])}, but the descriptor reaches "
+                                                   f"{reached} (oracle.unspecified)")
+    case_id_ = obj["id"]
+    if not isinstance(case_id_, str) or not NAMED_ID.match(case_id_):
+        raise _Problem(f"{where}.id", f"{case_id_!r} is not OPERATOR-name (e.g. PADDING-3f9a2c01)")
+    if not (case_id_.startswith(operator + "-") and not (operator == "SLICE" and case_id_.startswith("SLICE1-"))):
+        raise _Problem(f"{where}.id", f"{case_id_!r} does not start with its operator {operator}-")
+    if HASH_ID.match(case_id_):
+        actual = case_id(operator, level, descriptor, inputs)
+        if actual != case_id_:
+            raise _Problem(f"{where}.id", f"{case_id_!r} does not match its content (content hash gives {actual!r})")
+    return Case(
+        id=case_id_, operator=operator, feature_level=level, descriptor=descriptor, inputs=inputs,
+        expected=expected, clauses=tuple(obj["clauses"]), tags=tuple(obj.get("tags", [])),
+        unspecified=tuple(obj.get("unspecified", [])), description=obj.get("description", ""),
+        source=obj.get("source", ""), path=str(path), raw=obj,
+    )
+
+
+def _expected_from_json(obj, where: str) -> Expected:
+    if not isinstance(obj, dict) or obj.get("outcome") not in ("valid", "invalid"):
+        raise _Problem(f"{where}.outcome", "expected 'valid' or 'invalid'")
+    if obj["outcome"] == "invalid":
+        unknown = sorted(set(obj) - {"outcome", "clause"})
+        if unknown or obj.get("clause") not in oracle.CLAUSES:
+            raise _Problem(f"{where}.clause", f"an invalid case names one clause id it breaks, got "
+                                              f"{obj.get('clause')!r}" + (f"; unknown {unknown}" if unknown else ""))
+        return Expected("invalid", clause=obj["clause"])
+    unknown = sorted(set(obj) - {"outcome", "outputs"})
+    if unknown:
+        raise _Problem(where, f"unknown field(s) {', '.join(unknown)}")
+    outputs = obj.get("outputs")
+    if not isinstance(outputs, list) or not outputs:
+        raise _Problem(f"{where}.outputs", "a valid case lists its expected output tensors")
+    return Expected("valid", tuple(tensor_from_json(t, f"{where}.outputs[{i}]") for i, t in enumerate(outputs)))
+
+
+def case_to_json(case: Case, *, compact: bool = True) -> dict:
+    out = {
+        "schema_version": SCHEMA_VERSION,
+        "id": case.id,
+        "operator": case.operator,
+        "description": case.description,
+        "source": case.source,
+        "feature_level": str(case.feature_level),
+        "clauses": list(case.clauses),
+        "tags": list(case.tags),
+        "unspecified": list(case.unspecified),
+        "descriptor": oracle.descriptor_to_json(case.descriptor),
+        "inputs": [tensor_to_json(x, compact=compact) for x in case.inputs],
+    }
+    if case.valid:
+        out["expected"] = {"outcome": "valid", "outputs": [tensor_to_json(y, compact=compact)
+                                                           for y in case.expected.outputs]}
+    else:
+        out["expected"] = {"outcome": "invalid", "clause": case.expected.clause}
+    return out
+
+
+# --- files ----------------------------------------------------------------------------------
+
+@dataclass
+class LoadResult:
+    cases: list[Case]
+    errors: list[CaseFileError]
+
+    def by_id(self) -> dict[str, Case]:
+        return {c.id: c for c in self.cases}
+
+
+def load_file(path: str | Path) -> LoadResult:
+    """One file: a single case object, or {"schema_version": 1, "cases": [...]}."""
+    path = Path(path)
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        return LoadResult([], [CaseFileError(path, "$", f"cannot read: {e}")])
+    except json.JSONDecodeError as e:
+        return LoadResult([], [CaseFileError(path, "$", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")])
+    if isinstance(obj, dict) and "cases" in obj:
+        extra = sorted(set(obj) - {"schema_version", "cases", "generator"})
+        if extra or not isinstance(obj["cases"], list):
+            return LoadResult([], [CaseFileError(path, "$", "a case list file holds 'schema_version', 'generator' and "
+                                                            f"'cases' (a list); unknown: {extra}")])
+        items = [(f"$.cases[{i}]", c) for i, c in enumerate(obj["cases"])]
+    else:
+        items = [("$", obj)]
+    result = LoadResult([], [])
+    for where, item in items:
+        try:
+            result.cases.append(case_from_json(item, where, str(path)))
+        except CaseFileError as e:
+            result.errors.append(e)
+    return result
+
+
+def load(paths: Iterable[str | Path] | None = None) -> LoadResult:
+    """Load every *.json under the given files or folders (default: the packaged cases/).
+
+    Bad files become errors and everything else still loads; duplicate ids are errors.
+    """
+    files: list[Path] = []
+    for p in [CASES_DIR] if paths is None else paths:
+        p = Path(p)
+        files.extend(sorted(p.rglob("*.json")) if p.is_dir() else [p])
+    result = LoadResult([], [])
+    seen: dict[str, Case] = {}
+    for f in files:
+        part = load_file(f)
+        result.errors.extend(part.errors)
+        for case in part.cases:
+            if case.id in seen:
+                result.errors.append(CaseFileError(f, f"$ (id {case.id})",
+                                                   f"duplicate case id; first defined in {seen[case.id].path}"))
+                continue
+            seen[case.id] = case
+            result.cases.append(case)
+    return result

@@ -1,0 +1,49 @@
+"""A spec oracle for DirectML's data-movement operators: DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT.
+
+Every clause of the reference pages (../shared/seeds, restated in ../shared/spec/operators.md)
+is implemented exactly, bit for bit, for all eleven data types and ranks 1 to 8.
+"""
+
+from .api import (
+    DESCRIPTOR_TYPES,
+    OPERATOR_MODULES,
+    Descriptor,
+    compute,
+    descriptor_from_json,
+    descriptor_to_json,
+    explain,
+    padding,
+    slice,
+    slice1,
+    split,
+    unspecified,
+    validate,
+)
+from .checks import InvalidDescriptor, TensorDesc
+from .errata import ERRATA, Erratum
+from .op_padding import PaddingDesc, PaddingMode
+from .op_slice import SliceDesc
+from .op_slice1 import Slice1Desc
+from .op_split import SplitDesc
+from .padding_value import PaddingValueConversion, convert_padding_value
+from .tables import (
+    ALL_DATA_TYPES,
+    CLAUSES,
+    DEFAULT_FEATURE_LEVEL,
+    OPERATORS,
+    SUPPORT,
+    DataType,
+    FeatureLevel,
+    min_feature_level,
+    support_row,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALL_DATA_TYPES", "CLAUSES", "DEFAULT_FEATURE_LEVEL", "DESCRIPTOR_TYPES", "ERRATA", "OPERATORS",
+    "OPERATOR_MODULES", "SUPPORT", "DataType", "Descriptor", "Erratum", "FeatureLevel", "InvalidDescriptor",
+    "PaddingDesc", "PaddingMode", "PaddingValueConversion", "Slice1Desc", "SliceDesc", "SplitDesc",
+    "TensorDesc", "compute", "convert_padding_value", "descriptor_from_json", "descriptor_to_json", "explain",
+    "min_feature_level", "padding", "slice", "slice1", "split", "support_row", "unspecified", "validate",
+]

@@ -1,0 +1,200 @@
+"""The oracle's entry points: descriptors in, validation, outputs, derivations out.
+
+`validate`, `compute`, `explain` and `unspecified` dispatch on the descriptor to its
+operator module; `slice`, `slice1`, `padding` and `split` are thin wrappers that build a
+descriptor from numpy arrays the way a caller of directml.h would fill the struct.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from types import ModuleType
+
+import numpy as np
+
+from . import core, op_padding, op_slice, op_slice1, op_split
+from .checks import TensorDesc, as_ints
+from .op_padding import PaddingDesc, PaddingMode
+from .op_slice import SliceDesc
+from .op_slice1 import Slice1Desc
+from .op_split import SplitDesc
+from .tables import DataType, FeatureLevel
+
+Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc
+
+OPERATOR_MODULES: dict[str, ModuleType] = {
+    "SLICE": op_slice,
+    "SLICE1": op_slice1,
+    "PADDING": op_padding,
+    "SPLIT": op_split,
+}
+DESCRIPTOR_TYPES: dict[str, type] = {"SLICE": SliceDesc, "SLICE1": Slice1Desc, "PADDING": PaddingDesc, "SPLIT": SplitDesc}
+
+
+def _module(desc: Descriptor) -> ModuleType:
+    try:
+        return OPERATOR_MODULES[desc.operator]
+    except (AttributeError, KeyError):
+        raise TypeError(f"{desc!r} is not an oracle descriptor") from None
+
+
+def validate(desc: Descriptor, feature_level: FeatureLevel | str | None = None) -> None:
+    """Raise InvalidDescriptor (with the broken clause) unless `desc` is valid at `feature_level`."""
+    _module(desc).validate(desc, FeatureLevel.parse(feature_level))
+
+
+def compute(
+    desc: Descriptor,
+    inputs: Sequence[np.ndarray],
+    *,
+    feature_level: FeatureLevel | str | None = None,
+    literal: bool = False,
+) -> list[np.ndarray]:
+    """Validate, then compute the outputs (the fast path, or the literal one with literal=True)."""
+    validate(desc, feature_level)
+    if len(inputs) != 1:
+        raise ValueError(f"{desc.operator} takes exactly one input tensor, got {len(inputs)}")
+    x = core.check_input(inputs[0], desc.input_tensor, "input")
+    module = _module(desc)
+    return (module.compute_literal if literal else module.compute)(desc, [x])
+
+
+def explain(desc: Descriptor, inputs: Sequence[np.ndarray], feature_level: FeatureLevel | str | None = None) -> list[str]:
+    """One derivation line per output element, in the pages' notation."""
+    validate(desc, feature_level)
+    x = core.check_input(inputs[0], desc.input_tensor, "input")
+    return _module(desc).explain(desc, [x])
+
+
+def unspecified(desc: Descriptor) -> list[str]:
+    """Ids of register entries whose unspecified behaviour `desc` reaches: its results are observed."""
+    return _module(desc).unspecified(desc)
+
+
+# --- the four functions -------------------------------------------------------------------
+
+def _input_desc(input: np.ndarray) -> tuple[np.ndarray, TensorDesc]:
+    array = np.asarray(input)
+    return array, TensorDesc(DataType.from_numpy(array.dtype), tuple(array.shape))
+
+
+def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:
+    """DML_SLICE: Output[c] = Input[offsets + strides * c]; the output's sizes are `sizes`."""
+    x, in_desc = _input_desc(input)
+    desc = SliceDesc(in_desc, TensorDesc(in_desc.data_type, as_ints(sizes, "sizes")), offsets, sizes, strides)
+    return compute(desc, [x], feature_level=feature_level)[0]
+
+
+def slice1(input, window_offsets, window_sizes, window_strides, output_sizes=None, *, feature_level=None) -> np.ndarray:
+    """DML_SLICE1; output_sizes=None copies MaxCopiedElements in every dimension."""
+    x, in_desc = _input_desc(input)
+    if output_sizes is None:
+        # A zero stride gets a placeholder size of 1; validation then reports SLICE1.5 for it.
+        output_sizes = [
+            op_slice1.max_copied_elements(size, stride) if stride else 1
+            for size, stride in zip(as_ints(window_sizes, "window_sizes"), as_ints(window_strides, "window_strides"))
+        ]
+    out_desc = TensorDesc(in_desc.data_type, as_ints(output_sizes, "output_sizes"))
+    desc = Slice1Desc(in_desc, out_desc, window_offsets, window_sizes, window_strides)
+    return compute(desc, [x], feature_level=feature_level)[0]
+
+
+def padding(input, mode, start_padding, end_padding, padding_value=0.0, *, feature_level=None) -> np.ndarray:
+    """DML_PADDING; mode is a PaddingMode or "constant", "edge", "reflection", "symmetric"."""
+    x, in_desc = _input_desc(input)
+    start, end = as_ints(start_padding, "start_padding"), as_ints(end_padding, "end_padding")
+    out_sizes = tuple(n + s + e for n, s, e in zip(in_desc.sizes, start, end))
+    desc = PaddingDesc(in_desc, TensorDesc(in_desc.data_type, out_sizes), PaddingMode.parse(mode), padding_value,
+                       start, end)
+    return compute(desc, [x], feature_level=feature_level)[0]
+
+
+def split(input, axis, output_sizes, *, feature_level=None) -> list[np.ndarray]:
+    """DML_SPLIT along `axis`; output_sizes are the outputs' sizes along that axis."""
+    x, in_desc = _input_desc(input)
+    axis = int(axis)
+    sizes = as_ints(output_sizes, "output_sizes")
+    in_range = 0 <= axis < in_desc.dimension_count
+    outputs = tuple(
+        TensorDesc(in_desc.data_type, (*in_desc.sizes[:axis], n, *in_desc.sizes[axis + 1:]) if in_range else in_desc.sizes)
+        for n in sizes
+    )
+    return compute(SplitDesc(in_desc, outputs, axis), [x], feature_level=feature_level)
+
+
+# --- descriptors as JSON (the case format's "descriptor" object) ---------------------------
+
+def padding_value_to_json(value: np.float32) -> float | str:
+    """A float32 as JSON: a number when it round-trips, else its bits ("0x7fc00001") for NaN payloads."""
+    value = np.float32(value)
+    if math.isnan(value):
+        bits = int(np.array(value, dtype="<f4").view("<u4")[()])
+        return "nan" if bits == 0x7FC00000 else f"0x{bits:08x}"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return float(value)
+
+
+def padding_value_from_json(value: float | int | str) -> np.float32:
+    if isinstance(value, bool):
+        raise ValueError(f"padding_value={value!r} is not a number")
+    if isinstance(value, (int, float)):
+        return np.float32(value)
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text.startswith("0x"):
+            return np.array(int(text, 16), dtype="<u4").view("<f4")[()]
+        if text in ("nan", "inf", "-inf", "+inf"):
+            return np.float32(float(text))
+    raise ValueError(f"padding_value={value!r}: expected a number, 'nan', 'inf', '-inf' or float32 bits '0x........'")
+
+
+def descriptor_to_json(desc: Descriptor) -> dict:
+    out: dict = {}
+    for field in dataclasses.fields(desc):
+        value = getattr(desc, field.name)
+        if isinstance(value, TensorDesc):
+            out[field.name] = value.to_json()
+        elif isinstance(value, tuple) and value and isinstance(value[0], TensorDesc):
+            out[field.name] = [t.to_json() for t in value]
+        elif isinstance(value, PaddingMode):
+            out[field.name] = value.value
+        elif field.name == "padding_value":
+            out[field.name] = padding_value_to_json(value)
+        elif isinstance(value, tuple):
+            out[field.name] = list(value)
+        else:
+            out[field.name] = value
+    return out
+
+
+def descriptor_from_json(operator: str, obj: dict) -> Descriptor:
+    """Build a descriptor from its JSON object; unknown or missing fields raise KeyError naming them."""
+    if operator not in DESCRIPTOR_TYPES:
+        raise KeyError(f"operator {operator!r} is not one of {', '.join(DESCRIPTOR_TYPES)}")
+    cls = DESCRIPTOR_TYPES[operator]
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(obj) - set(fields))
+    if unknown:
+        raise KeyError(f"unknown field(s) {', '.join(unknown)} for {operator}; expected {', '.join(fields)}")
+    missing = [n for n, f in fields.items() if n not in obj and f.default is dataclasses.MISSING]
+    if missing:
+        raise KeyError(f"missing field(s) {', '.join(missing)} for {operator}")
+    kwargs = {}
+    for name, value in obj.items():
+        if name in ("input_tensor", "output_tensor"):
+            kwargs[name] = TensorDesc.from_json(value)
+        elif name == "output_tensors":
+            kwargs[name] = tuple(TensorDesc.from_json(t) for t in value)
+        elif name == "padding_value":
+            kwargs[name] = padding_value_from_json(value)
+        elif name == "padding_mode":
+            kwargs[name] = PaddingMode.parse(value)
+        elif isinstance(value, list):
+            kwargs[name] = tuple(value)
+        else:
+            kwargs[name] = value
+    return cls(**kwargs)
+

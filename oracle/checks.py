@@ -1,0 +1,141 @@
+"""InvalidDescriptor and the tiny checkers every operator's validate() is built from.
+
+Messages carry `name=value`, what was expected, and the clause, e.g.
+``window_strides[2]=0, but strides may not be 0 [SLICE1.5]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .tables import (
+    DIMENSION_COUNT_CLAUSE,
+    INTRODUCED,
+    SUPPORT_CLAUSE,
+    UINT_MAX,
+    DataType,
+    FeatureLevel,
+    support_row,
+)
+
+
+class InvalidDescriptor(ValueError):
+    """A descriptor the spec does not allow.  `.clause` is the clause id it breaks."""
+
+    def __init__(self, message: str, clause: str, field: str | None = None):
+        super().__init__(f"{message} [{clause}]")
+        self.clause = clause
+        self.field = field
+        self.reason = message
+
+
+@dataclass(frozen=True)
+class TensorDesc:
+    """DML_BUFFER_TENSOR_DESC reduced to what these operators read: DataType and Sizes."""
+
+    data_type: DataType
+    sizes: tuple[int, ...]
+
+    @property
+    def dimension_count(self) -> int:
+        return len(self.sizes)
+
+    @classmethod
+    def of(cls, data_type: DataType | str, sizes: Sequence[int]) -> TensorDesc:
+        return cls(DataType.parse(data_type), as_ints(sizes, "sizes"))
+
+    def to_json(self) -> dict:
+        return {"data_type": self.data_type.value, "sizes": list(self.sizes)}
+
+    @classmethod
+    def from_json(cls, obj: dict) -> TensorDesc:
+        return cls.of(obj["data_type"], obj["sizes"])
+
+
+def as_ints(values: Sequence[int], name: str) -> tuple[int, ...]:
+    """Convert once at the edge: a tuple of Python ints (bools and non-integral floats refused)."""
+    out = []
+    for i, v in enumerate(values):
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise TypeError(f"{name}[{i}]={v!r} is not an integer")
+        out.append(int(v))
+    return tuple(out)
+
+
+def fail(message: str, clause: str, field: str | None = None) -> None:
+    raise InvalidDescriptor(message, clause, field)
+
+
+def check_uint(values: Sequence[int], name: str, clause: str) -> None:
+    """A UINT array: every value in [0, 2**32 - 1]."""
+    for i, v in enumerate(values):
+        if not 0 <= v <= UINT_MAX:
+            fail(f"{name}[{i}]={v}, but {name} is UINT (0..{UINT_MAX})", clause, name)
+
+
+def check_length(values: Sequence[int], name: str, dimension_count: int, clause: str) -> None:
+    if len(values) != dimension_count:
+        fail(f"{name} has {len(values)} entries, but DimensionCount={dimension_count}", clause, name)
+
+
+def check_sizes(tensor: TensorDesc, name: str) -> None:
+    """COMMON.2: every size is a whole number >= 1 (no empty dimension; U-SLICE-2, U-SPLIT-1)."""
+    for i, v in enumerate(tensor.sizes):
+        if v < 1:
+            fail(f"{name}.sizes[{i}]={v}, but tensor sizes must be >= 1", "COMMON.2", f"{name}.sizes")
+        if v > UINT_MAX:
+            fail(f"{name}.sizes[{i}]={v}, but sizes are UINT (<= {UINT_MAX})", "COMMON.2", f"{name}.sizes")
+
+
+def check_same_type_and_rank(first: TensorDesc, first_name: str, other: TensorDesc, other_name: str) -> None:
+    """COMMON.1: same DataType and DimensionCount."""
+    if first.data_type != other.data_type:
+        fail(
+            f"{other_name}.data_type={other.data_type.value}, but {first_name}.data_type="
+            f"{first.data_type.value}; they must be equal",
+            "COMMON.1",
+            f"{other_name}.data_type",
+        )
+    if first.dimension_count != other.dimension_count:
+        fail(
+            f"{other_name} has DimensionCount={other.dimension_count}, but {first_name} has "
+            f"{first.dimension_count}; they must be equal",
+            "COMMON.1",
+            f"{other_name}.sizes",
+        )
+
+
+def check_support(operator: str, tensors: dict[str, TensorDesc], dimension_count: int, level: FeatureLevel) -> None:
+    """The operator exists at `level`, and the support table row in force allows the ranks and types."""
+    introduced, clause = INTRODUCED[operator]
+    if level < introduced:
+        fail(f"DML_{operator}_OPERATOR_DESC needs {introduced.dml_name}, but feature_level={level}", clause)
+    row = support_row(operator, level)
+    assert row is not None  # introduced <= level guarantees a row
+    if dimension_count not in row.ranks:
+        allowed = f"{row.ranks[0]}..{row.ranks[-1]}" if len(row.ranks) > 2 else " or ".join(map(str, row.ranks))
+        fail(
+            f"DimensionCount={dimension_count}, but {operator} at feature level {level} allows {allowed}",
+            DIMENSION_COUNT_CLAUSE[operator],
+            "dimension_count",
+        )
+    for name, tensor in tensors.items():
+        if tensor.data_type not in row.data_types:
+            fail(
+                f"{name}.data_type={tensor.data_type.value}, but {operator} at feature level {level} supports "
+                f"{', '.join(t.value for t in row.data_types)}",
+                SUPPORT_CLAUSE[operator],
+                f"{name}.data_type",
+            )
+
+
+def check_dimension_count(dimension_count: int, tensors: dict[str, TensorDesc], clause: str) -> None:
+    """DimensionCount equals each tensor's DimensionCount."""
+    for name, tensor in tensors.items():
+        if tensor.dimension_count != dimension_count:
+            fail(
+                f"DimensionCount={dimension_count}, but {name} has {tensor.dimension_count} dimensions",
+                clause,
+                "dimension_count",
+            )

@@ -1,0 +1,115 @@
+"""The errata register: every place the pages contradict themselves or are silent, as data.
+
+Each entry names the code that carries its decision (`decided_by`), so a reader can go
+from the report's errata table to the exact branch.  `observed` entries mark behaviour
+the spec leaves open: results there are recorded and shown, never failed.
+Source: ../shared/spec/errata.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Erratum:
+    id: str
+    kind: str  # "erratum" (contradiction or typo) or "unspecified"
+    clauses: tuple[str, ...]
+    summary: str
+    policy: str
+    decided_by: str  # the named piece of code that implements the policy
+    observed: bool  # True: results in this area are observed, not judged
+
+
+ERRATA: dict[str, Erratum] = {
+    e.id: e
+    for e in (
+        Erratum(
+            "E-SLICE1-1", "erratum", ("SLICE1.5",),
+            "The struct declares InputWindowStrides as INT, the Members section as UINT.",
+            "Signed: negative strides are the point of SLICE1 (examples, remarks).",
+            "oracle.op_slice1.Slice1Desc.window_strides (validated as INT)", False,
+        ),
+        Erratum(
+            "E-SLICE1-2", "erratum", ("SLICE1.2",),
+            "Example 2 computes axis 2's start with InputWindowSizes[0] instead of InputWindowSizes[2].",
+            "The pseudo-code (Sizes[i] of the same axis) is normative.",
+            "oracle.op_slice1.copy_start", False,
+        ),
+        Erratum(
+            "E-SLICE1-3", "erratum", ("SLICE1.4",),
+            "MaxCopiedElements divides by the signed stride, which forbids example 2's own output.",
+            "Divide by |stride|, integer division.",
+            "oracle.op_slice1.max_copied_elements", False,
+        ),
+        Erratum(
+            "E-PAD-1", "erratum", ("PAD.3",),
+            "The printed example outputs miss the comma after their first row.",
+            "Formatting only: the examples are typed in as data.",
+            "cases/examples/PADDING-example-*.json", False,
+        ),
+        Erratum(
+            "U-PAD-1", "unspecified", ("PAD.4",),
+            "PaddingValue into integer types: only in-range truncation (10.6 -> 10) is documented.",
+            "In-range values truncate toward zero (judged); negative into unsigned, out of range, "
+            "NaN and infinities are observed (the oracle saturates and maps NaN to 0).",
+            "oracle.padding_value.convert_padding_value", True,
+        ),
+        Erratum(
+            "U-PAD-2", "unspecified", ("PAD.4",),
+            "PaddingValue for FLOAT64: read literally it 'may be truncated'.",
+            "FLOAT64 gets the float32 value exactly, widened; a fractional value is observed.",
+            "oracle.padding_value.convert_padding_value", True,
+        ),
+        Erratum(
+            "U-PAD-3", "unspecified", ("PAD.4",),
+            "PaddingValue for FLOAT16: the rounding mode is not stated.",
+            "Round to nearest even; values not exactly representable in FLOAT16 are observed.",
+            "oracle.padding_value.convert_padding_value", True,
+        ),
+        Erratum(
+            "U-PAD-4", "unspecified", ("PAD.3",),
+            "REFLECTION on a dimension of size 1: the period 2*(size-1) is zero.",
+            "The only element is repeated (numpy's 'reflect'); observed when padding is non-zero there.",
+            "oracle.op_padding.fold_reflection", True,
+        ),
+        Erratum(
+            "U-PAD-5", "unspecified", ("PAD.3",),
+            "Periodic folding is stated for REFLECTION at padding >= size and SYMMETRIC at padding > size.",
+            "Period 2*(size-1) for REFLECTION, 2*size for SYMMETRIC; SYMMETRIC at padding == size is the "
+            "plain mirror.  Examples 3 and 4 confirm both: judged.",
+            "oracle.op_padding.fold_reflection, oracle.op_padding.fold_symmetric", False,
+        ),
+        Erratum(
+            "U-SLICE-1", "unspecified", ("SLICE.2",),
+            "DML_SLICE Strides are UINT and the page does not forbid 0.",
+            "The formula defines a result (stride 0 repeats one element); observed.",
+            "oracle.op_slice.validate (stride 0 accepted)", True,
+        ),
+        Erratum(
+            "U-SLICE-2", "unspecified", ("SLICE.2", "COMMON.2"),
+            "DML_SLICE does not say whether Sizes may be 0.",
+            "Invalid under COMMON.2.",
+            "oracle.checks.check_sizes", False,
+        ),
+        Erratum(
+            "U-SPLIT-1", "unspecified", ("SPLIT.3", "COMMON.2"),
+            "An output of size 0 along Axis is not among the listed splits and contradicts COMMON.2.",
+            "Invalid.",
+            "oracle.checks.check_sizes", False,
+        ),
+        Erratum(
+            "U-ALL-1", "unspecified", ("SLICE.7", "SLICE1.8", "PAD.6", "SPLIT.7"),
+            "Feature levels between the rows of a support table.",
+            "They inherit the row below (FL 3.0 PADDING still allows only 4-5 dims).",
+            "oracle.tables.support_row", False,
+        ),
+        Erratum(
+            "U-ALL-2", "unspecified", ("COMMON.1",),
+            "What an implementation does with an invalid descriptor cannot be observed through every backend.",
+            "A backend that cannot express a descriptor reports it as unsupported, never as a pass.",
+            "conformance.backends (unsupported outcome)", False,
+        ),
+    )
+}

@@ -1,0 +1,230 @@
+"""DML_PADDING_OPERATOR_DESC (seed 001): inflate the input with constant or mirrored edges.
+
+Per axis, output index k maps to input index i = k - StartPadding, folded back into
+[0, size) by the mode's rule (PAD.3).  The literal path folds step by step, as the page
+describes ("fold the new padding region over the previous one"); the fast path uses the
+closed form with the period (2*(size-1) for REFLECTION, 2*size for SYMMETRIC, U-PAD-5).
+A property test holds the two equal.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import core
+from .checks import (
+    TensorDesc,
+    as_ints,
+    check_dimension_count,
+    check_length,
+    check_same_type_and_rank,
+    check_sizes,
+    check_support,
+    check_uint,
+    fail,
+)
+from .padding_value import as_float32, convert_padding_value
+from .tables import SYMMETRIC_INTRODUCED, FeatureLevel
+
+OPERATOR = "PADDING"
+
+
+class PaddingMode(enum.Enum):
+    """DML_PADDING_MODE."""
+
+    CONSTANT = "CONSTANT"
+    EDGE = "EDGE"
+    REFLECTION = "REFLECTION"
+    SYMMETRIC = "SYMMETRIC"
+
+    @classmethod
+    def parse(cls, value: PaddingMode | str) -> PaddingMode:
+        if isinstance(value, PaddingMode):
+            return value
+        key = str(value).upper().removeprefix("DML_PADDING_MODE_")
+        if key in cls.__members__:
+            return cls[key]
+        raise ValueError(f"unknown padding mode {value!r}; expected one of {', '.join(m.lower() for m in cls.__members__)}")
+
+
+@dataclass(frozen=True)
+class PaddingDesc:
+    """Mirrors DML_PADDING_OPERATOR_DESC.  padding_value is a 32-bit FLOAT, as in the struct."""
+
+    input_tensor: TensorDesc
+    output_tensor: TensorDesc
+    padding_mode: PaddingMode
+    padding_value: float
+    start_padding: tuple[int, ...]
+    end_padding: tuple[int, ...]
+    dimension_count: int | None = None
+
+    operator = OPERATOR
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "padding_mode", PaddingMode.parse(self.padding_mode))
+        object.__setattr__(self, "padding_value", as_float32(self.padding_value))
+        for name in ("start_padding", "end_padding"):
+            object.__setattr__(self, name, as_ints(getattr(self, name), name))
+        if self.dimension_count is None:
+            object.__setattr__(self, "dimension_count", len(self.start_padding))
+
+    @property
+    def tensors(self) -> dict[str, TensorDesc]:
+        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
+
+    @property
+    def output_tensors(self) -> tuple[TensorDesc, ...]:
+        return (self.output_tensor,)
+
+
+def validate(desc: PaddingDesc, feature_level: FeatureLevel) -> None:
+    n = desc.dimension_count
+    check_dimension_count(n, desc.tensors, "PAD.5")
+    check_length(desc.start_padding, "start_padding", n, "PAD.5")
+    check_length(desc.end_padding, "end_padding", n, "PAD.5")
+    check_uint(desc.start_padding, "start_padding", "PAD.2")
+    check_uint(desc.end_padding, "end_padding", "PAD.2")
+    check_sizes(desc.input_tensor, "input_tensor")
+    check_sizes(desc.output_tensor, "output_tensor")
+    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
+    check_support(OPERATOR, desc.tensors, n, feature_level)
+    introduced, clause = SYMMETRIC_INTRODUCED
+    if desc.padding_mode is PaddingMode.SYMMETRIC and feature_level < introduced:
+        fail(f"padding_mode=SYMMETRIC needs {introduced.dml_name}, but feature_level={feature_level}", clause,
+             "padding_mode")
+    for i in range(n):
+        expected = desc.input_tensor.sizes[i] + desc.start_padding[i] + desc.end_padding[i]
+        if desc.output_tensor.sizes[i] != expected:
+            fail(
+                f"output_tensor.sizes[{i}]={desc.output_tensor.sizes[i]}, but input_tensor.sizes[{i}] + "
+                f"start_padding[{i}] + end_padding[{i}] = {desc.input_tensor.sizes[i]} + {desc.start_padding[i]} + "
+                f"{desc.end_padding[i]} = {expected}",
+                "PAD.2",
+                "output_tensor.sizes",
+            )
+
+
+def unspecified(desc: PaddingDesc) -> list[str]:
+    """Register entries whose open behaviour this descriptor reaches (results observed)."""
+    found = []
+    if desc.padding_mode is PaddingMode.CONSTANT:
+        conversion = convert_padding_value(desc.input_tensor.data_type, desc.padding_value)
+        if conversion.observed:
+            found.append(conversion.erratum)
+    if desc.padding_mode is PaddingMode.REFLECTION and any(
+        size == 1 and (s or e) for size, s, e in zip(desc.input_tensor.sizes, desc.start_padding, desc.end_padding)
+    ):
+        found.append("U-PAD-4")
+    return found
+
+
+# --- the literal fold, one step at a time, as the page describes it -----------------------
+
+def fold_literal(i: int, size: int, mode: PaddingMode) -> int | None:
+    """Fold an input index i (possibly outside [0, size)) back in, one mirror at a time."""
+    if mode is PaddingMode.CONSTANT:
+        return i if 0 <= i < size else None
+    if mode is PaddingMode.EDGE:
+        return min(max(i, 0), size - 1)
+    if mode is PaddingMode.REFLECTION and size == 1:
+        return 0  # U-PAD-4: the mirror is undefined; the only element is repeated (numpy 'reflect')
+    while not 0 <= i < size:
+        if mode is PaddingMode.REFLECTION:  # fold at the edge element: it is not repeated
+            i = -i if i < 0 else 2 * (size - 1) - i
+        else:  # SYMMETRIC: fold beyond the edge element: it is repeated
+            i = -i - 1 if i < 0 else 2 * size - 1 - i
+    return i
+
+
+# --- the closed forms the fast path uses ------------------------------------------------
+
+def fold_reflection(i: np.ndarray, size: int) -> np.ndarray:
+    """REFLECTION with period 2*(size-1) (U-PAD-5); size 1 repeats its element (U-PAD-4)."""
+    if size == 1:
+        return np.zeros_like(i)
+    period = 2 * (size - 1)
+    m = np.mod(i, period)
+    return np.where(m < size, m, period - m)
+
+
+def fold_symmetric(i: np.ndarray, size: int) -> np.ndarray:
+    """SYMMETRIC with period 2*size (U-PAD-5)."""
+    period = 2 * size
+    m = np.mod(i, period)
+    return np.where(m < size, m, period - 1 - m)
+
+
+def fold(i: np.ndarray, size: int, mode: PaddingMode) -> np.ndarray:
+    """Vectorised fold; -1 marks CONSTANT's outside."""
+    if mode is PaddingMode.CONSTANT:
+        return np.where((i >= 0) & (i < size), i, -1)
+    if mode is PaddingMode.EDGE:
+        return np.clip(i, 0, size - 1)
+    if mode is PaddingMode.REFLECTION:
+        return fold_reflection(i, size)
+    return fold_symmetric(i, size)
+
+
+def index_maps(desc: PaddingDesc) -> list[np.ndarray]:
+    return [
+        fold(np.arange(out, dtype=np.int64) - start, size, desc.padding_mode)
+        for out, start, size in zip(desc.output_tensor.sizes, desc.start_padding, desc.input_tensor.sizes)
+    ]
+
+
+def fill_value(desc: PaddingDesc) -> np.ndarray:
+    return convert_padding_value(desc.input_tensor.data_type, desc.padding_value).value
+
+
+def source(desc: PaddingDesc, c: Sequence[int]) -> tuple[int, ...] | None:
+    """The input coordinate output c reads, or None for PaddingValue."""
+    src = []
+    for k, start, size in zip(c, desc.start_padding, desc.input_tensor.sizes):
+        i = fold_literal(k - start, size, desc.padding_mode)
+        if i is None:
+            return None
+        src.append(i)
+    return tuple(src)
+
+
+def compute_literal(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    (x,) = inputs
+    return [
+        core.copy_elementwise(
+            x, desc.input_tensor.data_type, desc.output_tensor.sizes, lambda c: source(desc, c), fill_value(desc)
+        )
+    ]
+
+
+def compute(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Fast path: CONSTANT fills then copies the interior as one block; other modes gather."""
+    (x,) = inputs
+    data_type = desc.input_tensor.data_type
+    if desc.padding_mode is PaddingMode.CONSTANT:
+        out = np.empty(desc.output_tensor.sizes, dtype=data_type.bits)
+        out[...] = core.as_bits(fill_value(desc), data_type)[()]
+        interior = tuple(slice(s, s + n) for s, n in zip(desc.start_padding, desc.input_tensor.sizes))
+        out[interior] = core.as_bits(x, data_type)
+        return [core.from_bits(out, data_type)]
+    return [core.gather(x, data_type, index_maps(desc))]
+
+
+def explain(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[str]:
+    (x,) = inputs
+    start = desc.start_padding
+    mode = desc.padding_mode.value
+    lines = []
+    for c in core.output_coordinates(desc.output_tensor.sizes):
+        shifted = tuple(k - s for k, s in zip(c, start))
+        src = source(desc, c)
+        head = f"Output[{','.join(map(str, c))}] = {mode}({core.fmt_coord(c)} - {core.fmt_coord(start)})"
+        if src is None:
+            lines.append(f"{head} = {core.fmt_coord(shifted)} outside = PaddingValue = {core.fmt_value(fill_value(desc)[()])}")
+        else:
+            lines.append(f"{head} = Input[{core.fmt_coord(src)}] = {core.fmt_value(x[src])}")
+    return lines

@@ -1,0 +1,120 @@
+"""DML_SLICE_OPERATOR_DESC (seed 002): Output[c] = Input[Offsets + Strides * c] (SLICE.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import core
+from .checks import (
+    TensorDesc,
+    as_ints,
+    check_dimension_count,
+    check_length,
+    check_same_type_and_rank,
+    check_sizes,
+    check_support,
+    check_uint,
+    fail,
+)
+from .tables import FeatureLevel
+
+OPERATOR = "SLICE"
+
+
+@dataclass(frozen=True)
+class SliceDesc:
+    """Mirrors DML_SLICE_OPERATOR_DESC; `dimension_count` None means len(offsets)."""
+
+    input_tensor: TensorDesc
+    output_tensor: TensorDesc
+    offsets: tuple[int, ...]
+    sizes: tuple[int, ...]
+    strides: tuple[int, ...]
+    dimension_count: int | None = None
+
+    operator = OPERATOR
+
+    def __post_init__(self) -> None:
+        for name in ("offsets", "sizes", "strides"):
+            object.__setattr__(self, name, as_ints(getattr(self, name), name))
+        if self.dimension_count is None:
+            object.__setattr__(self, "dimension_count", len(self.offsets))
+
+    @property
+    def tensors(self) -> dict[str, TensorDesc]:
+        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
+
+    @property
+    def output_tensors(self) -> tuple[TensorDesc, ...]:
+        return (self.output_tensor,)
+
+
+def validate(desc: SliceDesc, feature_level: FeatureLevel) -> None:
+    n = desc.dimension_count
+    check_dimension_count(n, desc.tensors, "SLICE.5")
+    for name in ("offsets", "sizes", "strides"):
+        check_length(getattr(desc, name), name, n, "SLICE.5")
+        check_uint(getattr(desc, name), name, "SLICE.2")
+    check_sizes(desc.input_tensor, "input_tensor")
+    check_sizes(desc.output_tensor, "output_tensor")
+    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
+    check_support(OPERATOR, desc.tensors, n, feature_level)
+    for i in range(n):
+        if desc.sizes[i] != desc.output_tensor.sizes[i]:
+            fail(
+                f"sizes[{i}]={desc.sizes[i]}, but output_tensor.sizes[{i}]={desc.output_tensor.sizes[i]}; "
+                "they must be equal",
+                "SLICE.3",
+                "sizes",
+            )
+    for i in range(n):
+        last = desc.offsets[i] + desc.strides[i] * (desc.sizes[i] - 1)
+        if last > desc.input_tensor.sizes[i] - 1:
+            fail(
+                f"offsets[{i}] + strides[{i}] * (sizes[{i}] - 1) = {desc.offsets[i]} + {desc.strides[i]} * "
+                f"{desc.sizes[i] - 1} = {last}, but input_tensor.sizes[{i}]={desc.input_tensor.sizes[i]}: "
+                "out-of-bounds read",
+                "SLICE.4",
+                "offsets",
+            )
+    # U-SLICE-1: a stride of 0 is not forbidden; the formula repeats one element.  Accepted
+    # here and reported by unspecified() so the case layer observes it instead of judging it.
+
+
+def unspecified(desc: SliceDesc) -> list[str]:
+    """Register entries whose unspecified behaviour this descriptor reaches."""
+    return ["U-SLICE-1"] if any(s == 0 and n > 1 for s, n in zip(desc.strides, desc.sizes)) else []
+
+
+def source(desc: SliceDesc, c: Sequence[int]) -> tuple[int, ...]:
+    """SLICE.1 for one output coordinate."""
+    return tuple(o + s * k for o, s, k in zip(desc.offsets, desc.strides, c))
+
+
+def index_maps(desc: SliceDesc) -> list[np.ndarray]:
+    return [o + s * np.arange(n, dtype=np.int64) for o, s, n in zip(desc.offsets, desc.strides, desc.sizes)]
+
+
+def compute_literal(desc: SliceDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    (x,) = inputs
+    return [core.copy_elementwise(x, desc.input_tensor.data_type, desc.sizes, lambda c: source(desc, c))]
+
+
+def compute(desc: SliceDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    (x,) = inputs
+    return [core.gather(x, desc.input_tensor.data_type, index_maps(desc))]
+
+
+def explain(desc: SliceDesc, inputs: Sequence[np.ndarray]) -> list[str]:
+    (x,) = inputs
+    lines = []
+    for c in core.output_coordinates(desc.sizes):
+        src = source(desc, c)
+        lines.append(
+            f"Output[{','.join(map(str, c))}] = {core.fmt_coord(desc.offsets)} + {core.fmt_coord(desc.strides)} * "
+            f"{core.fmt_coord(c)} = Input[{core.fmt_coord(src)}] = {core.fmt_value(x[src])}"
+        )
+    return lines

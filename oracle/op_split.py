@@ -1,0 +1,147 @@
+"""DML_SPLIT_OPERATOR_DESC (seed 004): cut the input along Axis into OutputCount pieces, in order.
+
+OutputTensors[j][c] = Input[c + base_j along Axis], base_j = the sizes of outputs before j.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import core
+from .checks import TensorDesc, check_same_type_and_rank, check_sizes, check_support, fail
+from .tables import UINT_MAX, FeatureLevel
+
+OPERATOR = "SPLIT"
+
+
+@dataclass(frozen=True)
+class SplitDesc:
+    """Mirrors DML_SPLIT_OPERATOR_DESC; `output_count` None means len(output_tensors)."""
+
+    input_tensor: TensorDesc
+    output_tensors: tuple[TensorDesc, ...]
+    axis: int
+    output_count: int | None = None
+
+    operator = OPERATOR
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "output_tensors", tuple(self.output_tensors))
+        object.__setattr__(self, "axis", int(self.axis))
+        if self.output_count is None:
+            object.__setattr__(self, "output_count", len(self.output_tensors))
+
+    @property
+    def dimension_count(self) -> int:
+        return self.input_tensor.dimension_count
+
+    @property
+    def tensors(self) -> dict[str, TensorDesc]:
+        named = {"input_tensor": self.input_tensor}
+        named.update({f"output_tensors[{j}]": t for j, t in enumerate(self.output_tensors)})
+        return named
+
+    @property
+    def output_sizes(self) -> tuple[int, ...]:
+        """Each output's size along Axis (the `output_sizes` of oracle.split)."""
+        return tuple(t.sizes[self.axis] for t in self.output_tensors)
+
+
+def validate(desc: SplitDesc, feature_level: FeatureLevel) -> None:
+    if desc.output_count < 1:
+        fail(f"output_count={desc.output_count}, but OutputCount must be greater than 0", "SPLIT.5", "output_count")
+    if desc.output_count != len(desc.output_tensors):
+        fail(
+            f"output_count={desc.output_count}, but output_tensors has {len(desc.output_tensors)} entries",
+            "SPLIT.5",
+            "output_count",
+        )
+    n = desc.dimension_count
+    if not 0 <= desc.axis <= min(n - 1, UINT_MAX):
+        fail(f"axis={desc.axis}, but Axis must be in [0, {n - 1}] (DimensionCount={n})", "SPLIT.5", "axis")
+    check_sizes(desc.input_tensor, "input_tensor")
+    for j, tensor in enumerate(desc.output_tensors):
+        name = f"output_tensors[{j}]"
+        if tensor.dimension_count != n:
+            fail(f"{name} has DimensionCount={tensor.dimension_count}, but input_tensor has {n}", "SPLIT.2",
+                 f"{name}.sizes")
+        check_sizes(tensor, name)
+        check_same_type_and_rank(desc.input_tensor, "input_tensor", tensor, name)
+    check_support(OPERATOR, desc.tensors, n, feature_level)
+    for j, tensor in enumerate(desc.output_tensors):
+        for d in range(n):
+            if d != desc.axis and tensor.sizes[d] != desc.input_tensor.sizes[d]:
+                fail(
+                    f"output_tensors[{j}].sizes[{d}]={tensor.sizes[d]}, but input_tensor.sizes[{d}]="
+                    f"{desc.input_tensor.sizes[d]}; only Axis={desc.axis} may differ",
+                    "SPLIT.2",
+                    f"output_tensors[{j}].sizes",
+                )
+    total = sum(desc.output_sizes)
+    if total != desc.input_tensor.sizes[desc.axis]:
+        fail(
+            f"output sizes along axis {desc.axis} sum to {' + '.join(map(str, desc.output_sizes))} = {total}, but "
+            f"input_tensor.sizes[{desc.axis}]={desc.input_tensor.sizes[desc.axis]}",
+            "SPLIT.3",
+            "output_tensors",
+        )
+
+
+def unspecified(desc: SplitDesc) -> list[str]:
+    return []
+
+
+def bases(desc: SplitDesc) -> list[int]:
+    """Where each output starts along Axis: the running sum of the sizes before it."""
+    return [int(b) for b in np.cumsum((0, *desc.output_sizes[:-1]))]
+
+
+def source(desc: SplitDesc, j: int, c: Sequence[int]) -> tuple[int, ...]:
+    base = bases(desc)[j]
+    return tuple(k + base if d == desc.axis else k for d, k in enumerate(c))
+
+
+def index_maps(desc: SplitDesc) -> list[list[np.ndarray]]:
+    """One list of per-axis maps for each output."""
+    return [
+        [np.arange(n, dtype=np.int64) + (base if d == desc.axis else 0) for d, n in enumerate(t.sizes)]
+        for base, t in zip(bases(desc), desc.output_tensors)
+    ]
+
+
+def compute_literal(desc: SplitDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    (x,) = inputs
+    dt = desc.input_tensor.data_type
+    return [
+        core.copy_elementwise(x, dt, t.sizes, lambda c, j=j: source(desc, j, c))
+        for j, t in enumerate(desc.output_tensors)
+    ]
+
+
+def compute(desc: SplitDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    (x,) = inputs
+    dt = desc.input_tensor.data_type
+    bits = core.as_bits(x, dt)
+    outs = []
+    for base, size in zip(bases(desc), desc.output_sizes):
+        index = [slice(None)] * bits.ndim
+        index[desc.axis] = slice(base, base + size)
+        outs.append(core.from_bits(bits[tuple(index)].copy(), dt))
+    return outs
+
+
+def explain(desc: SplitDesc, inputs: Sequence[np.ndarray]) -> list[str]:
+    (x,) = inputs
+    lines = []
+    for j, (base, t) in enumerate(zip(bases(desc), desc.output_tensors)):
+        offset = tuple(base if d == desc.axis else 0 for d in range(desc.dimension_count))
+        for c in core.output_coordinates(t.sizes):
+            src = source(desc, j, c)
+            lines.append(
+                f"OutputTensors[{j}][{','.join(map(str, c))}] = {core.fmt_coord(offset)} + {core.fmt_coord(c)} = "
+                f"Input[{core.fmt_coord(src)}] = {core.fmt_value(x[src])}"
+            )
+    return lines

@@ -1,0 +1,267 @@
+"""The spec's tables as data: data types, feature levels, support tables, clause ids.
+
+Everything that validation, case generation and the report need to agree on lives
+here, once.  The values are copied from ../shared/spec/operators.md and checked
+against the seed pages (see tests/test_tables.py).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+
+class DataType(enum.Enum):
+    """DML_TENSOR_DATA_TYPE members used by the four operators (COMMON.3)."""
+
+    FLOAT64 = "FLOAT64"
+    FLOAT32 = "FLOAT32"
+    FLOAT16 = "FLOAT16"
+    INT64 = "INT64"
+    INT32 = "INT32"
+    INT16 = "INT16"
+    INT8 = "INT8"
+    UINT64 = "UINT64"
+    UINT32 = "UINT32"
+    UINT16 = "UINT16"
+    UINT8 = "UINT8"
+
+    @property
+    def numpy(self) -> np.dtype:
+        """The little-endian numpy dtype holding this type's values."""
+        return np.dtype(_NUMPY[self]).newbyteorder("<")
+
+    @property
+    def bits(self) -> np.dtype:
+        """The unsigned integer dtype of the same width: copies are done on bits."""
+        return np.dtype(f"<u{self.numpy.itemsize}")
+
+    @property
+    def is_float(self) -> bool:
+        return self in (DataType.FLOAT64, DataType.FLOAT32, DataType.FLOAT16)
+
+    @classmethod
+    def parse(cls, value: DataType | str | np.dtype) -> DataType:
+        """Accept a member, its name (any case, with or without the DML prefix) or a numpy dtype."""
+        if isinstance(value, DataType):
+            return value
+        if isinstance(value, str):
+            key = value.upper().removeprefix("DML_TENSOR_DATA_TYPE_")
+            if key in cls.__members__:
+                return cls[key]
+            try:
+                return cls.from_numpy(np.dtype(value))
+            except TypeError:
+                pass
+            raise ValueError(f"unknown data type {value!r}; expected one of {', '.join(cls.__members__)}")
+        return cls.from_numpy(np.dtype(value))
+
+    @classmethod
+    def from_numpy(cls, dtype: np.dtype) -> DataType:
+        dtype = np.dtype(dtype)
+        for member, name in _NUMPY.items():
+            if np.dtype(name) == dtype.newbyteorder("="):
+                return member
+        raise ValueError(f"numpy dtype {dtype} is not one of the eleven DirectML data types")
+
+
+_NUMPY = {
+    DataType.FLOAT64: "float64",
+    DataType.FLOAT32: "float32",
+    DataType.FLOAT16: "float16",
+    DataType.INT64: "int64",
+    DataType.INT32: "int32",
+    DataType.INT16: "int16",
+    DataType.INT8: "int8",
+    DataType.UINT64: "uint64",
+    DataType.UINT32: "uint32",
+    DataType.UINT16: "uint16",
+    DataType.UINT8: "uint8",
+}
+
+ALL_DATA_TYPES: tuple[DataType, ...] = tuple(DataType)
+
+
+@enum.unique
+class FeatureLevel(enum.Enum):
+    """DML_FEATURE_LEVEL values, ordered.  Levels between table rows inherit the row below (U-ALL-1)."""
+
+    FL_1_0 = (1, 0)
+    FL_2_0 = (2, 0)
+    FL_2_1 = (2, 1)
+    FL_3_0 = (3, 0)
+    FL_3_1 = (3, 1)
+    FL_4_0 = (4, 0)
+    FL_4_1 = (4, 1)
+    FL_5_0 = (5, 0)
+    FL_5_1 = (5, 1)
+    FL_5_2 = (5, 2)
+    FL_6_0 = (6, 0)
+    FL_6_1 = (6, 1)
+    FL_6_2 = (6, 2)
+    FL_6_3 = (6, 3)
+    FL_6_4 = (6, 4)
+
+    def __lt__(self, other: FeatureLevel) -> bool:
+        return self.value < other.value
+
+    def __le__(self, other: FeatureLevel) -> bool:
+        return self.value <= other.value
+
+    def __gt__(self, other: FeatureLevel) -> bool:
+        return self.value > other.value
+
+    def __ge__(self, other: FeatureLevel) -> bool:
+        return self.value >= other.value
+
+    def __str__(self) -> str:
+        return f"{self.value[0]}.{self.value[1]}"
+
+    @property
+    def dml_name(self) -> str:
+        return f"DML_FEATURE_LEVEL_{self.value[0]}_{self.value[1]}"
+
+    @classmethod
+    def parse(cls, value: FeatureLevel | str | None) -> FeatureLevel:
+        """Accept a member, "3.1", "3_1", "FL 3.1", "FL_3_1" or "DML_FEATURE_LEVEL_3_1"; None is the default."""
+        if value is None:
+            return DEFAULT_FEATURE_LEVEL
+        if isinstance(value, FeatureLevel):
+            return value
+        match = re.fullmatch(r"(?:DML_FEATURE_LEVEL_|FL[ _]?)?(\d+)[._](\d+)", str(value).strip(), re.IGNORECASE)
+        if match:
+            key = (int(match.group(1)), int(match.group(2)))
+            for member in cls:
+                if member.value == key:
+                    return member
+        known = ", ".join(str(m) for m in cls)
+        raise ValueError(f"unknown feature level {value!r}; expected one of {known} (or DML_FEATURE_LEVEL_x_y)")
+
+
+@dataclass(frozen=True)
+class SupportRow:
+    """One row of a page's "Tensor support" table: from `level` on, these ranks and types."""
+
+    level: FeatureLevel
+    ranks: tuple[int, ...]
+    data_types: tuple[DataType, ...]
+
+
+def _types(names: str) -> tuple[DataType, ...]:
+    return tuple(DataType[n.strip()] for n in names.split(","))
+
+
+_ALL11 = ALL_DATA_TYPES
+_FL30_TYPES = _types("FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8")
+_RANKS_1_8 = tuple(range(1, 9))
+
+# Operator names as the suite spells them (case files, ids, reports).
+OPERATORS: tuple[str, ...] = ("SLICE", "SLICE1", "PADDING", "SPLIT")
+
+# Rows newest first, as the pages print them.  Each row's clause is the table's clause id.
+SUPPORT: dict[str, tuple[SupportRow, ...]] = {
+    "SLICE": (  # SLICE.7, seed 002
+        SupportRow(FeatureLevel.FL_4_1, _RANKS_1_8, _ALL11),
+        SupportRow(FeatureLevel.FL_3_0, _RANKS_1_8, _FL30_TYPES),
+        SupportRow(FeatureLevel.FL_2_1, (4, 5), _FL30_TYPES),
+        SupportRow(FeatureLevel.FL_1_0, (4, 5), _types("FLOAT32, FLOAT16, INT32, INT16, UINT32, UINT16")),
+    ),
+    "SLICE1": (  # SLICE1.8, seeds 000 and 003
+        SupportRow(FeatureLevel.FL_4_1, _RANKS_1_8, _ALL11),
+        SupportRow(FeatureLevel.FL_3_0, _RANKS_1_8, _FL30_TYPES),
+        SupportRow(FeatureLevel.FL_2_1, (4, 5), _FL30_TYPES),
+    ),
+    "PADDING": (  # PAD.6, seed 001: 1-8 dims from FL 3.1, not 3.0
+        SupportRow(FeatureLevel.FL_5_0, _RANKS_1_8, _ALL11),
+        SupportRow(FeatureLevel.FL_3_1, _RANKS_1_8, _FL30_TYPES),
+        SupportRow(FeatureLevel.FL_2_1, (4, 5), _FL30_TYPES),
+        SupportRow(FeatureLevel.FL_1_0, (4, 5), _types("FLOAT32, FLOAT16")),
+    ),
+    "SPLIT": (  # SPLIT.7, seed 004
+        SupportRow(FeatureLevel.FL_4_1, _RANKS_1_8, _ALL11),
+        SupportRow(FeatureLevel.FL_3_0, _RANKS_1_8, _FL30_TYPES),
+        SupportRow(FeatureLevel.FL_2_1, (4,), _FL30_TYPES),
+        SupportRow(FeatureLevel.FL_1_0, (4,), _types("FLOAT32, FLOAT16, INT32, INT16, UINT32, UINT16")),
+    ),
+}
+
+# Which clause each support table, dimension-count rule and introduction level belongs to.
+SUPPORT_CLAUSE = {"SLICE": "SLICE.7", "SLICE1": "SLICE1.8", "PADDING": "PAD.6", "SPLIT": "SPLIT.7"}
+DIMENSION_COUNT_CLAUSE = {"SLICE": "SLICE.5", "SLICE1": "SLICE1.6", "PADDING": "PAD.6", "SPLIT": "SPLIT.7"}
+INTRODUCED = {
+    "SLICE": (FeatureLevel.FL_1_0, "SLICE.6"),
+    "SLICE1": (FeatureLevel.FL_2_1, "SLICE1.8"),
+    "PADDING": (FeatureLevel.FL_1_0, "PAD.6"),
+    "SPLIT": (FeatureLevel.FL_1_0, "SPLIT.7"),
+}
+SYMMETRIC_INTRODUCED = (FeatureLevel.FL_3_0, "PAD.3")
+
+# The newest level any table names: the default for validation.
+DEFAULT_FEATURE_LEVEL: FeatureLevel = max(row.level for rows in SUPPORT.values() for row in rows)
+
+# Largest value a UINT field (DirectML's 32-bit UINT) can hold.
+UINT_MAX = 2**32 - 1
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+MAX_RANK = 8
+
+
+def support_row(operator: str, level: FeatureLevel) -> SupportRow | None:
+    """The row in force at `level` (the newest row not newer than it), or None before the operator exists."""
+    for row in SUPPORT[operator]:
+        if row.level <= level:
+            return row
+    return None
+
+
+def min_feature_level(operator: str, data_type: DataType, rank: int) -> FeatureLevel | None:
+    """The oldest table level that supports this data type and rank (None if no level does)."""
+    for row in reversed(SUPPORT[operator]):
+        if data_type in row.data_types and rank in row.ranks:
+            return row.level
+    return None
+
+
+# Clause ids with a one-line summary each (../shared/spec/operators.md).  The report and the
+# coverage check use this list as the set of clauses that must have cases.
+CLAUSES: dict[str, str] = {
+    "COMMON.1": "Input and output tensors have the same DataType and DimensionCount",
+    "COMMON.2": "Tensor sizes are whole numbers >= 1 in every dimension",
+    "COMMON.3": "Eleven data types, every value copied bit for bit",
+    "SLICE.1": "Output[c] = Input[Offsets + Strides * c]",
+    "SLICE.2": "Offsets: first element; Sizes: element count; Strides: step between elements",
+    "SLICE.3": "Sizes equal the output tensor's sizes exactly",
+    "SLICE.4": "No out-of-bounds reads: Offsets + Strides * (Sizes - 1) <= InputSizes - 1",
+    "SLICE.5": "DimensionCount matches the tensors; 1..8 from FL 3.0, 4 or 5 before",
+    "SLICE.6": "Introduced in FL 1.0; superseded by SLICE1 (FL 2.1)",
+    "SLICE.7": "SLICE tensor support table",
+    "SLICE1.1": "Window of dimension i spans Offsets[i] .. Offsets[i] + Sizes[i] - 1",
+    "SLICE1.2": "CopyStart (window end for negative strides); Output[c] = Input[CopyStart + Strides * c]",
+    "SLICE1.3": "Window not empty and inside the input: Offsets + Sizes <= InputSizes",
+    "SLICE1.4": "1 <= OutputSizes <= MaxCopiedElements = 1 + (Sizes - 1) / |Strides|",
+    "SLICE1.5": "Strides may not be 0; the sign picks the start",
+    "SLICE1.6": "DimensionCount matches the tensors; 1..8 from FL 3.0, 4 or 5 before",
+    "SLICE1.7": "Differs from SLICE: negative strides, window sizes need not equal output sizes",
+    "SLICE1.8": "Introduced in FL 2.1; SLICE1 tensor support table",
+    "PAD.1": "Inflates the input with constant or mirrored values on the edges",
+    "PAD.2": "OutputSizes = InputSizes + StartPadding + EndPadding",
+    "PAD.3": "Modes CONSTANT, EDGE, REFLECTION, SYMMETRIC (FL 3.0), periodic folding",
+    "PAD.4": "PaddingValue used only by CONSTANT; may be truncated for non-float types",
+    "PAD.5": "DimensionCount is the size of StartPadding/EndPadding and the tensors' rank",
+    "PAD.6": "Introduced in FL 1.0; PADDING tensor support table (1-8 dims from FL 3.1)",
+    "SPLIT.1": "Splits the input along Axis into OutputCount outputs, in order",
+    "SPLIT.2": "Outputs have the input's rank and sizes except along Axis",
+    "SPLIT.3": "Output sizes along Axis sum to the input's size along Axis",
+    "SPLIT.4": "One output is a plain copy of the input",
+    "SPLIT.5": "OutputCount > 0; Axis in [0, DimensionCount - 1]",
+    "SPLIT.6": "Inverse of JOIN: joining the outputs along Axis gives back the input",
+    "SPLIT.7": "Introduced in FL 1.0; SPLIT tensor support table",
+}
+
+
+def clauses_of(operator: str) -> list[str]:
+    """The clause ids that belong to one operator, plus the COMMON ones."""
+    prefix = {"SLICE": "SLICE.", "SLICE1": "SLICE1.", "PADDING": "PAD.", "SPLIT": "SPLIT."}[operator]
+    return [c for c in CLAUSES if c.startswith(prefix) or c.startswith("COMMON.")]
