@@ -1,0 +1,33 @@
+"""The `oracle` backend: the project's own oracle, for self-checks and as the report's baseline."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import oracle
+from oracle import Descriptor, FeatureLevel
+
+from .base import Backend, Capabilities, RunResult
+
+
+class OracleBackend(Backend):
+    name = "oracle"
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(checks_invalid_descriptors=True)
+
+    def versions(self) -> dict[str, str]:
+        return {"oracle": oracle.__version__}
+
+    def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
+        try:
+            return RunResult.ok(oracle.compute(descriptor, inputs, feature_level=feature_level))
+        except oracle.InvalidDescriptor as e:
+            return RunResult.rejected(str(e))
+
+    def check_descriptor(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult:
+        try:
+            oracle.validate(descriptor, feature_level)
+        except oracle.InvalidDescriptor as e:
+            return RunResult.rejected(str(e), reached_operator=e.clause)
+        return RunResult.ok([])
