@@ -1,0 +1,87 @@
+"""The seed pages' ten worked examples (cases/examples, typed in by hand) reproduce bit for bit.
+
+The expected outputs were typed in from ../shared/seeds, never produced by the oracle, so
+these are the oracle's first independent check: both the fast path and the literal one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import oracle
+from conformance.compare import compare_outputs
+from conformance.corpus import CASES_DIR, Case, load
+
+EXAMPLES_DIR = CASES_DIR / "examples"
+EXPECTED_IDS = {
+    "SLICE-example-1", "SLICE-example-2",
+    "SLICE1-example-1", "SLICE1-example-2",
+    "PADDING-example-1", "PADDING-example-2", "PADDING-example-3", "PADDING-example-4",
+    "SPLIT-example-1", "SPLIT-example-2",
+}
+# The oldest feature level at which each example is valid (the page's operator introduction,
+# or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4).
+OLDEST_LEVEL = {"SLICE": "1.0", "SLICE1": "2.1", "PADDING": "1.0", "SPLIT": "1.0"}
+
+
+def _examples() -> list[Case]:
+    result = load([EXAMPLES_DIR])
+    assert not result.errors, "\n".join(map(str, result.errors))
+    return sorted(result.cases, key=lambda c: c.id)
+
+
+EXAMPLES = _examples()
+
+
+def test_exactly_the_ten_examples() -> None:
+    assert {c.id for c in EXAMPLES} == EXPECTED_IDS
+    assert {p.stem for p in Path(EXAMPLES_DIR).glob("*.json")} == EXPECTED_IDS
+
+
+@pytest.mark.parametrize("case", EXAMPLES, ids=lambda c: c.id)
+@pytest.mark.parametrize("literal", [False, True], ids=["fast", "literal"])
+def test_example_reproduces_bit_for_bit(case: Case, literal: bool) -> None:
+    actual = oracle.compute(case.descriptor, case.inputs, feature_level=case.feature_level, literal=literal)
+    result = compare_outputs(case.expected.outputs, actual)
+    assert result.equal, result.summary()
+
+
+@pytest.mark.parametrize("case", EXAMPLES, ids=lambda c: c.id)
+def test_example_metadata(case: Case) -> None:
+    """Tagged `example`, at its oldest level, with the errata the register says it shows."""
+    assert "example" in case.tags
+    expected_level = "3.0" if case.id == "PADDING-example-4" else OLDEST_LEVEL[case.operator]
+    assert str(case.feature_level) == expected_level
+    if case.operator == "PADDING":
+        assert "E-PAD-1" in case.tags
+    if case.id in ("PADDING-example-3", "PADDING-example-4"):
+        assert "U-PAD-5" in case.tags
+    if case.id == "SLICE1-example-2":
+        assert {"E-SLICE1-2", "E-SLICE1-3"} <= set(case.tags)
+    assert case.unspecified == ()
+    assert set(case.clauses) <= set(oracle.CLAUSES)
+
+
+def test_oldest_level_is_the_oldest() -> None:
+    """One level below the example's (where one exists) the descriptor is invalid."""
+    below = {"SLICE1": "2.0", "PADDING-example-4": "2.1"}
+    by_id = {c.id: c for c in EXAMPLES}
+    with pytest.raises(oracle.InvalidDescriptor) as e:
+        oracle.validate(by_id["SLICE1-example-1"].descriptor, below["SLICE1"])
+    assert e.value.clause == "SLICE1.8"
+    with pytest.raises(oracle.InvalidDescriptor) as e:
+        oracle.validate(by_id["PADDING-example-4"].descriptor, below["PADDING-example-4"])
+    assert e.value.clause == "PAD.3"
+
+
+def test_slice1_example_2_typo_reading_differs() -> None:
+    """E-SLICE1-2: the prose's InputWindowSizes[0] gives CopyStart[2] = 0, whose output differs from the page's."""
+    case = {c.id: c for c in EXAMPLES}["SLICE1-example-2"]
+    d = case.descriptor
+    typo_start = d.window_offsets[2] + d.window_sizes[0] - 1  # = 0 + 1 - 1
+    assert typo_start == 0
+    assert oracle.op_slice1.copy_start(d.window_offsets[2], d.window_sizes[2], d.window_strides[2]) == 3
+    # With CopyStart[2] = 0 and stride -2, output row 1 would read input row -2: outside the input.
+    assert typo_start + d.window_strides[2] * 1 < 0
