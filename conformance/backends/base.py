@@ -17,6 +17,10 @@ from oracle import ALL_DATA_TYPES, DEFAULT_FEATURE_LEVEL, OPERATORS, DataType, D
 ENTRY_POINT_GROUP = "dml_conformance.backends"
 
 
+class BackendUnavailable(RuntimeError):
+    """The backend cannot run on this machine; the message says what to install, and where."""
+
+
 @dataclass(frozen=True)
 class Capabilities:
     """What a backend can express.  A case outside this is `unsupported` before it is run."""
@@ -42,6 +46,9 @@ class RunResult:
     # (ONNX Runtime lowers every Slice to DML_SLICE1 and every Pad to DML_PADDING1).
     reached_operator: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    # What the reader of a result must know to weigh it (e.g. "the suite converted PaddingValue
+    # before it reached the implementation, so that conversion was not exercised").
+    notes: list[str] = field(default_factory=list)
 
     @classmethod
     def ok(cls, outputs: list[np.ndarray], **kw) -> RunResult:
@@ -67,6 +74,9 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def capabilities(self) -> Capabilities: ...
+
+    def close(self) -> None:  # noqa: B027 - optional hook, nothing to release by default
+        """Release sessions, devices or processes; the runner calls it once at the end."""
 
     def versions(self) -> dict[str, str]:
         """Versions worth recording in a run header (runtime, driver, provider...)."""

@@ -1,0 +1,33 @@
+"""`onnx-reference`: onnx.reference.ReferenceEvaluator (numpy) on the same lowered graphs.
+
+A second, independent reading of the ONNX graphs: when ORT and the reference evaluator
+disagree, the lowering is right and one runtime is not (or the reverse).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx.reference import ReferenceEvaluator
+
+from ..lowering import IR_VERSION, OPSET, LoweredGraphBackend, Lowering, Runner
+from .base import RunResult
+
+
+class OnnxReferenceBackend(LoweredGraphBackend):
+    name = "onnx-reference"
+
+    def versions(self) -> dict[str, str]:
+        return {"onnx": onnx.__version__, "onnx_opset": str(OPSET), "onnx_ir_version": str(IR_VERSION)}
+
+    def _compile(self, model: onnx.ModelProto) -> Runner:
+        evaluator = ReferenceEvaluator(model)
+
+        def run(feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            return evaluator.run(None, feeds)
+
+        return run
+
+    def _classify(self, error: Exception, phase: str, lowering: Lowering) -> RunResult:
+        return RunResult.error(f"{self.name}: the reference evaluator failed to {phase} {lowering.onnx_operator} "
+                               f"({lowering.data_type.value}, rank {lowering.rank}): {type(error).__name__}: {error}")

@@ -1,0 +1,39 @@
+"""DML_SLICE1 -> ONNX Slice: CopyStart + InputWindowStrides * c, negative strides as negative steps.
+
+The end index is one step past the last element read.  For a backward slice that must
+reach index 0 that is -1, which ONNX reads as "the last element" (an empty slice), so it
+becomes INT64_MIN: clamped by ONNX to "before index 0".
+"""
+
+from __future__ import annotations
+
+from oracle import Slice1Desc
+
+from . import INT64_MIN, Lowering, int64s
+
+
+def copy_start(offset: int, size: int, stride: int) -> int:
+    """SLICE1.2: a negative stride starts at the window's end."""
+    return offset + size - 1 if stride < 0 else offset
+
+
+def lower(desc: Slice1Desc) -> Lowering:
+    starts, ends, steps = [], [], []
+    for offset, size, stride, count in zip(desc.window_offsets, desc.window_sizes, desc.window_strides,
+                                           desc.output_tensor.sizes):
+        start = copy_start(offset, size, stride)
+        last = start + stride * (count - 1)
+        if count == 1:
+            stride = 1  # one element: the direction does not matter
+        end = last + (1 if stride > 0 else -1)
+        if end < 0:
+            end = INT64_MIN  # -1 would mean "the last element" in ONNX
+        starts.append(start)
+        ends.append(end)
+        steps.append(stride)
+    rank = desc.input_tensor.dimension_count
+    return Lowering(
+        "Slice", "SLICE1", desc.input_tensor.data_type, rank, 1,
+        parameters={"starts": int64s(starts), "ends": int64s(ends), "axes": int64s(range(rank)),
+                    "steps": int64s(steps)},
+    )
