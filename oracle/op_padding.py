@@ -84,14 +84,15 @@ class PaddingDesc:
 
 def validate(desc: PaddingDesc, feature_level: FeatureLevel) -> None:
     n = desc.dimension_count
+    # COMMON.1 first: a rank mismatch between the tensors is COMMON.1, not a DimensionCount error.
+    check_sizes(desc.input_tensor, "input_tensor")
+    check_sizes(desc.output_tensor, "output_tensor")
+    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
     check_dimension_count(n, desc.tensors, "PAD.5")
     check_length(desc.start_padding, "start_padding", n, "PAD.5")
     check_length(desc.end_padding, "end_padding", n, "PAD.5")
     check_uint(desc.start_padding, "start_padding", "PAD.2")
     check_uint(desc.end_padding, "end_padding", "PAD.2")
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
     check_support(OPERATOR, desc.tensors, n, feature_level)
     introduced, clause = SYMMETRIC_INTRODUCED
     if desc.padding_mode is PaddingMode.SYMMETRIC and feature_level < introduced:

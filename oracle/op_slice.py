@@ -54,13 +54,14 @@ class SliceDesc:
 
 def validate(desc: SliceDesc, feature_level: FeatureLevel) -> None:
     n = desc.dimension_count
+    # COMMON.1 first: a rank mismatch between the tensors is COMMON.1, not a DimensionCount error.
+    check_sizes(desc.input_tensor, "input_tensor")
+    check_sizes(desc.output_tensor, "output_tensor")
+    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
     check_dimension_count(n, desc.tensors, "SLICE.5")
     for name in ("offsets", "sizes", "strides"):
         check_length(getattr(desc, name), name, n, "SLICE.5")
         check_uint(getattr(desc, name), name, "SLICE.2")
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
     check_support(OPERATOR, desc.tensors, n, feature_level)
     for i in range(n):
         if desc.sizes[i] != desc.output_tensor.sizes[i]:

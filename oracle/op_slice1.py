@@ -74,6 +74,10 @@ def max_copied_elements(size: int, stride: int) -> int:
 
 def validate(desc: Slice1Desc, feature_level: FeatureLevel) -> None:
     n = desc.dimension_count
+    # COMMON.1 first: a rank mismatch between the tensors is COMMON.1, not a DimensionCount error.
+    check_sizes(desc.input_tensor, "input_tensor")
+    check_sizes(desc.output_tensor, "output_tensor")
+    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
     check_dimension_count(n, desc.tensors, "SLICE1.6")
     for name in ("window_offsets", "window_sizes", "window_strides"):
         check_length(getattr(desc, name), name, n, "SLICE1.6")
@@ -83,9 +87,6 @@ def validate(desc: Slice1Desc, feature_level: FeatureLevel) -> None:
         if not INT_MIN <= s <= INT_MAX:
             fail(f"window_strides[{i}]={s}, but window_strides is INT ({INT_MIN}..{INT_MAX})", "SLICE1.5",
                  "window_strides")
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
     check_support(OPERATOR, desc.tensors, n, feature_level)
     for i in range(n):
         offset, size, stride = desc.window_offsets[i], desc.window_sizes[i], desc.window_strides[i]
