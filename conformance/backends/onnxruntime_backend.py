@@ -76,9 +76,11 @@ class OnnxRuntimeBackend(LoweredGraphBackend):
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 4  # failures are reported through RunResult, not stderr
-        # Only the chosen provider may run a node: with CPU fallback disabled, session creation
-        # fails instead of quietly placing a node on the CPU provider.
-        options.add_session_config_entry(DISABLE_CPU_FALLBACK, "1")
+        if self.provider != CPU:
+            # Only the chosen provider may run a node: with CPU fallback disabled, session creation
+            # fails instead of quietly placing a node on the CPU provider.  (ORT refuses this entry
+            # when the CPU provider is the one asked for: "Conflicting session configuration".)
+            options.add_session_config_entry(DISABLE_CPU_FALLBACK, "1")
         return options
 
     def _compile(self, model: onnx.ModelProto) -> Runner:

@@ -97,7 +97,8 @@ def build_model(lowering: Lowering, *, parameters_as_inputs: bool = True) -> onn
                 name, helper.np_dtype_to_tensor_dtype(value.dtype), list(value.shape)))
         else:
             initializers.append(onnx.numpy_helper.from_array(value, name))
-    outputs = [helper.make_tensor_value_info(f"out{j}", elem, None) for j in range(lowering.output_count)]
+    outputs = [helper.make_tensor_value_info(f"out{j}", elem, [f"out{j}_d{i}" for i in range(lowering.rank)])
+               for j in range(lowering.output_count)]
     node = helper.make_node(lowering.onnx_operator, [DATA, *lowering.parameters], [o.name for o in outputs],
                             **lowering.attributes)
     graph = helper.make_graph([node], f"dml_{lowering.onnx_operator.lower()}", inputs, outputs, initializers)
@@ -149,12 +150,12 @@ class LoweredGraphBackend(Backend):
             return RunResult.unsupported(f"{self.name}: {e}")
 
     def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
+        lowering = self.lower(descriptor)  # first: its reason is the specific one ("no symmetric mode")
+        if isinstance(lowering, RunResult):
+            return lowering
         reason = self.unsupported_reason(descriptor, feature_level)
         if reason is not None:
             return RunResult.unsupported(reason)
-        lowering = self.lower(descriptor)
-        if isinstance(lowering, RunResult):
-            return lowering
         reached = self._reached(descriptor, lowering)
         t0 = time.perf_counter()
         runner = self._runner(lowering)

@@ -1,0 +1,124 @@
+"""The lowering's edge cases and the session cache, checked on ONNX Runtime and the reference evaluator."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import onnxruntime
+import pytest
+from helpers import BACKENDS
+
+import oracle
+from conformance.backends.onnxruntime_backend import OnnxRuntimeCpuBackend
+from conformance.compare import compare_outputs
+from conformance.lowering import INT64_MIN, IR_VERSION, OPSET, Inexpressible, build_model, lower
+from oracle import DEFAULT_FEATURE_LEVEL as FL
+from oracle import DataType, PaddingMode, TensorDesc
+
+F32 = DataType.FLOAT32
+
+
+def t(*sizes, data_type=F32):
+    return TensorDesc(data_type, sizes)
+
+
+def test_backward_slice_to_index_0_ends_at_int64_min_not_minus_1():
+    """[0,1,2,3,4] reversed to index 0: end -1 would mean "the last element" and give an empty slice."""
+    x = np.arange(5, dtype=np.float32)
+    desc = oracle.Slice1Desc(t(5), t(5), (0,), (5,), (-1,))
+    lowering = lower(desc)
+    assert lowering.parameters["starts"].tolist() == [4]
+    assert lowering.parameters["ends"].tolist() == [INT64_MIN]
+    for name in BACKENDS:
+        result = BACKENDS[name].run(desc, [x], FL)
+        assert result.outputs[0].tolist() == [4, 3, 2, 1, 0], name
+    # the trap itself: ONNX reads end=-1 as the last element
+    session = onnxruntime.InferenceSession(build_model(lowering).SerializeToString(), providers=["CPUExecutionProvider"])
+    trap = dict(lowering.feeds(x), ends=np.array([-1], dtype=np.int64))
+    assert session.run(None, trap)[0].shape == (0,)
+
+
+def test_backward_strided_slice_stopping_short_of_index_0_keeps_a_real_end():
+    """Window [1..4] of [0..5], stride -2: 4, 2; end = 1 (one step past 2 going down)."""
+    x = np.arange(6, dtype=np.float32)
+    desc = oracle.Slice1Desc(t(6), t(2), (1,), (4,), (-2,))
+    assert lower(desc).parameters["ends"].tolist() == [1]
+    for name in BACKENDS:
+        assert BACKENDS[name].run(desc, [x], FL).outputs[0].tolist() == [4, 2]
+
+
+def test_slice_stride_0_is_unsupported_unless_one_element_is_read():
+    x = np.arange(4, dtype=np.float32)
+    repeat = oracle.SliceDesc(t(4), t(3), (1,), (3,), (0,))
+    with pytest.raises(Inexpressible, match=r"strides\[0\]=0 .*U-SLICE-1"):
+        lower(repeat)
+    assert BACKENDS["onnxruntime-cpu"].run(repeat, [x], FL).status == "unsupported"
+    single = oracle.SliceDesc(t(4), t(1), (2,), (1,), (0,))
+    assert BACKENDS["onnxruntime-cpu"].run(single, [x], FL).outputs[0].tolist() == [2]
+
+
+def test_symmetric_padding_is_unsupported_with_the_reason():
+    desc = oracle.PaddingDesc(t(4), t(6), PaddingMode.SYMMETRIC, 0.0, (1,), (1,))
+    for name in BACKENDS:
+        result = BACKENDS[name].run(desc, [np.zeros(4, np.float32)], FL)
+        assert result.status == "unsupported" and "ONNX Pad has no symmetric mode" in result.reason
+
+
+def test_padding_value_is_passed_in_the_tensors_own_type():
+    """10.6 into INT32 is 10 (PAD.4 truncation), fed as an int32 scalar: no float ever reaches Pad."""
+    desc = oracle.PaddingDesc(t(2, data_type=DataType.INT32), t(4, data_type=DataType.INT32), PaddingMode.CONSTANT,
+                              10.6, (1,), (1,))
+    value = lower(desc).parameters["constant_value"]
+    assert value.dtype == np.int32 and value.shape == () and int(value) == 10
+    result = BACKENDS["onnxruntime-cpu"].run(desc, [np.array([7, 8], np.int32)], FL)
+    assert result.outputs[0].tolist() == [10, 7, 8, 10]
+
+
+def test_models_use_the_lowest_ir_version_for_the_opset_and_the_data_is_a_graph_input():
+    model = build_model(lower(oracle.SplitDesc(t(4), (t(1), t(3)), 0)))
+    assert model.ir_version == IR_VERSION == onnx.helper.find_min_ir_version_for([onnx.helper.make_opsetid("", OPSET)])
+    assert IR_VERSION <= onnx.IR_VERSION
+    assert [i.name for i in model.graph.input] == ["data", "split"] and not model.graph.initializer
+    onnx.checker.check_model(model, full_check=True)
+
+
+def test_one_session_serves_every_case_of_a_signature_bit_exact():
+    rng = np.random.default_rng(7)
+    backend = OnnxRuntimeCpuBackend()
+    for _ in range(50):
+        shape = tuple(int(n) for n in rng.integers(1, 6, size=3))
+        x = rng.integers(0, 2**32, size=shape, dtype=np.uint32).view(np.float32)  # NaN payloads and all
+        offsets = [int(rng.integers(0, n)) for n in shape]
+        sizes = [int(rng.integers(1, n - o + 1)) for n, o in zip(shape, offsets)]
+        strides = [int(rng.choice([-2, -1, 1, 3])) for _ in shape]
+        out = [oracle.op_slice1.max_copied_elements(s, d) for s, d in zip(sizes, strides)]
+        desc = oracle.Slice1Desc(t(*shape), t(*out), offsets, sizes, strides)
+        result = backend.run(desc, [x], FL)
+        assert compare_outputs(oracle.compute(desc, [x]), result.outputs).equal, desc
+    assert backend.stats == {"compiled": 1, "runs": 50}
+
+
+def test_without_parameters_as_inputs_each_descriptor_compiles_and_agrees():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    backend = OnnxRuntimeCpuBackend(parameters_as_inputs=False)
+    for start in range(3):
+        desc = oracle.PaddingDesc(t(3, 4), t(3 + start, 6), PaddingMode.EDGE, 0.0, (start, 1), (0, 1))
+        assert compare_outputs(oracle.compute(desc, [x]), backend.run(desc, [x], FL).outputs).equal
+    assert backend.stats["compiled"] == 3
+
+
+def test_ort_refuses_reflection_padding_as_wide_as_the_axis_the_reference_folds_it():
+    """PAD.3 allows pads >= size (periodic folding); ORT's kernel does not: unsupported, with ORT's words."""
+    x = np.arange(4, dtype=np.float32)
+    desc = oracle.PaddingDesc(t(4), t(8), PaddingMode.REFLECTION, 0.0, (0,), (4,))
+    result = BACKENDS["onnxruntime-cpu"].run(desc, [x], FL)
+    assert result.status == "unsupported" and "post-pad (4) exceeds maximum allowed (3)" in result.reason
+    reference = BACKENDS["onnx-reference"].run(desc, [x], FL)
+    assert reference.outputs[0].tolist() == [0, 1, 2, 3, 2, 1, 0, 1]
+
+
+@pytest.mark.parametrize("data_type", [DataType.INT16, DataType.UINT16])
+def test_ort_cpu_has_no_pad_kernel_for_16_bit_integers(data_type):
+    desc = oracle.PaddingDesc(t(2, data_type=data_type), t(3, data_type=data_type), PaddingMode.EDGE, 0.0, (1,), (0,))
+    result = OnnxRuntimeCpuBackend().run(desc, [np.zeros(2, data_type.numpy)], FL)
+    assert result.status == "unsupported" and "NOT_IMPLEMENTED" in result.reason
