@@ -1,0 +1,266 @@
+"""The literal paths (one element at a time, as the pages write it) equal the fast paths, bit for bit.
+
+Property tests read given -> draw -> act -> assert.  Values are drawn as raw bits, biased
+towards NaN payloads (quiet and signalling), -0.0, denormals and infinities, for all eleven
+data types and ranks 1 to 8.  Next to them, numpy-TestReflect-style hand-written arrays for
+the hard cases, and a cross-check against numpy's own np.pad (an independent implementation).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, note
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import oracle
+from conformance.compare import compare_outputs
+from oracle import DataType, PaddingDesc, PaddingMode, Slice1Desc, SliceDesc, SplitDesc, TensorDesc
+from oracle.op_slice1 import max_copied_elements
+
+# Size caps.  The literal path is a Python loop over output elements, so every example is
+# kept to at most MAX_OUTPUT_ELEMENTS outputs (CI runs 60 examples per test in well under a
+# second each) and MAX_INPUT_ELEMENTS inputs; padding may still be many times the input
+# (a 1-element axis padded by up to MAX_OUTPUT_ELEMENTS - 1).
+MAX_INPUT_ELEMENTS = 64
+MAX_OUTPUT_ELEMENTS = 256
+MAX_AXIS = 6  # largest input size along one axis
+MAX_STRIDE = 5
+
+# Bit patterns worth hitting on purpose, per element width in bytes.
+SPECIAL_BITS = {
+    1: (0x00, 0x01, 0x7F, 0x80, 0xFF),
+    2: (0x0000, 0x8000, 0x0001, 0x03FF, 0x7C00, 0xFC00, 0x7E01, 0x7C01, 0xFE00, 0xFFFF),
+    4: (0x00000000, 0x80000000, 0x00000001, 0x007FFFFF, 0x7F800000, 0xFF800000, 0x7FC00001, 0x7F800001,
+        0xFFC00000, 0xFFFFFFFF),
+    8: (0, 0x8000000000000000, 1, 0x000FFFFFFFFFFFFF, 0x7FF0000000000000, 0xFFF0000000000000,
+        0x7FF8000000000001, 0x7FF0000000000001, 0xFFFFFFFFFFFFFFFF),
+}
+
+data_types = st.sampled_from(oracle.ALL_DATA_TYPES)
+
+
+def tensor_values(data_type: DataType, shape: tuple[int, ...]) -> st.SearchStrategy[np.ndarray]:
+    """Arrays of `shape` drawn as raw bits (shrinks towards 0 bits), viewed as `data_type`."""
+    width = data_type.numpy.itemsize
+    elements = st.one_of(st.sampled_from(SPECIAL_BITS[width]), st.integers(0, 2 ** (8 * width) - 1))
+    return arrays(data_type.bits, shape, elements=elements).map(lambda bits: bits.view(data_type.numpy))
+
+
+def assert_same(fast: list[np.ndarray], literal: list[np.ndarray]) -> None:
+    __tracebackhide__ = True
+    result = compare_outputs(literal, fast)
+    assert result.equal, result.summary()
+
+
+def run_both(desc, x: np.ndarray) -> None:
+    note(f"descriptor: {oracle.descriptor_to_json(desc)}")
+    note(f"input bits: {x.view(desc.input_tensor.data_type.bits).tolist()}")
+    fast = oracle.compute(desc, [x])
+    literal = oracle.compute(desc, [x], literal=True)
+    assert_same(fast, literal)
+
+
+def input_shape(draw, rank: int) -> tuple[int, ...]:
+    """Sizes in [1, MAX_AXIS] with at most MAX_INPUT_ELEMENTS elements in all."""
+    shape = []
+    budget = MAX_INPUT_ELEMENTS
+    for axis in range(rank):
+        n = draw(st.integers(1, max(1, min(MAX_AXIS, budget))), label=f"input_sizes[{axis}]")
+        budget //= n
+        shape.append(n)
+    return tuple(shape)
+
+
+@given(data=st.data())
+def test_slice_literal_equals_fast(data) -> None:
+    # given
+    data_type = data.draw(data_types, label="data_type")
+    rank = data.draw(st.integers(1, 8), label="rank")
+    shape = input_shape(data.draw, rank)
+    offsets, strides, sizes = [], [], []
+    for i, n in enumerate(shape):
+        offset = data.draw(st.integers(0, n - 1), label=f"offsets[{i}]")
+        stride = data.draw(st.integers(0, MAX_STRIDE), label=f"strides[{i}]")  # 0: U-SLICE-1
+        limit = 4 if stride == 0 else 1 + (n - 1 - offset) // stride
+        sizes.append(data.draw(st.integers(1, limit), label=f"sizes[{i}]"))
+        offsets.append(offset)
+        strides.append(stride)
+    desc = SliceDesc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(sizes)), offsets, sizes, strides)
+    x = data.draw(tensor_values(data_type, shape), label="input")
+    # act, assert
+    run_both(desc, x)
+
+
+@given(data=st.data())
+def test_slice1_literal_equals_fast(data) -> None:
+    data_type = data.draw(data_types, label="data_type")
+    rank = data.draw(st.integers(1, 8), label="rank")
+    shape = input_shape(data.draw, rank)
+    offsets, sizes, strides, out = [], [], [], []
+    for i, n in enumerate(shape):
+        offset = data.draw(st.integers(0, n - 1), label=f"window_offsets[{i}]")
+        size = data.draw(st.integers(1, n - offset), label=f"window_sizes[{i}]")
+        magnitude = data.draw(st.integers(1, MAX_STRIDE), label=f"|window_strides[{i}]|")
+        stride = magnitude * data.draw(st.sampled_from([1, -1]), label=f"sign[{i}]")
+        out.append(data.draw(st.integers(1, max_copied_elements(size, stride)), label=f"output_sizes[{i}]"))
+        offsets.append(offset)
+        sizes.append(size)
+        strides.append(stride)
+    desc = Slice1Desc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(out)), offsets, sizes, strides)
+    x = data.draw(tensor_values(data_type, shape), label="input")
+    run_both(desc, x)
+
+
+@given(data=st.data())
+def test_padding_literal_equals_fast(data) -> None:
+    data_type = data.draw(data_types, label="data_type")
+    mode = data.draw(st.sampled_from(PaddingMode), label="padding_mode")
+    rank = data.draw(st.integers(1, 8), label="rank")
+    shape = input_shape(data.draw, rank)
+    start, end = [], []
+    budget = MAX_OUTPUT_ELEMENTS // math.prod(shape)
+    for i, n in enumerate(shape):
+        # The whole remaining budget may go to one axis: padding up to many periods of it.
+        room = max(0, budget * n - n)
+        s = data.draw(st.integers(0, room), label=f"start_padding[{i}]")
+        e = data.draw(st.integers(0, room - s), label=f"end_padding[{i}]")
+        budget = max(1, budget * n // (n + s + e))
+        start.append(s)
+        end.append(e)
+    out = tuple(n + s + e for n, s, e in zip(shape, start, end))
+    bits = data.draw(st.one_of(st.sampled_from(SPECIAL_BITS[4]), st.integers(0, 2**32 - 1)), label="padding_value bits")
+    value = np.array(bits, dtype="<u4").view("<f4")[()]
+    desc = PaddingDesc(TensorDesc(data_type, shape), TensorDesc(data_type, out), mode, value, start, end)
+    x = data.draw(tensor_values(data_type, shape), label="input")
+    run_both(desc, x)
+    # An independent implementation agrees too: numpy's pad on the raw bits (non-CONSTANT modes;
+    # numpy's 'reflect' repeats a size-1 axis, the U-PAD-4 policy).
+    if mode is not PaddingMode.CONSTANT:
+        numpy_mode = {"EDGE": "edge", "REFLECTION": "reflect", "SYMMETRIC": "symmetric"}[mode.value]
+        expected = np.pad(x.view(data_type.bits), list(zip(start, end)), mode=numpy_mode).view(data_type.numpy)
+        assert_same(oracle.compute(desc, [x]), [expected])
+
+
+@given(data=st.data())
+def test_padding_large_1d_periodic(data) -> None:
+    """One axis padded far beyond its size: many REFLECTION periods 2*(n-1), SYMMETRIC periods 2*n."""
+    data_type = data.draw(data_types, label="data_type")
+    mode = data.draw(st.sampled_from([PaddingMode.REFLECTION, PaddingMode.SYMMETRIC, PaddingMode.EDGE]), label="mode")
+    n = data.draw(st.integers(1, 5), label="size")
+    s = data.draw(st.integers(0, 60), label="start_padding")
+    e = data.draw(st.integers(0, 60), label="end_padding")
+    desc = PaddingDesc(TensorDesc(data_type, (n,)), TensorDesc(data_type, (n + s + e,)), mode, 0.0, (s,), (e,))
+    x = data.draw(tensor_values(data_type, (n,)), label="input")
+    run_both(desc, x)
+
+
+@given(data=st.data())
+def test_split_literal_equals_fast(data) -> None:
+    data_type = data.draw(data_types, label="data_type")
+    rank = data.draw(st.integers(1, 8), label="rank")
+    shape = list(input_shape(data.draw, rank))
+    axis = data.draw(st.integers(0, rank - 1), label="axis")
+    # Many pieces: the split axis may be long (up to 32) as long as the input stays small.
+    others = math.prod(shape) // shape[axis]
+    shape[axis] = data.draw(st.integers(1, max(1, MAX_INPUT_ELEMENTS // others)), label=f"input_sizes[{axis}]")
+    n = shape[axis]
+    cuts = data.draw(st.sets(st.integers(1, n - 1), max_size=n - 1) if n > 1 else st.just(set()), label="cuts")
+    edges = [0, *sorted(cuts), n]
+    pieces = [b - a for a, b in itertools.pairwise(edges)]
+    outs = tuple(TensorDesc(data_type, (*shape[:axis], p, *shape[axis + 1:])) for p in pieces)
+    desc = SplitDesc(TensorDesc(data_type, tuple(shape)), outs, axis)
+    x = data.draw(tensor_values(data_type, tuple(shape)), label="input")
+    run_both(desc, x)
+    # SPLIT.6: joining the outputs along Axis gives back the input, bit for bit.
+    joined = np.concatenate([y.view(data_type.bits) for y in oracle.compute(desc, [x])], axis=axis)
+    assert_same([joined.view(data_type.numpy)], [x])
+
+
+# --- hand-written expected arrays (numpy TestReflect style) ---------------------------------
+
+def pad1d(values: list[int], mode: str, start: int, end: int, dtype: str = "float32") -> list[np.ndarray]:
+    x = np.array(values, dtype=dtype)
+    return [oracle.padding(x, mode, [start], [end]), *oracle.compute(
+        PaddingDesc(TensorDesc(DataType.parse(dtype), (len(values),)),
+                    TensorDesc(DataType.parse(dtype), (len(values) + start + end,)), mode, 0.0, (start,), (end,)),
+        [x], literal=True)]
+
+
+def check_both(results: list[np.ndarray], expected: list) -> None:
+    __tracebackhide__ = True
+    for r in results:
+        assert r.tolist() == expected
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int8", "uint64", "float16"])
+def test_reflect_1d_pad_4(dtype: str) -> None:
+    check_both(pad1d([1, 2, 3], "REFLECTION", 4, 4, dtype), [1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3])
+
+
+def test_symmetric_1d_pad_7() -> None:
+    check_both(pad1d([1, 2, 3], "SYMMETRIC", 7, 7), [1, 1, 2, 3, 3, 2, 1, 1, 2, 3, 3, 2, 1, 1, 2, 3, 3])
+
+
+def test_symmetric_pad_equal_to_size_is_plain_mirror() -> None:
+    """U-PAD-5: SYMMETRIC with padding == size is the plain mirror."""
+    check_both(pad1d([1, 2, 3], "SYMMETRIC", 3, 3), [3, 2, 1, 1, 2, 3, 3, 2, 1])
+
+
+def test_reflect_pad_equal_to_size_folds() -> None:
+    """U-PAD-5: REFLECTION with padding == size already folds (period 4 on size 3)."""
+    check_both(pad1d([1, 2, 3], "REFLECTION", 3, 3), [2, 3, 2, 1, 2, 3, 2, 1, 2])
+
+
+def test_edge_1d() -> None:
+    check_both(pad1d([1, 2, 3], "EDGE", 2, 3), [1, 1, 1, 2, 3, 3, 3, 3])
+
+
+def test_constant_1d() -> None:
+    x = np.array([1, 2, 3], dtype=np.int16)
+    assert oracle.padding(x, "CONSTANT", [2], [1], padding_value=-7.9).tolist() == [-7, -7, 1, 2, 3, -7]
+
+
+def test_reflect_size_1_repeats_the_element() -> None:
+    """U-PAD-4: the period 2*(1-1) is 0; the only element is repeated, and the case is observed."""
+    check_both(pad1d([5], "REFLECTION", 3, 3), [5, 5, 5, 5, 5, 5, 5])
+    desc = PaddingDesc(TensorDesc.of("FLOAT32", [1, 3]), TensorDesc.of("FLOAT32", [3, 3]), "REFLECTION", 0.0,
+                       (1, 0), (1, 0))
+    assert oracle.unspecified(desc) == ["U-PAD-4"]
+    assert oracle.unspecified(PaddingDesc(TensorDesc.of("FLOAT32", [1, 3]), TensorDesc.of("FLOAT32", [1, 5]),
+                                          "REFLECTION", 0.0, (0, 1), (0, 1))) == []
+
+
+def test_symmetric_2d_periodic() -> None:
+    x = np.array([[1, 2], [3, 4]], dtype=np.float32)
+    expected = [
+        [3, 4, 4, 3, 3, 4, 4],
+        [3, 4, 4, 3, 3, 4, 4],
+        [1, 2, 2, 1, 1, 2, 2],
+        [1, 2, 2, 1, 1, 2, 2],
+        [3, 4, 4, 3, 3, 4, 4],
+    ]
+    desc = PaddingDesc(TensorDesc.of("FLOAT32", [2, 2]), TensorDesc.of("FLOAT32", [5, 7]), "SYMMETRIC", 0.0,
+                       (3, 0), (0, 5))
+    for literal in (False, True):
+        assert oracle.compute(desc, [x], literal=literal)[0].tolist() == expected
+
+
+def test_slice1_negative_stride_1d() -> None:
+    """Window [2, 9) with stride -3 starts at its end (8): 8, 5, 2."""
+    x = np.arange(10, dtype=np.int32)
+    assert oracle.slice1(x, [2], [7], [-3]).tolist() == [8, 5, 2]
+    assert oracle.slice1(x, [2], [7], [-3], [2]).tolist() == [8, 5]
+
+
+def test_nan_payloads_and_negative_zero_survive() -> None:
+    bits = np.array([0x7FC00001, 0x7F800001, 0x80000000, 0x00000001], dtype="<u4")
+    x = bits.view("<f4")
+    for literal in (False, True):
+        desc = Slice1Desc(TensorDesc.of("FLOAT32", [4]), TensorDesc.of("FLOAT32", [4]), (0,), (4,), (-1,))
+        y = oracle.compute(desc, [x], literal=literal)[0]
+        assert y.view("<u4").tolist() == [0x00000001, 0x80000000, 0x7F800001, 0x7FC00001]
