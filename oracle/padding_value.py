@@ -30,11 +30,6 @@ class PaddingValueConversion:
     observed: bool  # True: the spec does not fix this value; results are observed, not judged
     note: str
 
-    @property
-    def bits(self) -> int:
-        """The converted value's raw bits (little-endian unsigned integer)."""
-        return int(self.value.view(self.value.dtype.newbyteorder("<").str.replace("f", "u").replace("i", "u"))[()])
-
 
 def as_float32(value: float) -> np.float32:
     """PaddingValue is a C FLOAT: a Python float reaches the API rounded to float32."""
