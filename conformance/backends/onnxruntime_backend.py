@@ -33,6 +33,8 @@ KNOWN_LIMITS: list[tuple[re.Pattern[str], str]] = [
      "ONNX Runtime has no kernel for this operator and data type on {provider}"),
     (re.compile(r"Pad reflect: (pre|post)-pad \(\d+\) exceeds maximum allowed"),
      "ONNX Runtime's reflect Pad needs every pad < the dimension's size (no periodic folding, PAD.3)"),
+    (re.compile(r"Pad reflect requires axis length >= 2"),
+     "ONNX Runtime's reflect Pad needs a padded axis of size >= 2 (reflecting a size-1 axis is U-PAD-4)"),
     (re.compile(r"fallback to CPU EP has been explicitly disabled"),
      "a node would run on the CPU, not on {provider}: refused, never reported as a {provider} result"),
 ]
