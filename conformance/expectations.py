@@ -1,0 +1,125 @@
+"""A vendor's expectations file: known failures waived, each with a reason and a tracker link.
+
+Format (JSON, so nothing beyond the standard library is needed):
+
+    {"schema_version": 1,
+     "waivers": [
+       {"id": "PADDING-3f9a2c01", "reason": "driver bug 1234", "tracker": "https://bugs.example/1234"},
+       {"prefix": "SLICE-", "reason": "DML_SLICE is not exposed by our runtime yet"}
+     ]}
+
+A waiver turns a failing category (fail, rejected, error, crash, timeout) into `waived` and
+keeps the original in `waived_category`.  A waived case that passes stays `pass` and is flagged
+`waived_but_passed` (the waiver is stale).  Waivers matching no case in the run are reported.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .runner import FAILING
+
+
+class ExpectationsError(ValueError):
+    """A malformed expectations file; the message names the file and the field."""
+
+
+@dataclass
+class Waiver:
+    reason: str
+    id: str | None = None
+    prefix: str | None = None
+    tracker: str | None = None
+    matched: int = 0
+
+    @property
+    def pattern(self) -> str:
+        return self.id if self.id is not None else f"{self.prefix}*"
+
+    def matches(self, case_id: str) -> bool:
+        return case_id == self.id if self.id is not None else case_id.startswith(self.prefix or "")
+
+    def to_json(self) -> dict:
+        out = {"id": self.id} if self.id is not None else {"prefix": self.prefix}
+        out["reason"] = self.reason
+        if self.tracker:
+            out["tracker"] = self.tracker
+        return out
+
+
+@dataclass
+class Expectations:
+    path: str = ""
+    waivers: list[Waiver] = field(default_factory=list)
+
+    def find(self, case_id: str) -> Waiver | None:
+        """The exact-id waiver if any, else the longest matching prefix."""
+        best: Waiver | None = None
+        for w in self.waivers:
+            if w.matches(case_id):
+                if w.id is not None:
+                    return w
+                if best is None or len(w.prefix or "") > len(best.prefix or ""):
+                    best = w
+        return best
+
+    def note_selected(self, case_ids: list[str]) -> None:
+        """Count, per waiver, how many cases of the run it matches (for the unmatched-entry warning)."""
+        for w in self.waivers:
+            w.matched = sum(1 for c in case_ids if w.matches(c))
+
+    def unmatched(self) -> list[Waiver]:
+        return [w for w in self.waivers if w.matched == 0]
+
+    def apply(self, record: dict) -> dict:
+        """Waive a failing record in place (returns it)."""
+        waiver = self.find(record["id"])
+        if waiver is None:
+            return record
+        record["waiver"] = waiver.to_json()
+        if record["category"] in FAILING:
+            record["waived_category"] = record["category"]
+            record["category"] = "waived"
+            record["reason"] = f"waived ({waiver.reason}): {record.get('reason', '')}"
+        elif record["category"] in ("pass", "observed"):
+            record["waived_but_passed"] = True
+        return record
+
+
+def load_expectations(path: str | Path) -> Expectations:
+    path = Path(path)
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ExpectationsError(f"{path}: cannot read the expectations file: {e}") from e
+    except json.JSONDecodeError as e:
+        raise ExpectationsError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from e
+    if not isinstance(obj, dict) or not isinstance(obj.get("waivers"), list):
+        raise ExpectationsError(f"{path}: $: expected an object with a list 'waivers'")
+    unknown = sorted(set(obj) - {"schema_version", "waivers", "comment"})
+    if unknown:
+        raise ExpectationsError(f"{path}: $: unknown field(s) {', '.join(unknown)}")
+    if obj.get("schema_version", 1) != 1:
+        raise ExpectationsError(f"{path}: $.schema_version: {obj['schema_version']!r} is not supported (1)")
+    result = Expectations(str(path))
+    for i, entry in enumerate(obj["waivers"]):
+        where = f"{path}: $.waivers[{i}]"
+        if not isinstance(entry, dict):
+            raise ExpectationsError(f"{where}: expected an object")
+        unknown = sorted(set(entry) - {"id", "prefix", "reason", "tracker"})
+        if unknown:
+            raise ExpectationsError(f"{where}: unknown field(s) {', '.join(unknown)}")
+        if ("id" in entry) == ("prefix" in entry):
+            raise ExpectationsError(f"{where}: give exactly one of 'id' (a case id) or 'prefix' (an id prefix)")
+        key = "id" if "id" in entry else "prefix"
+        if not isinstance(entry[key], str) or not entry[key]:
+            raise ExpectationsError(f"{where}.{key}: expected a non-empty string, got {entry[key]!r}")
+        if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
+            raise ExpectationsError(f"{where}.reason: every waiver needs a reason")
+        tracker = entry.get("tracker")
+        if tracker is not None and not isinstance(tracker, str):
+            raise ExpectationsError(f"{where}.tracker: expected a string (a link)")
+        result.waivers.append(Waiver(entry["reason"], id=entry.get("id"), prefix=entry.get("prefix"), tracker=tracker))
+    return result

@@ -1,0 +1,1 @@
+"""Parts of the pytest plugin that run live (Hypothesis) rather than from stored cases."""
