@@ -2,7 +2,7 @@
 
 Everything that validation, case generation and the report need to agree on lives
 here, once.  The values are copied from ../shared/spec/operators.md and checked
-against the seed pages (see tests/test_tables.py).
+against the seed pages (see tests/oracle/test_tables.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,122 @@
+"""oracle.tables and oracle.errata equal the sources they were copied from.
+
+The tensor-support tables are parsed straight out of the seed pages (English, Korean and
+Chinese), so a typo in oracle/tables.py cannot agree with itself; clause ids and errata ids
+are read from ../shared/spec.  Skipped, with the reason, when ../shared is absent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+import oracle
+from oracle.tables import SUPPORT, DataType, FeatureLevel, SupportRow
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+SEEDS = {
+    "SLICE": ["002_e13a9c6f00fe5ba4.txt"],  # Chinese
+    "SLICE1": ["000_9a338deee1dc608b.txt", "003_2c8cf8c88a3d4f14.txt"],  # English, Korean
+    "PADDING": ["001_f6230be9978f9bf3.txt"],  # Korean
+    "SPLIT": ["004_62d11e62c511bcd0.txt"],  # English
+}
+HEADER = re.compile(r"^DML_FEATURE_LEVEL_(\d+)_(\d+)(?!\d)")
+ROW = re.compile(r"^(InputTensor|OutputTensors?)\b(.*)$")
+TYPE = re.compile(r"\b(" + "|".join(t.value for t in DataType) + r")\b")
+
+
+def _read(path: Path) -> str:
+    if not path.is_file():
+        pytest.skip(f"{path} is absent (../shared is not checked out next to this repository)")
+    return path.read_text(encoding="utf-8")
+
+
+def parse_support_tables(text: str) -> tuple[SupportRow, ...]:
+    """Every "DML_FEATURE_LEVEL_x_y <and above>" header and its Input/Output rows, newest first.
+
+    A row is "<tensor> <kind> <dims> <types>": dims is "1 to 8", "1~8개", "1-8", "1 到 8" or "4";
+    the types are separated by ", " or "、".  Input and output rows must agree.
+    """
+    rows: list[SupportRow] = []
+    level: FeatureLevel | None = None
+    found: dict[str, tuple] = {}
+    for line in (raw.strip() for raw in text.splitlines()):
+        header = HEADER.match(line)
+        if header:
+            level = FeatureLevel.parse(f"{header.group(1)}.{header.group(2)}")
+            found = {}
+            continue
+        row = ROW.match(line)
+        if level is None or not row or not TYPE.search(line):
+            continue
+        rest = row.group(2)
+        first_type = TYPE.search(rest)
+        numbers = [int(n) for n in re.findall(r"\d+", rest[: first_type.start()])]
+        assert len(numbers) in (1, 2), f"cannot read dimension counts in {line!r}"
+        ranks = tuple(range(numbers[0], numbers[-1] + 1))
+        types = tuple(DataType[t] for t in TYPE.findall(rest))
+        found["input" if row.group(1) == "InputTensor" else "output"] = (ranks, types)
+        if len(found) == 2:
+            assert found["input"] == found["output"], f"input and output rows differ at {level}"
+            rows.append(SupportRow(level, *found["input"]))
+            level = None
+    return tuple(rows)
+
+
+@pytest.mark.parametrize(("operator", "seed"), [(op, s) for op, seeds in SEEDS.items() for s in seeds])
+def test_support_table_matches_seed_page(operator: str, seed: str) -> None:
+    parsed = parse_support_tables(_read(SHARED / "seeds" / seed))
+    assert parsed, f"no support table found in {seed}"
+    assert parsed == SUPPORT[operator]
+
+
+def test_parser_reads_all_three_languages() -> None:
+    """The parser itself: one line in each language's style."""
+    text = "\n".join([
+        "DML_FEATURE_LEVEL_3_1 이상",
+        "InputTensor 입력 1~8개 FLOAT32, FLOAT16",
+        "OutputTensor 출력 1~8개 FLOAT32, FLOAT16",
+        "DML_FEATURE_LEVEL_2_1和更新版本",
+        "InputTensor 輸入 4 到 5 INT8、UINT8",
+        "OutputTensor 輸出 4 到 5 INT8、UINT8",
+        "DML_FEATURE_LEVEL_1_0 and above",
+        "InputTensor Input 4 FLOAT32",
+        "OutputTensors Array of outputs 4 FLOAT32",
+    ])
+    assert parse_support_tables(text) == (
+        SupportRow(FeatureLevel.FL_3_1, tuple(range(1, 9)), (DataType.FLOAT32, DataType.FLOAT16)),
+        SupportRow(FeatureLevel.FL_2_1, (4, 5), (DataType.INT8, DataType.UINT8)),
+        SupportRow(FeatureLevel.FL_1_0, (4,), (DataType.FLOAT32,)),
+    )
+
+
+def test_clause_ids_equal_the_spec() -> None:
+    text = _read(SHARED / "spec" / "operators.md")
+    in_spec = re.findall(r"^- `((?:COMMON|SLICE1|SLICE|PAD|SPLIT)\.\d+)`", text, re.MULTILINE)
+    assert len(in_spec) == len(set(in_spec))
+    assert list(oracle.CLAUSES) == in_spec
+
+
+def test_errata_ids_equal_the_spec() -> None:
+    text = _read(SHARED / "spec" / "errata.md")
+    in_spec = re.findall(r"^- `([EU]-[A-Z0-9]+-\d+)`", text, re.MULTILINE)
+    assert list(oracle.ERRATA) == in_spec
+
+
+def test_errata_point_at_real_clauses_and_code() -> None:
+    """Each entry's clauses exist, and every `oracle.x.y` it names as decided_by resolves."""
+    for erratum in oracle.ERRATA.values():
+        assert set(erratum.clauses) <= set(oracle.CLAUSES), erratum.id
+        assert erratum.kind == ("erratum" if erratum.id.startswith("E-") else "unspecified")
+        for dotted in re.findall(r"oracle\.[A-Za-z_][\w.]*", erratum.decided_by):
+            parts = dotted.split(".")
+            target = importlib.import_module(".".join(parts[:2]))
+            for name in parts[2:]:
+                if dataclasses.is_dataclass(target) and name in {f.name for f in dataclasses.fields(target)}:
+                    break
+                assert hasattr(target, name), f"{erratum.id}: {dotted} does not resolve"
+                target = getattr(target, name)
