@@ -1,0 +1,140 @@
+"""The frozen corpus: `dml-conformance cases generate --seed S --count N --out DIR`.
+
+Deterministic by construction: numpy's PCG64 seeded with S drives the shared builders
+(conformance.builders), so the same seed and GENERATOR_VERSION give the same bytes on
+every machine.  Hypothesis is not used here: its choices depend on its database and
+version, not on a seed.  Expected outputs come from the oracle's fast path at generation
+time; tests/cases/test_generated.py re-checks them with the literal path.
+
+Output: one list file per operator (SLICE.json, ...), one case per line so diffs stay
+readable, tensors as data_b64, ids the content hashes of conformance.corpus.case_id.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+import oracle
+from oracle import InvalidDescriptor, PaddingMode
+
+from .builders import INVALID_FAMILIES, CaseSpec, RngChooser, build_invalid, build_valid, choose_config, corners
+from .corpus import SCHEMA_VERSION, case_id, tensor_to_json
+
+# Bump when a builder, a value pool or the encoding changes: the same seed then gives a new corpus.
+GENERATOR_VERSION = "1"
+
+# Share of generated cases that are invalid descriptors (one family per validation rule).
+INVALID_SHARE = 0.15
+
+# The clauses a valid generated case of each operator exercises (mode- and split-specific
+# ones are added in `_clauses`).
+_VALID_CLAUSES = {
+    "SLICE": ("COMMON.1", "COMMON.2", "COMMON.3", "SLICE.1", "SLICE.2", "SLICE.3", "SLICE.4", "SLICE.5", "SLICE.7"),
+    "SLICE1": ("COMMON.1", "COMMON.2", "COMMON.3", "SLICE1.1", "SLICE1.2", "SLICE1.3", "SLICE1.4", "SLICE1.5",
+               "SLICE1.6", "SLICE1.8"),
+    "PADDING": ("COMMON.1", "COMMON.2", "COMMON.3", "PAD.1", "PAD.2", "PAD.3", "PAD.5", "PAD.6"),
+    "SPLIT": ("COMMON.1", "COMMON.2", "COMMON.3", "SPLIT.1", "SPLIT.2", "SPLIT.3", "SPLIT.5", "SPLIT.6", "SPLIT.7"),
+}
+
+# Most redraws when a drawn case duplicates an earlier one (tiny cases repeat).
+_MAX_REDRAWS = 1000
+
+
+def _clauses(spec: CaseSpec) -> list[str]:
+    if not spec.valid:
+        return [spec.clause]
+    clauses = list(_VALID_CLAUSES[spec.operator])
+    d = spec.descriptor
+    if spec.operator == "PADDING" and d.padding_mode is PaddingMode.CONSTANT:
+        clauses.append("PAD.4")
+    if spec.operator == "SPLIT" and d.output_count == 1:
+        clauses.append("SPLIT.4")
+    if spec.operator == "SLICE1" and any(s < 0 for s in d.window_strides):
+        clauses.append("SLICE1.7")
+    return sorted(clauses)
+
+
+def case_json(spec: CaseSpec, source: str) -> dict:
+    """The case object of cases/README.md for a built case; expected outputs from the oracle."""
+    desc, level = spec.descriptor, spec.feature_level
+    dt = desc.input_tensor.data_type
+    tags = ["generated", *spec.tags]
+    if spec.valid:
+        tags += [f"corner:{c}" for c in corners(desc)]
+        outputs = oracle.compute(desc, spec.inputs, feature_level=level)
+        reached = oracle.unspecified(desc)
+        tags += reached
+        expected = {"outcome": "valid", "outputs": [tensor_to_json(y) for y in outputs]}
+        what = f"{spec.operator} {dt.value} rank {desc.input_tensor.dimension_count}"
+        if spec.operator == "PADDING":
+            what += f" {desc.padding_mode.value}"
+    else:
+        try:
+            oracle.validate(desc, level)
+        except InvalidDescriptor as e:
+            if e.clause != spec.clause:  # a builder bug: the family broke another rule first
+                raise AssertionError(f"family {spec.family!r} meant {spec.clause}, validation says {e}") from e
+        else:
+            raise AssertionError(f"family {spec.family!r} built a valid descriptor: {desc}")
+        reached = []
+        tags.append(f"family:{spec.family}")
+        expected = {"outcome": "invalid", "clause": spec.clause}
+        what = f"invalid ({spec.clause}: {spec.family}), {dt.value} rank {desc.input_tensor.dimension_count}"
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "id": case_id(spec.operator, level, desc, spec.inputs),
+        "operator": spec.operator,
+        "description": f"{what} at FL {level}",
+        "source": source,
+        "feature_level": str(level),
+        "clauses": _clauses(spec),
+        "tags": sorted(set(tags), key=tags.index),
+        "unspecified": reached,
+        "descriptor": oracle.descriptor_to_json(desc),
+        "inputs": [tensor_to_json(x) for x in spec.inputs],
+        "expected": expected,
+    }
+
+
+def generate_cases(seed: int, count: int, operators: Sequence[str] = oracle.OPERATORS) -> dict[str, list[dict]]:
+    """`count` distinct case objects, spread round-robin over `operators`; deterministic in `seed`."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    ch = RngChooser(rng)
+    source = f"generated: seed {seed}, count {count}, generator {GENERATOR_VERSION}"
+    out: dict[str, list[dict]] = {op: [] for op in operators}
+    seen: set[str] = set()
+    for i in range(count):
+        op = operators[i % len(operators)]
+        for _ in range(_MAX_REDRAWS):
+            if rng.random() < INVALID_SHARE:
+                spec = build_invalid(ch, op, ch.choice(INVALID_FAMILIES[op]))
+            else:
+                spec = build_valid(ch, choose_config(ch, op))
+            case = case_json(spec, source)
+            if case["id"] not in seen:
+                break
+        else:
+            raise RuntimeError(f"{_MAX_REDRAWS} redraws gave only duplicates for {op}; the corpus is saturated")
+        seen.add(case["id"])
+        out[op].append(case)
+    return out
+
+
+def generate_corpus(seed: int, count: int, out_dir: Path) -> list[Path]:
+    """Write one list file per operator under `out_dir`; returns the paths written."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    header = {"seed": seed, "count": count, "version": GENERATOR_VERSION}
+    written = []
+    for op, cases in generate_cases(seed, count).items():
+        path = out_dir / f"{op}.json"
+        lines = ",\n".join(json.dumps(c, separators=(",", ":")) for c in cases)
+        text = (f'{{"schema_version": {SCHEMA_VERSION}, "generator": {json.dumps(header)},\n'
+                f'"cases": [\n{lines}\n]}}\n')
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
