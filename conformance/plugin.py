@@ -135,18 +135,20 @@ def load_backend_spec(spec: str) -> Backend:
         raise BackendLoadError(f"cannot load backend {spec!r}: {type(e).__name__}: {e}") from e
 
 
-def _generated_cases(seed: int, count: int) -> tuple[list[Case], str]:
-    """Cases generated at run time, deterministic by seed; ([], why) if no generator is installed."""
+def _generated_cases(seed: int, count: int, operators) -> tuple[list[Case], str]:
+    """Cases generated at run time, deterministic by seed (conformance.generate); ([], why) if unavailable."""
     if count <= 0:
         return [], ""
     try:
-        from . import generate
+        from .generate import generate_cases
     except ImportError as e:
         return [], f"no run-time generation ({e})"
-    make = getattr(generate, "generate_cases", None)
-    if make is None:
-        return [], "conformance.generate has no generate_cases(seed=, count=)"
-    return list(make(seed=seed, count=count)), ""
+    from .corpus import case_from_json
+
+    objs = generate_cases(seed=seed, count=count, operators=tuple(operators or oracle.OPERATORS))
+    where = f"generated at run time (--dml-seed {seed}, --dml-generated {count})"
+    # Parsed like a stored case, so a generator bug is caught by the same checks as a bad file.
+    return [case_from_json(obj, f"$.{op}[{i}]", where) for op, items in objs.items() for i, obj in enumerate(items)], ""
 
 
 def select_cases(*, profile: str = "quick", paths: Sequence[str] | None = None, operators=None, data_types=None,
@@ -172,7 +174,7 @@ def select_cases(*, profile: str = "quick", paths: Sequence[str] | None = None, 
     cases = list(loaded.cases)
     count = GENERATED_AT_RUN_TIME[profile] if generated is None else generated
     if not paths:
-        extra, why = _generated_cases(seed, count)
+        extra, why = _generated_cases(seed, count, operators)
         if why:
             notes.append(why)
         seen = {c.id for c in cases}
