@@ -114,7 +114,7 @@ def padding(input, mode, start_padding, end_padding, padding_value=0.0, *, featu
 def split(input, axis, output_sizes, *, feature_level=None) -> list[np.ndarray]:
     """DML_SPLIT along `axis`; output_sizes are the outputs' sizes along that axis."""
     x, in_desc = _input_desc(input)
-    axis = int(axis)
+    axis = as_ints((axis,), "axis")[0]
     sizes = as_ints(output_sizes, "output_sizes")
     in_range = 0 <= axis < in_desc.dimension_count
     outputs = tuple(

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import core
-from .checks import TensorDesc, check_same_type_and_rank, check_sizes, check_support, fail
+from .checks import TensorDesc, as_ints, check_same_type_and_rank, check_sizes, check_support, fail
 from .tables import UINT_MAX, FeatureLevel
 
 OPERATOR = "SPLIT"
@@ -30,7 +30,8 @@ class SplitDesc:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "output_tensors", tuple(self.output_tensors))
-        object.__setattr__(self, "axis", int(self.axis))
+        # as_ints, not int(): an axis of 1.5 or True is refused, never truncated to 1.
+        object.__setattr__(self, "axis", as_ints((self.axis,), "axis")[0])
         if self.output_count is None:
             object.__setattr__(self, "output_count", len(self.output_tensors))
 

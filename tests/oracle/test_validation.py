@@ -323,3 +323,10 @@ def test_feature_level_order_and_default() -> None:
     assert FeatureLevel.FL_3_0 < FeatureLevel.FL_3_1 < FeatureLevel.FL_4_1 < FeatureLevel.FL_5_0
     assert FeatureLevel.parse(None) is oracle.DEFAULT_FEATURE_LEVEL
     assert oracle.DEFAULT_FEATURE_LEVEL is FeatureLevel.FL_5_0
+
+
+@pytest.mark.parametrize("axis", [1.5, True, "2"])
+def test_split_axis_must_be_an_integer(axis) -> None:
+    """Converted once at the edge: a non-integer Axis is refused, never truncated (1.5 -> 1 was a bug)."""
+    with pytest.raises(TypeError, match="axis"):
+        SplitDesc(T([1, 1, 6, 2]), (T([1, 1, 6, 2]),), axis)
