@@ -1,0 +1,99 @@
+"""The pytest plugin end to end, as a vendor's pytest run would use it (pytester, in a subprocess)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.corpus import CASES_DIR
+
+pytest_plugins = ["pytester"]
+
+HERE = Path(__file__).resolve().parent
+EXAMPLES = CASES_DIR / "examples"
+
+
+@pytest.fixture
+def tester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.setenv("PYTHONPATH", str(HERE))  # dml_test_backends for module:Class
+    return pytester
+
+
+def _records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_inert_without_backend(tester):
+    tester.makepyfile("def test_own(): pass")
+    result = tester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    assert "dml-conformance:" not in result.stdout.str()  # no header lines, no items
+    help_text = tester.runpytest_subprocess("--help").stdout.str()
+    assert "--dml-backend" in help_text and "--dml-expectations" in help_text
+
+
+def test_broken_backend_fails_each_case_with_repro(tester):
+    results = tester.path / "r.jsonl"
+    result = tester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:BitFlip", "--dml-cases", str(EXAMPLES),
+        "--dml-results", str(results), "--dml-report", str(tester.path / "rep.html"), "--dml-seed", "7")
+    n = len(list(EXAMPLES.glob("*.json")))
+    result.assert_outcomes(failed=n)
+    assert result.ret == 1
+    out = result.stdout.str()
+    assert "dml-conformance: backend dml_test_backends:BitFlip" in out and "--dml-seed=7" in out
+    assert (f"reproduce: dml-conformance run --backend dml_test_backends:BitFlip --seed 7 --cases {EXAMPLES} "
+            "--case SLICE1-example-2") in out
+    records = _records(results)
+    assert records[0]["kind"] == "header" and records[0]["backend_versions"]["bit-flip"].startswith("1.0")
+    assert records[-1]["kind"] == "footer" and records[-1]["counts"] == {"fail": n}
+    cases = [r for r in records if r["kind"] == "case"]
+    assert len(cases) == n and all(r["category"] == "fail" for r in cases)
+    assert (tester.path / "rep.html").stat().st_size > 1000
+
+
+def test_selection_waivers_and_unmatched_warning(tester):
+    waivers = tester.path / "waivers.json"
+    waivers.write_text(json.dumps({"waivers": [
+        {"prefix": "PADDING-", "reason": "known padding bug", "tracker": "https://bugs.example/1"},
+        {"id": "SPLIT-no-such-case", "reason": "stale"}]}))
+    results = tester.path / "r.jsonl"
+    result = tester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:BitFlip", "--dml-cases", str(EXAMPLES),
+        "--dml-results", str(results), "--dml-report", "none", "--dml-expectations", str(waivers),
+        "-k", "PADDING or SLICE1")
+    padding = len(list(EXAMPLES.glob("PADDING-*.json")))
+    slice1 = len(list(EXAMPLES.glob("SLICE1-*.json")))
+    result.assert_outcomes(failed=slice1, xfailed=padding)
+    assert "waiver 'SPLIT-no-such-case' (stale) matches no case of this run" in result.stdout.str()
+    records = [r for r in _records(results) if r["kind"] == "case"]
+    waived = [r for r in records if r["category"] == "waived"]
+    assert len(waived) == padding and all(r["waived_category"] == "fail" for r in waived)
+
+
+def test_unknown_backend_is_a_usage_error(tester):
+    result = tester.runpytest_subprocess("--dml-backend", "no-such-backend")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "cannot load backend 'no-such-backend'" in result.stderr.str()
+    assert "installed backends:" in result.stderr.str()
+
+
+def test_bad_option_value_names_the_option(tester):
+    result = tester.runpytest_subprocess("--dml-backend", "oracle", "--dml-operators", "SLICE,CONV")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--dml-operators" in result.stderr.str()
+
+
+def test_hypothesis_item_shrinks_a_failure_to_a_minimal_case(tester):
+    results = tester.path / "r.jsonl"
+    result = tester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:BitFlip", "--dml-operators", "SLICE1",
+        "--dml-generated", "0", "--dml-hypothesis-examples", "25", "--dml-results", str(results),
+        "--dml-report", "none", "-k", "hypothesis")
+    result.assert_outcomes(failed=1)
+    (record,) = [r for r in _records(results) if r["kind"] == "case"]
+    assert record["hypothesis"] and record["category"] == "fail"
+    # Any SLICE1 output is broken by the bit flip, so the minimal case is the smallest one.
+    assert record["case_json"]["descriptor"]["input_tensor"]["sizes"] == [1]
