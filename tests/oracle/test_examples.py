@@ -6,6 +6,7 @@ these are the oracle's first independent check: both the fast path and the liter
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,46 @@ def test_slice1_example_2_typo_reading_differs() -> None:
     assert oracle.op_slice1.copy_start(d.window_offsets[2], d.window_sizes[2], d.window_strides[2]) == 3
     # With CopyStart[2] = 0 and stride -2, output row 1 would read input row -2: outside the input.
     assert typo_start + d.window_strides[2] * 1 < 0
+
+
+# --- the typed-in values against the pages' printed tensors ---------------------------------
+
+SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
+PRINTED = re.compile(r"(Input|Output)Tensors?(?:\[\d+\])?: \(Sizes:\{([\d, ]+)\}, DataType:FLOAT32\)\s*\n(\[\[\[\[.*?\]\]\]\])",
+                     re.DOTALL)
+# Which examples each seed prints, in page order.
+SEED_EXAMPLES = {
+    "002_e13a9c6f00fe5ba4.txt": ["SLICE-example-1", "SLICE-example-2"],
+    "000_9a338deee1dc608b.txt": ["SLICE1-example-1", "SLICE1-example-2"],
+    "003_2c8cf8c88a3d4f14.txt": ["SLICE1-example-1", "SLICE1-example-2"],
+    "001_f6230be9978f9bf3.txt": [f"PADDING-example-{n}" for n in range(1, 5)],
+    "004_62d11e62c511bcd0.txt": ["SPLIT-example-1", "SPLIT-example-2"],
+}
+
+
+def _printed_tensors(seed: str) -> tuple[list, list]:
+    """(inputs, outputs) as (sizes, values) pairs, digits read straight from the page.
+
+    Reading digits only copes with E-PAD-1 (the missing comma after the first output row).
+    """
+    path = SEEDS / seed
+    if not path.is_file():
+        pytest.skip(f"{path} is absent (../shared is not checked out next to this repository)")
+    inputs, outputs = [], []
+    for kind, sizes, block in PRINTED.findall(path.read_text(encoding="utf-8")):
+        pair = ([int(n) for n in sizes.split(",")], [int(n) for n in re.findall(r"-?\d+", block)])
+        (inputs if kind == "Input" else outputs).append(pair)
+    return inputs, outputs
+
+
+@pytest.mark.parametrize("seed", list(SEED_EXAMPLES))
+def test_case_files_equal_the_printed_tensors(seed: str) -> None:
+    inputs, outputs = _printed_tensors(seed)
+    assert inputs, f"no input tensor found in {seed}"
+    by_id = {c.id: c for c in EXAMPLES}
+    cases = [by_id[i] for i in SEED_EXAMPLES[seed]]
+    printed_outputs = [(list(y.shape), y.ravel().astype(int).tolist()) for c in cases for y in c.expected.outputs]
+    assert outputs == printed_outputs
+    for sizes, values in inputs:  # every input the page prints is the (shared) input of its examples
+        assert all((list(c.inputs[0].shape), c.inputs[0].ravel().astype(int).tolist()) == (sizes, values)
+                   for c in cases)
