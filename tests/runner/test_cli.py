@@ -1,0 +1,98 @@
+"""`dml-conformance` as a user runs it: exit codes, files written, an interrupted run still reported."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from conftest import EXAMPLES, HERE, cli
+
+from conformance.results import read_results
+
+
+def test_broken_backend_run_exits_1_and_writes_results_and_report(broken_run):
+    proc, results = broken_run
+    assert proc.returncode == 1, proc.stderr
+    assert "verdict: FAIL" in proc.stdout
+    report = results.with_name("report.html").read_text()
+    assert "SLICE1-example-2" in report and "<script>alert(1)</script>" not in report
+
+
+def test_good_backend_run_exits_0(good_run):
+    proc, results = good_run
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    run = read_results(results)
+    assert run.verdict() == "PASS" and {r["category"] for r in run.records} == {"pass"}
+
+
+def test_case_filter_and_unknown_case(tmp_path):
+    proc = cli("run", "--backend", "dml_test_backends:BitFlip", "--cases", str(EXAMPLES), "--out", str(tmp_path),
+               "--case", "SLICE1-example-2")
+    assert proc.returncode == 1
+    (results,) = tmp_path.glob("results-*.jsonl")
+    assert [r["id"] for r in read_results(results).records] == ["SLICE1-example-2"]
+    missing = cli("run", "--backend", "oracle", "--cases", str(EXAMPLES), "--out", str(tmp_path), "--case", "SLICE-nope")
+    assert missing.returncode == 2 and "no case matches SLICE-nope" in missing.stderr
+
+
+def test_usage_errors_exit_2(tmp_path):
+    bad = cli("run", "--backend", "no-such", "--out", str(tmp_path))
+    assert bad.returncode == 2 and "--backend" in bad.stderr and "installed backends" in bad.stderr
+    waivers = tmp_path / "w.json"
+    waivers.write_text('{"waivers": [{"id": "X-1"}]}')
+    bad = cli("run", "--backend", "oracle", "--expectations", str(waivers), "--out", str(tmp_path))
+    assert bad.returncode == 2 and "$.waivers[0].reason" in bad.stderr
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello")
+    bad = cli("report", str(notes), "-o", str(tmp_path / "r.html"))
+    assert bad.returncode == 2 and "notes.txt" in bad.stderr
+
+
+def test_report_side_by_side(broken_run, good_run, tmp_path):
+    out = tmp_path / "both.html"
+    proc = cli("report", str(good_run[1]), str(broken_run[1]), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    assert "Comparison grid" in text and "1: oracle build" in text and "2: bit-flip build" in text
+
+
+def test_explain_cases_list_backends():
+    explain = cli("explain", "SLICE1-example-2", "--cases", str(EXAMPLES))
+    assert explain.returncode == 0 and explain.stdout.count("\n") >= 5
+    listed = cli("cases", "list", "--cases", str(EXAMPLES), "--operators", "PADDING")
+    ids = [line.split("\t")[0] for line in listed.stdout.splitlines()]
+    assert ids and all(i.startswith("PADDING-") for i in ids)
+    backends = cli("backends")
+    assert backends.returncode == 0
+    assert any(line.startswith("oracle:") for line in backends.stdout.splitlines())
+
+
+def test_killed_run_leaves_a_results_file_that_report_renders(tmp_path):
+    results = tmp_path / "r.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(HERE), "DML_TEST_DELAY": "0.3"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:Slow",
+         "--dml-cases", str(EXAMPLES), "--dml-results", str(results), "--dml-report", "none", "--rootdir",
+         str(tmp_path), str(tmp_path)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if results.exists() and results.read_text().count('"kind":"case"') >= 3:
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(timeout=10)
+    run = read_results(results)
+    assert run.footer is None and 3 <= len(run.records) < len(list(EXAMPLES.glob("*.json")))
+    assert run.records[-1]["category"] == "crash"  # the case in flight when the process died
+    out = tmp_path / "partial.html"
+    report = cli("report", str(results), "-o", str(out))
+    assert report.returncode == 0
+    assert "no footer" in report.stderr and run.records[-1]["id"] in out.read_text()
+    header = json.loads(results.read_text().splitlines()[0])
+    assert header["backend_spec"] == "dml_test_backends:Slow"
