@@ -129,9 +129,12 @@ class LoweredGraphBackend(Backend):
         self._runners: dict[tuple, Runner | RunResult] = {}
         self.stats = {"compiled": 0, "runs": 0}
 
+    # ONNX has no symmetric Pad; the feature level is DirectML's, which an ONNX graph does not limit.
+    CAPABILITIES = Capabilities(padding_modes=frozenset({"CONSTANT", "EDGE", "REFLECTION"}),
+                                feature_level=max(FeatureLevel))
+
     def capabilities(self) -> Capabilities:
-        return Capabilities(padding_modes=frozenset({"CONSTANT", "EDGE", "REFLECTION"}),
-                            feature_level=max(FeatureLevel))
+        return self.CAPABILITIES
 
     @abc.abstractmethod
     def _compile(self, model: onnx.ModelProto) -> Runner: ...
@@ -162,17 +165,18 @@ class LoweredGraphBackend(Backend):
         t1 = time.perf_counter()
         if isinstance(runner, RunResult):
             return RunResult(runner.status, reason=runner.reason, reached_operator=reached, notes=list(lowering.notes))
+        notes = [*lowering.notes, *getattr(runner, "notes", ())]
         try:
             outputs = runner(lowering.feeds(inputs[0], self.parameters_as_inputs))
         except Exception as e:  # the runtime's own failure, classified below
             result = self._classify(e, "run", lowering)
             result.reached_operator = reached
-            result.notes = list(lowering.notes)
+            result.notes = notes
             return result
         finally:
             self.stats["runs"] += 1
         t2 = time.perf_counter()
-        return RunResult.ok([np.asarray(y) for y in outputs], reached_operator=reached, notes=list(lowering.notes),
+        return RunResult.ok([np.asarray(y) for y in outputs], reached_operator=reached, notes=notes,
                             timings={"compile_s": t1 - t0, "run_s": t2 - t1})
 
     def _runner(self, lowering: Lowering) -> Runner | RunResult:
