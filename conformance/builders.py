@@ -32,8 +32,8 @@ from oracle.tables import (
     SUPPORT,
     SUPPORT_CLAUSE,
     SYMMETRIC_INTRODUCED,
-    SupportRow,
     UINT_MAX,
+    SupportRow,
     min_feature_level,
     support_row,
 )

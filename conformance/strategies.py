@@ -109,9 +109,9 @@ def valid_cases(
     type and rank (oracle.tables.min_feature_level) or at a newer one; with it, data type
     and rank are drawn from that level's support row.  `padding_mode` applies to PADDING.
     """
-    op = _as_strategy(operator, _parse_operator, "operator") or st.sampled_from(OPERATORS)
+    op = _as_strategy(operator, _parse_operator, "operator")
     return _valid(
-        op,
+        st.sampled_from(OPERATORS) if op is None else op,
         _as_strategy(data_type, DataType.parse, "data_type"),
         _as_strategy(rank, _parse_rank, "rank"),
         _as_strategy(feature_level, FeatureLevel.parse, "feature_level"),
@@ -141,7 +141,8 @@ def invalid_cases(
     Each case's `.clause` is the one clause oracle.validate reports for it at its
     `.feature_level`; `clause=` keeps only the families that break that clause.
     """
-    op = _as_strategy(operator, _parse_operator, "operator") or st.sampled_from(OPERATORS)
-    if clause is not None and not any(f.clause == clause for fams in INVALID_FAMILIES.values() for f in fams):
-        raise InvalidArgument(f"clause={clause!r}: no invalid family breaks it")
-    return _invalid(op, clause)
+    op = _as_strategy(operator, _parse_operator, "operator")
+    ops = [operator] if isinstance(operator, str) else list(OPERATORS)
+    if clause is not None and not any(f.clause == clause for o in ops for f in INVALID_FAMILIES[o]):
+        raise InvalidArgument(f"clause={clause!r}: no invalid family of {', '.join(ops)} breaks it")
+    return _invalid(st.sampled_from(OPERATORS) if op is None else op, clause)

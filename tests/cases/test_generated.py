@@ -1,0 +1,104 @@
+"""The frozen corpus: deterministic by seed, expected outputs re-checked with the oracle's literal path."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+import oracle
+from conformance import corpus
+from conformance.compare import compare_outputs
+from conformance.generate import GENERATOR_VERSION, generate_corpus
+from oracle import InvalidDescriptor
+from oracle.tables import min_feature_level
+
+GENERATED = corpus.CASES_DIR / "generated"
+
+
+@pytest.fixture(scope="module")
+def generated() -> list[corpus.Case]:
+    result = corpus.load([GENERATED])
+    assert not result.errors, "\n".join(map(str, result.errors[:10]))
+    return result.cases
+
+
+def test_same_seed_same_bytes(tmp_path):
+    first = generate_corpus(seed=7, count=120, out_dir=tmp_path / "a")
+    second = generate_corpus(seed=7, count=120, out_dir=tmp_path / "b")
+    assert [p.name for p in first] == [p.name for p in second] == ["SLICE.json", "SLICE1.json", "PADDING.json",
+                                                                   "SPLIT.json"]
+    for a, b in zip(first, second):
+        assert a.read_bytes() == b.read_bytes()
+
+
+def test_another_seed_other_cases(tmp_path):
+    a = generate_corpus(seed=1, count=40, out_dir=tmp_path / "a")
+    b = generate_corpus(seed=2, count=40, out_dir=tmp_path / "b")
+    assert [p.read_bytes() for p in a] != [p.read_bytes() for p in b]
+
+
+def test_a_generated_folder_loads_with_the_requested_count(tmp_path):
+    generate_corpus(seed=3, count=101, out_dir=tmp_path)
+    result = corpus.load([tmp_path])
+    assert not result.errors
+    assert len(result.cases) == 101
+    assert Counter(c.operator for c in result.cases) == {"SLICE": 26, "SLICE1": 25, "PADDING": 25, "SPLIT": 25}
+
+
+def test_committed_corpus_is_what_its_recorded_seed_generates(tmp_path):
+    """Same seed and version, same bytes: the committed files regenerate exactly."""
+    headers = [json.loads(p.read_text(encoding="utf-8"))["generator"] for p in sorted(GENERATED.glob("*.json"))]
+    header = headers[0]
+    assert all(h == header for h in headers) and header["version"] == GENERATOR_VERSION
+    for path in generate_corpus(seed=header["seed"], count=header["count"], out_dir=tmp_path):
+        assert path.read_bytes() == (GENERATED / path.name).read_bytes(), (
+            f"{path.name} differs from a fresh `cases generate --seed {header['seed']} --count {header['count']}`; "
+            "regenerate it (and bump GENERATOR_VERSION if the builders changed)")
+
+
+def test_expected_outputs_agree_with_the_literal_path(generated):
+    """Generation used the fast path; the literal element-by-element walk must give the same bytes."""
+    bad = []
+    for case in generated:
+        if not case.valid:
+            continue
+        actual = oracle.compute(case.descriptor, case.inputs, feature_level=case.feature_level, literal=True)
+        comparison = compare_outputs(list(case.expected.outputs), actual)
+        if not comparison.equal:
+            bad.append(case.id)
+    assert not bad, f"literal path disagrees on {len(bad)} cases: {bad[:10]}"
+
+
+def test_invalid_cases_break_their_clause(generated):
+    for case in generated:
+        if case.valid:
+            continue
+        with pytest.raises(InvalidDescriptor) as info:
+            oracle.validate(case.descriptor, case.feature_level)
+        assert info.value.clause == case.expected.clause, case.id
+
+
+def test_the_corpus_spreads_over_everything(generated):
+    """Every operator, data type, rank 1-8, padding mode and invalid family; old and new levels."""
+    valid = [c for c in generated if c.valid]
+    assert len(generated) >= 2500
+    assert 0.08 < 1 - len(valid) / len(generated) < 0.25
+    for op in oracle.OPERATORS:
+        mine = [c for c in valid if c.operator == op]
+        assert {c.data_type for c in mine} == set(oracle.DataType), op
+        assert {c.rank for c in mine} == set(range(1, 9)), op
+        at_min = [c for c in mine if c.feature_level == min_feature_level(op, c.data_type, c.rank)]
+        assert 0.3 < len(at_min) / len(mine) < 0.8, op
+    modes = Counter(c.descriptor.padding_mode.value for c in valid if c.operator == "PADDING")
+    assert set(modes) == {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC"}
+    families = {t for c in generated for t in c.tags if t.startswith("family:")}
+    assert len(families) >= 12
+    reached = Counter(u for c in generated for u in c.unspecified)
+    assert {"U-SLICE-1", "U-PAD-1", "U-PAD-4"} <= set(reached)
+
+
+def test_ids_are_content_hashes(generated):
+    for case in generated[:200]:
+        assert case.id == corpus.case_id(case.operator, case.feature_level, case.descriptor, case.inputs)

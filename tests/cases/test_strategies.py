@@ -1,0 +1,131 @@
+"""The strategies: valid cases validate at their level and compute; invalid ones break exactly their clause.
+
+Run with ``pytest tests/cases/test_strategies.py --hypothesis-show-statistics`` to see the
+rejection rate (zero with the defaults) and how often each corner is reached (events).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+import oracle
+from conformance import builders, values
+from conformance.builders import INVALID_FAMILIES, RngChooser, corners
+from conformance.strategies import invalid_cases, valid_cases
+from oracle import InvalidDescriptor, PaddingMode
+from oracle.tables import SUPPORT, min_feature_level, support_row
+
+
+def _check_valid(case) -> None:
+    __tracebackhide__ = True
+    oracle.validate(case.descriptor, case.feature_level)  # raises InvalidDescriptor if not valid
+    d = case.descriptor
+    row = support_row(case.operator, case.feature_level)
+    assert d.input_tensor.data_type in row.data_types and d.input_tensor.dimension_count in row.ranks
+    assert case.feature_level >= min_feature_level(case.operator, d.input_tensor.data_type,
+                                                   d.input_tensor.dimension_count)
+    (x,) = case.inputs
+    assert x.shape == d.input_tensor.sizes and x.size <= values.MAX_ELEMENTS
+    for out in d.output_tensors:
+        assert math.prod(out.sizes) <= values.MAX_ELEMENTS
+
+
+@pytest.mark.parametrize("operator", oracle.OPERATORS)
+@given(data=st.data())
+def test_valid_cases_are_valid_at_their_feature_level(operator, data):
+    case = data.draw(valid_cases(operator), label="case")
+    _check_valid(case)
+
+
+@pytest.mark.parametrize("operator", oracle.OPERATORS)
+@given(data=st.data())
+def test_invalid_cases_break_exactly_their_clause(operator, data):
+    case = data.draw(invalid_cases(operator), label="case")
+    with pytest.raises(InvalidDescriptor) as info:
+        oracle.validate(case.descriptor, case.feature_level)
+    assert info.value.clause == case.clause, f"{case.family}: {info.value}"
+
+
+@given(case=valid_cases("PADDING", padding_mode="REFLECTION", rank=st.integers(1, 3), feature_level="3.1"))
+def test_parameters_take_values_and_strategies(case):
+    d = case.descriptor
+    assert d.padding_mode is PaddingMode.REFLECTION
+    assert 1 <= d.dimension_count <= 3
+    assert str(case.feature_level) == "3.1"
+    _check_valid(case)
+
+
+@given(case=valid_cases("SLICE1", data_type="FLOAT64"))
+def test_a_data_type_alone_picks_a_level_that_supports_it(case):
+    assert case.feature_level >= min_feature_level("SLICE1", case.descriptor.input_tensor.data_type,
+                                                   case.descriptor.dimension_count)
+
+
+def test_bad_arguments_fail_early():
+    with pytest.raises(InvalidArgument, match="rank"):
+        valid_cases("SLICE", rank=9)
+    with pytest.raises(InvalidArgument, match="operator"):
+        valid_cases("CONV")
+    with pytest.raises(InvalidArgument, match="clause"):
+        invalid_cases("SLICE", clause="PAD.3")
+
+
+@settings(max_examples=200)
+@given(data=st.data())
+def test_the_corpus_chooser_builds_the_same_kinds_of_case(data):
+    """The generator's RngChooser drives the same builders; every family and config is valid there too."""
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    ch = RngChooser(np.random.Generator(np.random.PCG64(seed)))
+    for op in oracle.OPERATORS:
+        case = builders.build_valid(ch, builders.choose_config(ch, op))
+        _check_valid(case)
+        family = ch.choice(INVALID_FAMILIES[op])
+        bad = builders.build_invalid(ch, op, family)
+        with pytest.raises(InvalidDescriptor) as info:
+            oracle.validate(bad.descriptor, bad.feature_level)
+        assert info.value.clause == family.clause
+
+
+def test_every_family_is_reachable_and_each_support_clause_has_one():
+    for op, families in INVALID_FAMILIES.items():
+        clauses = {f.clause for f in families}
+        assert {"COMMON.1", "COMMON.2"} <= clauses
+        assert len(SUPPORT[op]) == 1 or any(f.name == "data type unsupported at level" for f in families)
+
+
+# --- corners: each one of issue 3's list is reached by the generator's chooser ----------------
+
+CORNERS = {
+    "SLICE": ["size-1 dimension", "stride larger than the window", "8-D"],
+    "SLICE1": ["size-1 dimension", "stride larger than the window", "negative strides on several axes",
+               "output smaller than MaxCopiedElements", "8-D"],
+    "PADDING": ["padding 0", "padding equal to the size", "padding many times the size",
+                "REFLECTION on size 1 (U-PAD-4)", "8-D"],
+    "SPLIT": ["SPLIT into one output", "SPLIT into size-1 pieces", "8-D"],
+}
+
+
+@pytest.mark.parametrize("operator", oracle.OPERATORS)
+def test_every_corner_is_reached_in_a_few_hundred_draws(operator):
+    ch = RngChooser(np.random.Generator(np.random.PCG64(0)))
+    seen: dict[str, int] = {}
+    for _ in range(400):
+        for c in corners(builders.build_valid(ch, builders.choose_config(ch, operator)).descriptor):
+            seen[c] = seen.get(c, 0) + 1
+    missing = [c for c in CORNERS[operator] if c not in seen]
+    assert not missing, f"{operator}: corners never reached in 400 draws: {missing}; reached {seen}"
+
+
+def test_corners_recognise_hand_built_descriptors():
+    t = oracle.TensorDesc.of
+    d = oracle.PaddingDesc(t("FLOAT32", [1, 3]), t("FLOAT32", [3, 9]), "REFLECTION", 0.0, [1, 3], [1, 3])
+    assert {"REFLECTION on size 1 (U-PAD-4)", "padding equal to the size", "size-1 dimension"} <= set(corners(d))
+    s = oracle.SplitDesc(t("INT8", [3]), [t("INT8", [1])] * 3, 0)
+    assert "SPLIT into size-1 pieces" in corners(s)
+    assert "SPLIT into one output" not in corners(s)
