@@ -7,7 +7,7 @@ unsupported by construction (ONNX backends cannot observe DirectML validation, U
 from __future__ import annotations
 
 import pytest
-from helpers import BACKENDS, check
+from backend_helpers import BACKENDS, check
 
 from conformance.corpus import CASES_DIR, load
 

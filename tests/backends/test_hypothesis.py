@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 import pytest
-from helpers import BACKENDS, check
+from backend_helpers import BACKENDS, check
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -6,7 +6,7 @@ import numpy as np
 import onnx
 import onnxruntime
 import pytest
-from helpers import BACKENDS
+from backend_helpers import BACKENDS
 
 import oracle
 from conformance.backends.onnxruntime_backend import OnnxRuntimeCpuBackend
