@@ -249,11 +249,14 @@ def _case_from_json(obj: dict, where: str, path: str) -> Case:
     for i, tag in enumerate(obj.get("unspecified", [])):
         if tag not in oracle.ERRATA:
             raise _Problem(f"{where}.unspecified[{i}]", f"{tag!r} is not in the errata register")
+    _check_descriptor_shape(obj["descriptor"], f"{where}.descriptor")
     try:
         descriptor = oracle.descriptor_from_json(operator, obj["descriptor"])
     except (KeyError, TypeError, ValueError) as e:
         message = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
         raise _Problem(f"{where}.descriptor", message) from e
+    if not isinstance(obj.get("inputs", []), list):
+        raise _Problem(f"{where}.inputs", f"expected a list of tensor objects, got {type(obj['inputs']).__name__}")
     inputs = tuple(tensor_from_json(t, f"{where}.inputs[{i}]") for i, t in enumerate(obj.get("inputs", [])))
     expected = _expected_from_json(obj["expected"], f"{where}.expected")
     if expected.outcome == "valid":
@@ -276,6 +279,18 @@ def _case_from_json(obj: dict, where: str, path: str) -> Case:
         if sorted(obj.get("unspecified", [])) != sorted(reached):
             raise _Problem(f"{where}.unspecified", f"lists {obj.get('unspecified', [])}, but the descriptor reaches "
                                                    f"{reached} (oracle.unspecified)")
+    else:
+        # An invalid case must break exactly the clause it names: a wrong expectation would fail
+        # a conforming backend (or pass a broken one).
+        try:
+            oracle.validate(descriptor, level)
+        except InvalidDescriptor as e:
+            if e.clause != expected.clause:
+                raise _Problem(f"{where}.expected.clause", f"names {expected.clause}, but the descriptor breaks "
+                                                          f"{e.clause} first: {e}") from e
+        else:
+            raise _Problem(f"{where}.expected", f"outcome is 'invalid' ({expected.clause}), but the descriptor is "
+                                                f"valid at feature level {level}")
     case_id_ = obj["id"]
     if not isinstance(case_id_, str) or not NAMED_ID.match(case_id_):
         raise _Problem(f"{where}.id", f"{case_id_!r} is not OPERATOR-name (e.g. PADDING-3f9a2c01)")
@@ -291,6 +306,48 @@ def _case_from_json(obj: dict, where: str, path: str) -> Case:
         unspecified=tuple(obj.get("unspecified", [])), description=obj.get("description", ""),
         source=obj.get("source", ""), path=str(path), raw=obj,
     )
+
+
+TENSOR_DESC_FIELDS = {"data_type", "sizes"}
+_SCALAR_FIELDS = ("dimension_count", "axis", "output_count")
+
+
+def _check_tensor_desc(obj, where: str) -> None:
+    """A descriptor's tensor desc: exactly {"data_type", "sizes"}, so errors can name the field."""
+    if not isinstance(obj, dict):
+        raise _Problem(where, f"expected a tensor desc {{\"data_type\", \"sizes\"}}, got {type(obj).__name__}")
+    unknown, missing = sorted(set(obj) - TENSOR_DESC_FIELDS), sorted(TENSOR_DESC_FIELDS - set(obj))
+    if unknown or missing:
+        raise _Problem(where, f"a tensor desc has exactly 'data_type' and 'sizes'; unknown {unknown}, missing {missing}")
+    try:
+        DataType.parse(obj["data_type"])
+    except ValueError as e:
+        raise _Problem(f"{where}.data_type", str(e)) from e
+    sizes = obj["sizes"]
+    if not isinstance(sizes, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes):
+        raise _Problem(f"{where}.sizes", f"expected a list of integers, got {sizes!r}")
+
+
+def _check_descriptor_shape(obj, where: str) -> None:
+    """The JSON shape of a descriptor's tensor descs and scalar fields (values are oracle.validate's job)."""
+    if not isinstance(obj, dict):
+        raise _Problem(where, f"expected a descriptor object, got {type(obj).__name__}")
+    for name in ("input_tensor", "output_tensor"):
+        if name in obj:
+            _check_tensor_desc(obj[name], f"{where}.{name}")
+    if "output_tensors" in obj:
+        if not isinstance(obj["output_tensors"], list):
+            raise _Problem(f"{where}.output_tensors", "expected a list of tensor descs")
+        for j, t in enumerate(obj["output_tensors"]):
+            _check_tensor_desc(t, f"{where}.output_tensors[{j}]")
+    for name in _SCALAR_FIELDS:
+        value = obj.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise _Problem(f"{where}.{name}", f"expected an integer, got {value!r}")
+    for name, value in obj.items():
+        if name not in ("input_tensor", "output_tensor", "output_tensors", "padding_mode", "padding_value",
+                        *_SCALAR_FIELDS) and not isinstance(value, list):
+            raise _Problem(f"{where}.{name}", f"expected a list of integers, got {value!r}")
 
 
 def _expected_from_json(obj, where: str) -> Expected:
@@ -367,6 +424,8 @@ def load_file(path: str | Path) -> LoadResult:
             result.cases.append(case_from_json(item, where, str(path)))
         except CaseFileError as e:
             result.errors.append(e)
+        except Exception as e:  # a shape no check foresaw: still one error, never a stopped load
+            result.errors.append(CaseFileError(path, where, f"cannot read this case: {type(e).__name__}: {e}"))
     return result
 
 
