@@ -6,8 +6,10 @@ unsupported by construction (ONNX backends cannot observe DirectML validation, U
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from backend_helpers import BACKENDS, check
+from backend_helpers import BACKENDS, EXPECTED_UNSUPPORTED, check
 
 from conformance.corpus import CASES_DIR, load
 
@@ -50,3 +52,29 @@ def test_worked_examples_reach_expected_outcomes():
             assert "reflect Pad needs every pad < the dimension's size" in outcome and "exceeds maximum" in outcome
         else:
             assert outcome == "ok", (case_id, name, outcome)
+
+
+GENERATED = load([CASES_DIR / "generated"]) if (CASES_DIR / "generated").is_dir() else None
+
+
+@pytest.mark.skipif(GENERATED is None, reason="no generated corpus in this checkout")
+@pytest.mark.parametrize("backend_name", sorted(BACKENDS))
+def test_generated_corpus(backend_name):
+    """The frozen generated corpus: every valid case passes, is unsupported for a listed reason, or is ORT's
+    known FLOAT16 Pad NaN-payload change; one test per backend (thousands of cases in seconds)."""
+    assert not GENERATED.errors
+    outcomes: dict[str, list[str]] = {}
+    for case in GENERATED.cases:
+        if not case.valid:
+            continue
+        try:
+            outcome = check(backend_name, case.descriptor, case.inputs, list(case.expected.outputs), case.feature_level)
+        except AssertionError as e:
+            outcome = f"FAILED: {e}"
+        if outcome == "unsupported":
+            reason = BACKENDS[backend_name].run(case.descriptor, list(case.inputs), case.feature_level).reason
+            if not any(re.search(p, reason) for p in EXPECTED_UNSUPPORTED[backend_name]):
+                outcome = f"FAILED: unexpected reason {reason}"
+        outcomes.setdefault(outcome.split(":")[0], []).append(case.id if "FAILED" not in outcome else outcome)
+    assert "FAILED" not in outcomes, "\n".join(outcomes["FAILED"][:10])
+    assert len(outcomes["pass"]) > len(GENERATED.cases) // 2

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 import pytest
-from backend_helpers import BACKENDS, check
+from backend_helpers import BACKENDS, EXPECTED_UNSUPPORTED, check
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,14 +22,6 @@ from oracle import ALL_DATA_TYPES, DataType, PaddingMode, TensorDesc
 from oracle import DEFAULT_FEATURE_LEVEL as FL
 
 MAX_ELEMENTS = 256  # keeps rank-8 inputs tiny: the cases test index maps, not bandwidth
-
-EXPECTED_UNSUPPORTED = {
-    "onnx-reference": [r"no symmetric mode", r"U-SLICE-1"],
-    "onnxruntime-cpu": [r"no symmetric mode", r"U-SLICE-1",
-                        r"NOT_IMPLEMENTED : Could not find an implementation for Pad\(13\)",
-                        r"Pad reflect: (pre|post)-pad \(\d+\) exceeds maximum allowed",
-                        r"Pad reflect requires axis length >= 2"],
-}
 
 SPECIAL_BITS = {
     DataType.FLOAT16: [0x7E00, 0x7D12, 0xFC01, 0x7C00, 0xFC00, 0x8000, 0x0001, 0x83FF],
