@@ -136,6 +136,10 @@ class LoweredGraphBackend(Backend):
     def capabilities(self) -> Capabilities:
         return self.CAPABILITIES
 
+    def close(self) -> None:
+        """Drop the compiled sessions (each holds its runtime's memory)."""
+        self._runners.clear()
+
     @abc.abstractmethod
     def _compile(self, model: onnx.ModelProto) -> Runner: ...
 
