@@ -105,6 +105,7 @@ class Config:
     rank: int
     feature_level: FeatureLevel
     padding_mode: PaddingMode | None = None
+    max_elements: int = values.MAX_ELEMENTS  # cap on every tensor's element count
 
 
 @dataclass(frozen=True)
@@ -181,6 +182,13 @@ def choose_config(
 
 # --- valid cases ------------------------------------------------------------------------------
 
+def _budget(ch: Chooser, cfg: Config) -> int:
+    """The case's element budget: one of ELEMENT_BUDGETS, or fewer when cfg.max_elements is lower."""
+    if cfg.max_elements >= values.MAX_ELEMENTS:
+        return ch.choice(ELEMENT_BUDGETS, ELEMENT_BUDGET_WEIGHTS)
+    return ch.choice([b for b in ELEMENT_BUDGETS if b < cfg.max_elements] + [cfg.max_elements])
+
+
 def _input(ch: Chooser, data_type: DataType, shape: tuple[int, ...]) -> np.ndarray:
     fill = ch.choice(values.FILLS)
     seed = 0 if fill == "ordinal" else ch.integer(0, 2**32 - 1)
@@ -189,7 +197,7 @@ def _input(ch: Chooser, data_type: DataType, shape: tuple[int, ...]) -> np.ndarr
 
 
 def _slice(ch: Chooser, cfg: Config) -> tuple[oracle.Descriptor, tuple[int, ...]]:
-    budget = ch.choice(ELEMENT_BUDGETS, ELEMENT_BUDGET_WEIGHTS)
+    budget = _budget(ch, cfg)
     in_sizes, offsets, sizes, strides = [], [], [], []
     for _ in range(cfg.rank):
         n_in = ch.integer(1, min(MAX_AXIS, budget))
@@ -212,7 +220,7 @@ def _slice(ch: Chooser, cfg: Config) -> tuple[oracle.Descriptor, tuple[int, ...]
 
 
 def _slice1(ch: Chooser, cfg: Config) -> tuple[oracle.Descriptor, tuple[int, ...]]:
-    budget = ch.choice(ELEMENT_BUDGETS, ELEMENT_BUDGET_WEIGHTS)
+    budget = _budget(ch, cfg)
     in_sizes, offsets, windows, strides, out = [], [], [], [], []
     for _ in range(cfg.rank):
         n_in = ch.integer(1, min(MAX_AXIS, budget))
@@ -245,7 +253,7 @@ def _padding_amount(ch: Chooser, size: int, room: int) -> int:
 
 
 def _padding(ch: Chooser, cfg: Config) -> tuple[oracle.Descriptor, tuple[int, ...]]:
-    budget = ch.choice(ELEMENT_BUDGETS, ELEMENT_BUDGET_WEIGHTS)
+    budget = _budget(ch, cfg)
     in_sizes, start, end = [], [], []
     for _ in range(cfg.rank):
         extent = min(MAX_AXIS * (1 + 2 * MAX_PADDING_FACTOR), budget)  # output extent on this axis
@@ -265,7 +273,7 @@ def _padding(ch: Chooser, cfg: Config) -> tuple[oracle.Descriptor, tuple[int, ..
 
 
 def _split(ch: Chooser, cfg: Config) -> tuple[oracle.Descriptor, tuple[int, ...]]:
-    budget = ch.choice(ELEMENT_BUDGETS, ELEMENT_BUDGET_WEIGHTS)
+    budget = _budget(ch, cfg)
     in_sizes = []
     for _ in range(cfg.rank):
         n_in = ch.integer(1, min(MAX_AXIS, budget))

@@ -19,6 +19,7 @@ sizes of 1, and the "ordinal" fill (values 1, 2, 3, ... like the pages' examples
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -29,6 +30,7 @@ from hypothesis.errors import InvalidArgument
 from oracle import OPERATORS, DataType, FeatureLevel, PaddingMode
 from oracle.tables import MAX_RANK
 
+from . import values
 from .builders import INVALID_FAMILIES, CaseSpec, Family, Inconsistent, build_invalid, build_valid, choose_config
 
 T = TypeVar("T")
@@ -77,7 +79,7 @@ def _parse_rank(value: int) -> int:
 
 
 @st.composite
-def _valid(draw, operator, data_type, rank, feature_level, padding_mode) -> CaseSpec:
+def _valid(draw, operator, data_type, rank, feature_level, padding_mode, max_elements) -> CaseSpec:
     op = draw(operator)
     given = {name: (draw(s) if s is not None else None) for name, s in (
         ("data_type", data_type), ("rank", rank), ("feature_level", feature_level), ("padding_mode", padding_mode))}
@@ -89,6 +91,7 @@ def _valid(draw, operator, data_type, rank, feature_level, padding_mode) -> Case
     except Inconsistent as e:
         event(f"rejected: {e}")
         reject()
+    cfg = dataclasses.replace(cfg, max_elements=max_elements)
     for label in (f"operator={op}", f"data_type={cfg.data_type.value}", f"rank={cfg.rank}",
                   f"feature_level={cfg.feature_level}", f"padding_mode={cfg.padding_mode and cfg.padding_mode.value}"):
         event(label)
@@ -102,13 +105,19 @@ def valid_cases(
     rank: int | st.SearchStrategy[int] | None = None,
     feature_level: FeatureLevel | str | st.SearchStrategy | None = None,
     padding_mode: PaddingMode | str | st.SearchStrategy | None = None,
+    max_elements: int = values.MAX_ELEMENTS,
 ) -> st.SearchStrategy[CaseSpec]:
     """Valid cases (descriptor, one input, feature level) of `operator` (None: any of the four).
 
     Without `feature_level`, each case is run at the oldest level that supports its data
     type and rank (oracle.tables.min_feature_level) or at a newer one; with it, data type
     and rank are drawn from that level's support row.  `padding_mode` applies to PADDING.
+    `max_elements` caps every tensor (at most values.MAX_ELEMENTS): keep it small where a
+    counterexample must fit on a screen.
     """
+    if isinstance(max_elements, bool) or not isinstance(max_elements, int) or \
+            not 1 <= max_elements <= values.MAX_ELEMENTS:
+        raise InvalidArgument(f"max_elements={max_elements!r}: expected an int in 1..{values.MAX_ELEMENTS}")
     op = _as_strategy(operator, _parse_operator, "operator")
     return _valid(
         st.sampled_from(OPERATORS) if op is None else op,
@@ -116,6 +125,7 @@ def valid_cases(
         _as_strategy(rank, _parse_rank, "rank"),
         _as_strategy(feature_level, FeatureLevel.parse, "feature_level"),
         _as_strategy(padding_mode, PaddingMode.parse, "padding_mode"),
+        max_elements,
     )
 
 

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
@@ -129,3 +129,30 @@ def test_corners_recognise_hand_built_descriptors():
     s = oracle.SplitDesc(t("INT8", [3]), [t("INT8", [1])] * 3, 0)
     assert "SPLIT into size-1 pieces" in corners(s)
     assert "SPLIT into one output" not in corners(s)
+
+
+# --- shrinking: failures come out small and readable ------------------------------------------
+
+def _minimal(strategy, condition):
+    return find(strategy, condition, settings=settings(database=None, max_examples=300))
+
+
+def test_shrinks_to_the_smallest_readable_case():
+    case = _minimal(valid_cases("PADDING"), lambda c: True)
+    d = case.descriptor
+    assert (d.input_tensor.sizes, d.padding_mode, d.start_padding, d.end_padding) == ((1,), PaddingMode.CONSTANT,
+                                                                                         (0,), (0,))
+    assert d.input_tensor.data_type.value == "FLOAT32" and case.inputs[0].tolist() == [1.0]
+    assert str(case.feature_level) == "3.1"  # the oldest level with rank 1 for PADDING (U-ALL-1: not 3.0)
+
+
+def test_shrinks_a_corner_to_its_essentials():
+    case = _minimal(valid_cases("SLICE1"), lambda c: sum(s < 0 for s in c.descriptor.window_strides) >= 2)
+    assert case.descriptor.window_strides == (-1, -1) and case.descriptor.input_tensor.sizes == (1, 1)
+    split = _minimal(valid_cases("SPLIT"), lambda c: c.descriptor.output_count >= 3)
+    assert split.descriptor.output_sizes == (1, 1, 1) and split.inputs[0].tolist() == [1.0, 2.0, 3.0]
+
+
+@given(case=valid_cases(max_elements=8))
+def test_max_elements_caps_every_tensor(case):
+    assert all(math.prod(t.sizes) <= 8 for t in (case.descriptor.input_tensor, *case.descriptor.output_tensors))
