@@ -26,7 +26,6 @@ def main() -> None:
     from conformance.plugin import _generated_cases, load_backend_spec
     from conformance.report import render
     from conformance.results import ResultsWriter, make_header, read_results
-    from oracle import FeatureLevel
 
     rows = [("imports", time.perf_counter() - t)]
     t = time.perf_counter()

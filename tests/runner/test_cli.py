@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from conftest import EXAMPLES, HERE, cli
+from runner_helpers import EXAMPLES, HERE, cli
 
 from conformance.results import read_results
 
