@@ -15,6 +15,7 @@ each carries the one clause oracle.validate reports for it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
@@ -129,9 +130,10 @@ def _levels_from(level: FeatureLevel) -> list[FeatureLevel]:
     return [fl for fl in FeatureLevel if fl >= level]
 
 
-def data_type_order(operator: str) -> list[DataType]:
+@functools.cache
+def data_type_order(operator: str) -> tuple[DataType, ...]:
     """Data types ordered by the level that first supports them (shrinks toward FLOAT32)."""
-    return sorted(ALL_DATA_TYPES, key=lambda dt: min_feature_level(operator, dt, 4) or max(FeatureLevel))
+    return tuple(sorted(ALL_DATA_TYPES, key=lambda dt: min_feature_level(operator, dt, 4) or max(FeatureLevel)))
 
 
 def choose_config(
