@@ -42,6 +42,8 @@ def pytest_args(args: argparse.Namespace, results: Path, report: Path) -> list[s
         out += ["--dml-generated", str(args.generated)]
     if args.expectations:
         out += ["--dml-expectations", args.expectations]
+    if args.no_known_issues:
+        out.append("--dml-no-known-issues")
     if args.label:
         out += ["--dml-label", args.label]
     for p in args.cases or ():
@@ -221,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--hypothesis-examples", type=int, default=None, help="per operator; 0 skips")
     run.add_argument("--generated", type=int, default=None, help="cases generated at run time")
     run.add_argument("--expectations", default=None, help="JSON waivers file")
+    run.add_argument("--no-known-issues", action="store_true",
+                     help="do not waive the backend's shipped known issues (conformance/known_issues/)")
     run.add_argument("--timeout", type=float, default=60.0, help="per case, seconds. Default: %(default)r")
     run.add_argument("--label", default=None, help="a name for this run in comparison grids")
     run.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")

@@ -5,8 +5,14 @@ Format (JSON, so nothing beyond the standard library is needed):
     {"schema_version": 1,
      "waivers": [
        {"id": "PADDING-3f9a2c01", "reason": "driver bug 1234", "tracker": "https://bugs.example/1234"},
-       {"prefix": "SLICE-", "reason": "DML_SLICE is not exposed by our runtime yet"}
+       {"prefix": "SLICE-", "reason": "DML_SLICE is not exposed by our runtime yet"},
+       {"prefix": "PADDING-", "when": {"data_type": "FLOAT16", "mismatch": "nan-payload-only"},
+        "reason": "our FLOAT16 Pad quiets signalling NaNs"}
      ]}
+
+`when` narrows a waiver to failures with these properties: `operator` and `data_type` (a name
+or a list), and `mismatch: "nan-payload-only"` (every differing element is a NaN on both sides,
+so only NaN bits changed).  A failure outside the conditions is not waived.
 
 A waiver turns a failing category (fail, rejected, error, crash, timeout) into `waived` and
 keeps the original in `waived_category`.  A waived case that passes stays `pass` and is flagged
@@ -19,7 +25,13 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import oracle
+
 from .runner import FAILING
+
+KNOWN_ISSUES_DIR = Path(__file__).resolve().parent / "known_issues"
+WHEN_FIELDS = {"operator", "data_type", "mismatch"}
+MISMATCH_KINDS = {"nan-payload-only"}
 
 
 class ExpectationsError(ValueError):
@@ -32,6 +44,8 @@ class Waiver:
     id: str | None = None
     prefix: str | None = None
     tracker: str | None = None
+    when: dict = field(default_factory=dict)
+    source: str = ""  # the file it came from (a vendor's expectations or a backend's known issues)
     matched: int = 0
 
     @property
@@ -41,11 +55,27 @@ class Waiver:
     def matches(self, case_id: str) -> bool:
         return case_id == self.id if self.id is not None else case_id.startswith(self.prefix or "")
 
+    def applies(self, record: dict) -> bool:
+        """The id matches and the record has every property `when` asks for."""
+        if not self.matches(record["id"]):
+            return False
+        for key in ("operator", "data_type"):
+            wanted = self.when.get(key)
+            if wanted is not None and record.get(key) not in ([wanted] if isinstance(wanted, str) else wanted):
+                return False
+        if self.when.get("mismatch") == "nan-payload-only":
+            return bool(record.get("mismatch", {}).get("nan_payload_only"))
+        return True
+
     def to_json(self) -> dict:
         out = {"id": self.id} if self.id is not None else {"prefix": self.prefix}
+        if self.when:
+            out["when"] = self.when
         out["reason"] = self.reason
         if self.tracker:
             out["tracker"] = self.tracker
+        if self.source:
+            out["source"] = self.source
         return out
 
 
@@ -54,16 +84,21 @@ class Expectations:
     path: str = ""
     waivers: list[Waiver] = field(default_factory=list)
 
-    def find(self, case_id: str) -> Waiver | None:
-        """The exact-id waiver if any, else the longest matching prefix."""
+    def find(self, record: dict) -> Waiver | None:
+        """The exact-id waiver that applies if any, else the applying one with the longest prefix."""
         best: Waiver | None = None
         for w in self.waivers:
-            if w.matches(case_id):
+            if w.applies(record):
                 if w.id is not None:
                     return w
                 if best is None or len(w.prefix or "") > len(best.prefix or ""):
                     best = w
         return best
+
+    def extend(self, other: Expectations) -> Expectations:
+        """Both files' waivers (a backend's known issues, then a vendor's expectations)."""
+        paths = [p for p in (self.path, other.path) if p]
+        return Expectations(" + ".join(paths), self.waivers + other.waivers)
 
     def note_selected(self, case_ids: list[str]) -> None:
         """Count, per waiver, how many cases of the run it matches (for the unmatched-entry warning)."""
@@ -75,7 +110,7 @@ class Expectations:
 
     def apply(self, record: dict) -> dict:
         """Waive a failing record in place (returns it)."""
-        waiver = self.find(record["id"])
+        waiver = self.find(record)
         if waiver is None:
             return record
         record["waiver"] = waiver.to_json()
@@ -108,7 +143,7 @@ def load_expectations(path: str | Path) -> Expectations:
         where = f"{path}: $.waivers[{i}]"
         if not isinstance(entry, dict):
             raise ExpectationsError(f"{where}: expected an object")
-        unknown = sorted(set(entry) - {"id", "prefix", "reason", "tracker"})
+        unknown = sorted(set(entry) - {"id", "prefix", "reason", "tracker", "when"})
         if unknown:
             raise ExpectationsError(f"{where}: unknown field(s) {', '.join(unknown)}")
         if ("id" in entry) == ("prefix" in entry):
@@ -121,5 +156,31 @@ def load_expectations(path: str | Path) -> Expectations:
         tracker = entry.get("tracker")
         if tracker is not None and not isinstance(tracker, str):
             raise ExpectationsError(f"{where}.tracker: expected a string (a link)")
-        result.waivers.append(Waiver(entry["reason"], id=entry.get("id"), prefix=entry.get("prefix"), tracker=tracker))
+        when = _check_when(entry.get("when", {}), f"{where}.when")
+        result.waivers.append(Waiver(entry["reason"], id=entry.get("id"), prefix=entry.get("prefix"), tracker=tracker,
+                                     when=when, source=str(path)))
     return result
+
+
+def _check_when(when, where: str) -> dict:
+    if not isinstance(when, dict):
+        raise ExpectationsError(f"{where}: expected an object with {', '.join(sorted(WHEN_FIELDS))}")
+    unknown = sorted(set(when) - WHEN_FIELDS)
+    if unknown:
+        raise ExpectationsError(f"{where}: unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(WHEN_FIELDS))}")
+    allowed = {"operator": set(oracle.OPERATORS), "data_type": {t.value for t in oracle.DataType}}
+    for key, names in allowed.items():
+        if key in when:
+            values = [when[key]] if isinstance(when[key], str) else when[key]
+            bad = [v for v in values if v not in names] if isinstance(values, list) else [values]
+            if bad:
+                raise ExpectationsError(f"{where}.{key}: {bad!r} not among {', '.join(sorted(names))}")
+    if "mismatch" in when and when["mismatch"] not in MISMATCH_KINDS:
+        raise ExpectationsError(f"{where}.mismatch: {when['mismatch']!r}; expected one of {', '.join(MISMATCH_KINDS)}")
+    return dict(when)
+
+
+def known_issues(backend_name: str) -> Expectations:
+    """The waivers a built-in backend ships for its implementation's known deviations (none if no file)."""
+    path = KNOWN_ISSUES_DIR / f"{backend_name}.json"
+    return load_expectations(path) if path.is_file() else Expectations()

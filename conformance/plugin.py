@@ -25,7 +25,7 @@ from oracle import DataType, FeatureLevel
 from . import runner
 from .backends.base import Backend
 from .corpus import CASES_DIR, Case, CaseFileError
-from .expectations import Expectations, ExpectationsError, load_expectations
+from .expectations import Expectations, ExpectationsError, known_issues, load_expectations
 from .results import ResultsWriter, make_header
 
 PROFILES = ("quick", "full")
@@ -97,6 +97,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--dml-seed", type=int, default=0, help="seed for generation and Hypothesis. Default: %(default)r")
     group.addoption("--dml-expectations", default=None, metavar="FILE",
                     help="a JSON expectations file of waivers (see conformance/expectations.py)")
+    group.addoption("--dml-no-known-issues", action="store_true", default=False,
+                    help="do not apply the backend's shipped known-issues waivers (conformance/known_issues/)")
     group.addoption("--dml-timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
                     help="per-case limit; 0 runs inline without a limit. Default: %(default)r")
     group.addoption("--dml-results", default=None, metavar="FILE",
@@ -295,10 +297,12 @@ class DmlSession:
         self.case_paths = opt("dml_cases")
         self.generated = opt("dml_generated")
         self.label = opt("dml_label")
-        self.expectations = Expectations()
+        # A built-in backend's known deviations (conformance/known_issues/<name>.json) are waived
+        # by default, visibly: every such case reports `waived` with the reason, never `pass`.
+        self.expectations = Expectations() if opt("dml_no_known_issues") else known_issues(self.backend.name)
         if opt("dml_expectations"):
             try:
-                self.expectations = load_expectations(opt("dml_expectations"))
+                self.expectations = self.expectations.extend(load_expectations(opt("dml_expectations")))
             except ExpectationsError as e:
                 raise pytest.UsageError(f"--dml-expectations: {e}") from e
         stamp = time.strftime("%Y%m%d-%H%M%S")

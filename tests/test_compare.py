@@ -44,3 +44,13 @@ def test_structural_problems_are_reported_not_compared():
     assert compare_outputs([e], []).problems == ["expected 1 output(s), got 0"]
     assert "shape" in compare_outputs([e], [np.zeros((4,), dtype=np.float32)]).problems[0]
     assert "dtype" in compare_outputs([e], [np.zeros((2, 2), dtype=np.int32)]).problems[0]
+
+
+def test_nan_payload_only_is_true_only_when_every_mismatch_is_nan_vs_nan():
+    quiet, payload = np.array([0x7E00, 0x7E01], dtype="<u2").view("<f2")
+    expected = np.array([payload, 1.0], dtype=np.float16)
+    assert compare_outputs([expected], [np.array([quiet, 1.0], dtype=np.float16)]).nan_payload_only
+    # A NaN where a number was expected is a real difference, not a payload change.
+    assert not compare_outputs([expected], [np.array([payload, quiet], dtype=np.float16)]).nan_payload_only
+    assert not compare_outputs([expected], [expected.copy()]).nan_payload_only
+    assert not compare_outputs([np.array([1], dtype=np.int16)], [np.array([2], dtype=np.int16)]).nan_payload_only

@@ -1,0 +1,72 @@
+"""Conditional waivers: a known deviation is waived only in the exact form observed.
+
+The onnxruntime-cpu known-issues file waives FLOAT16 PADDING failures where only NaN bits
+changed; a real value difference in the same kind of case must still fail.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+import oracle
+from conformance import runner
+from conformance.backends.base import Backend, Capabilities, RunResult
+from conformance.corpus import Case, Expected
+from conformance.expectations import ExpectationsError, known_issues, load_expectations
+from oracle import TensorDesc
+
+
+def _half(bits):
+    return np.array(bits, dtype="<u2").view("<f2")
+
+
+def _padding_case(input_bits) -> Case:
+    x = _half(input_bits).reshape(1, len(input_bits))
+    desc = oracle.PaddingDesc(TensorDesc.of("FLOAT16", x.shape), TensorDesc.of("FLOAT16", (1, x.shape[1] + 1)),
+                              "EDGE", 0.0, (0, 0), (0, 1))
+    expected = oracle.compute(desc, [x])
+    return Case("PADDING-nan-payload", "PADDING", oracle.FeatureLevel.FL_5_0, desc, (x,), Expected("valid", tuple(expected)))
+
+
+class _Replace(Backend):
+    """Returns the oracle's output with element 0 replaced by given bits: a controlled deviation."""
+
+    name = "replace"
+
+    def __init__(self, bits: int):
+        self.bits = bits
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities()
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        out = oracle.compute(descriptor, inputs)[0].copy()
+        out.view("<u2").reshape(-1)[0] = self.bits
+        return RunResult.ok([out])
+
+
+def test_shipped_onnxruntime_cpu_file_loads_and_is_conditional():
+    exp = known_issues("onnxruntime-cpu")
+    assert exp.waivers, "conformance/known_issues/onnxruntime-cpu.json is missing"
+    assert all(w.when for w in exp.waivers), "a shipped waiver must be narrowed by `when`"
+    assert known_issues("no-such-backend").waivers == []
+
+
+def test_nan_payload_change_is_waived_value_change_is_not():
+    exp = known_issues("onnxruntime-cpu")
+    case = _padding_case([0x7E01, 0x3C00])  # a NaN with payload, then 1.0
+    quieted = exp.apply(runner.execute(case, _Replace(0x7E00)))
+    assert quieted["category"] == "waived" and quieted["waived_category"] == "fail"
+    wrong_value = exp.apply(runner.execute(case, _Replace(0x3C00)))  # NaN became 1.0: a real bug
+    assert wrong_value["category"] == "fail"
+
+
+def test_when_fields_are_checked(tmp_path):
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({"waivers": [{"prefix": "PADDING-", "reason": "r", "when": {"data_type": "FLOAT17"}}]}))
+    with pytest.raises(ExpectationsError, match=r"\$\.waivers\[0\]\.when\.data_type"):
+        load_expectations(path)
+    path.write_text(json.dumps({"waivers": [{"prefix": "P", "reason": "r", "when": {"mismatch": "any"}}]}))
+    with pytest.raises(ExpectationsError, match=r"when\.mismatch"):
+        load_expectations(path)
