@@ -25,7 +25,7 @@ from .builders import INVALID_FAMILIES, CaseSpec, RngChooser, build_invalid, bui
 from .corpus import SCHEMA_VERSION, case_id, tensor_to_json
 
 # Bump when a builder, a value pool or the encoding changes: the same seed then gives a new corpus.
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 
 # Share of generated cases that are invalid descriptors (one family per validation rule).
 INVALID_SHARE = 0.15
