@@ -62,9 +62,6 @@ MAX_PADDING_FACTOR = 4
 MAX_SPLIT_OUTPUTS = 8
 # Share (1 in N per axis) of SLICE axes given stride 0 (U-SLICE-1, observed not judged).
 ZERO_STRIDE_ONE_IN = 16
-# As a choice rather than an integer: Hypothesis favours an integer's bounds, so "== 16" would
-# come up far more often than 1 in 16; a choice among equal options does not.
-_STRIDE_KINDS = ("step",) * (ZERO_STRIDE_ONE_IN - 1) + ("zero",)
 
 
 class Chooser(Protocol):
@@ -75,6 +72,9 @@ class Chooser(Protocol):
 
     def choice(self, options: Sequence[T], weights: Sequence[float] | None = None) -> T:
         """One of `options`; shrinks toward the first.  `weights` bias the generator only."""
+
+    def rare(self, one_in: int) -> bool:
+        """True about once in `one_in` draws; shrinks to False."""
 
     def event(self, label: str) -> None:
         """Record that a corner was reached (Hypothesis statistics; a no-op for the generator)."""
@@ -94,6 +94,9 @@ class RngChooser:
             return options[int(self.rng.integers(len(options)))]
         return options[int(self.rng.choice(len(options), p=np.asarray(weights) / sum(weights)))]
 
+    def rare(self, one_in: int) -> bool:
+        return int(self.rng.integers(one_in)) == one_in - 1
+
     def event(self, label: str) -> None:
         pass
 
@@ -109,6 +112,9 @@ class _Quiet:
 
     def choice(self, options: Sequence[T], weights: Sequence[float] | None = None) -> T:
         return self.inner.choice(options, weights)
+
+    def rare(self, one_in: int) -> bool:
+        return self.inner.rare(one_in)
 
     def event(self, label: str) -> None:
         pass
@@ -224,7 +230,7 @@ def _slice(ch: Chooser, cfg: Config) -> tuple[oracle.Descriptor, tuple[int, ...]
         n_in = ch.integer(1, min(MAX_AXIS, budget))
         budget //= n_in
         n = ch.integer(1, n_in)
-        if ch.choice(_STRIDE_KINDS) == "zero":
+        if ch.rare(ZERO_STRIDE_ONE_IN):
             stride = 0  # U-SLICE-1: valid, the formula repeats one element
         elif n == 1:
             stride = ch.integer(1, n_in + STRIDE_SLACK)  # only the offset is read

@@ -50,6 +50,12 @@ class _DrawChooser:
     def choice(self, options: Sequence[T], weights: Sequence[float] | None = None) -> T:
         return self.draw(st.sampled_from(options))
 
+    def rare(self, one_in: int) -> bool:
+        # Not `integers(0, one_in - 1) == 0`: Hypothesis favours a range's bounds, which would make
+        # "rare" common.  A residue in the middle of a wide range is never a bound (nor 2**k or
+        # 2**k - 1), and 0, where shrinking goes, gives False.
+        return self.draw(st.integers(0, 2**20 - 1)) % one_in == one_in // 2
+
     def event(self, label: str) -> None:
         event(label)
 
