@@ -376,6 +376,7 @@ class DmlSession:
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         self.watchdog.close()
+        self.backend.close()  # releases cached sessions (ORT) or a vendor's device
         if self.writer is None:
             return
         unmatched = [w.to_json() for w in self.expectations.unmatched()]

@@ -263,6 +263,7 @@ def _failures(runs: list[Results]) -> str:
             parts.append(f"<p>DML_{esc(r.get('operator'))}, {esc(r.get('data_type'))}, rank {esc(r.get('rank'))}, "
                          f"FL {esc(r.get('feature_level'))}; clauses {esc(', '.join(r.get('clauses') or ()))}; "
                          f"reached operator: <b>{esc(r.get('reached_operator') or 'not reported')}</b></p>")
+            parts += [f"<p class='note'>backend note: {esc(n)}</p>" for n in r.get("notes") or ()]
             mm = r.get("mismatch") or {}
             if mm.get("problems"):
                 parts.append("<p>" + esc("; ".join(mm["problems"])) + "</p>")

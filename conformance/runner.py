@@ -144,6 +144,9 @@ def _call(record: dict, watchdog: Watchdog, fn, *args) -> RunResult | None:
         _set(record, "error", f"backend returned {type(result).__name__}, not a RunResult")
         return None
     record["reached_operator"] = result.reached_operator
+    if getattr(result, "notes", None):
+        # What the backend did around the operator (e.g. "FLOAT16 went through float32"): shown in the report.
+        record["notes"] = list(result.notes)
     if result.timings:
         record["timings"].update({f"backend.{k}": v for k, v in result.timings.items()})
     return result
