@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .tables import (
     DIMENSION_COUNT_CLAUSE,
@@ -139,3 +140,46 @@ def check_dimension_count(dimension_count: int, tensors: dict[str, TensorDesc], 
                 clause,
                 "dimension_count",
             )
+
+
+class OneInOneOut:
+    """What SLICE, SLICE1 and PADDING descriptors share: one input, one output, per-dimension arrays.
+
+    `ARRAYS` names the per-dimension UINT/INT fields; a missing `dimension_count` is the length
+    of the first.  Mixed into the frozen dataclasses of op_slice, op_slice1 and op_padding.
+    """
+
+    ARRAYS: ClassVar[tuple[str, ...]] = ()
+    input_tensor: TensorDesc
+    output_tensor: TensorDesc
+    dimension_count: int | None
+
+    def __post_init__(self) -> None:
+        for name in self.ARRAYS:
+            object.__setattr__(self, name, as_ints(getattr(self, name), name))
+        if self.dimension_count is None:
+            object.__setattr__(self, "dimension_count", len(getattr(self, self.ARRAYS[0])))
+
+    @property
+    def tensors(self) -> dict[str, TensorDesc]:
+        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
+
+    @property
+    def output_tensors(self) -> tuple[TensorDesc, ...]:
+        return (self.output_tensor,)
+
+
+def check_one_in_one_out(desc: OneInOneOut, count_clause: str) -> int:
+    """The checks every one-input operator starts with; returns DimensionCount.
+
+    COMMON.2 and COMMON.1 come first: a rank mismatch between the two tensors is COMMON.1,
+    not a DimensionCount error.  Then DimensionCount against the tensors and every array.
+    """
+    n = desc.dimension_count
+    check_sizes(desc.input_tensor, "input_tensor")
+    check_sizes(desc.output_tensor, "output_tensor")
+    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
+    check_dimension_count(n, desc.tensors, count_clause)
+    for name in desc.ARRAYS:
+        check_length(getattr(desc, name), name, n, count_clause)
+    return n

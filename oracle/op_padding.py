@@ -17,12 +17,9 @@ import numpy as np
 
 from . import core
 from .checks import (
+    OneInOneOut,
     TensorDesc,
-    as_ints,
-    check_dimension_count,
-    check_length,
-    check_same_type_and_rank,
-    check_sizes,
+    check_one_in_one_out,
     check_support,
     check_uint,
     fail,
@@ -52,7 +49,7 @@ class PaddingMode(enum.Enum):
 
 
 @dataclass(frozen=True)
-class PaddingDesc:
+class PaddingDesc(OneInOneOut):
     """Mirrors DML_PADDING_OPERATOR_DESC.  padding_value is a 32-bit FLOAT, as in the struct."""
 
     input_tensor: TensorDesc
@@ -64,33 +61,16 @@ class PaddingDesc:
     dimension_count: int | None = None
 
     operator = OPERATOR
+    ARRAYS = ('start_padding', 'end_padding')
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "padding_mode", PaddingMode.parse(self.padding_mode))
         object.__setattr__(self, "padding_value", as_float32(self.padding_value))
-        for name in ("start_padding", "end_padding"):
-            object.__setattr__(self, name, as_ints(getattr(self, name), name))
-        if self.dimension_count is None:
-            object.__setattr__(self, "dimension_count", len(self.start_padding))
-
-    @property
-    def tensors(self) -> dict[str, TensorDesc]:
-        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
-
-    @property
-    def output_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.output_tensor,)
+        super().__post_init__()
 
 
 def validate(desc: PaddingDesc, feature_level: FeatureLevel) -> None:
-    n = desc.dimension_count
-    # COMMON.1 first: a rank mismatch between the tensors is COMMON.1, not a DimensionCount error.
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
-    check_dimension_count(n, desc.tensors, "PAD.5")
-    check_length(desc.start_padding, "start_padding", n, "PAD.5")
-    check_length(desc.end_padding, "end_padding", n, "PAD.5")
+    n = check_one_in_one_out(desc, "PAD.5")
     check_uint(desc.start_padding, "start_padding", "PAD.2")
     check_uint(desc.end_padding, "end_padding", "PAD.2")
     check_support(OPERATOR, desc.tensors, n, feature_level)

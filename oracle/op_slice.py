@@ -9,12 +9,9 @@ import numpy as np
 
 from . import core
 from .checks import (
+    OneInOneOut,
     TensorDesc,
-    as_ints,
-    check_dimension_count,
-    check_length,
-    check_same_type_and_rank,
-    check_sizes,
+    check_one_in_one_out,
     check_support,
     check_uint,
     fail,
@@ -25,7 +22,7 @@ OPERATOR = "SLICE"
 
 
 @dataclass(frozen=True)
-class SliceDesc:
+class SliceDesc(OneInOneOut):
     """Mirrors DML_SLICE_OPERATOR_DESC; `dimension_count` None means len(offsets)."""
 
     input_tensor: TensorDesc
@@ -36,31 +33,13 @@ class SliceDesc:
     dimension_count: int | None = None
 
     operator = OPERATOR
+    ARRAYS = ('offsets', 'sizes', 'strides')
 
-    def __post_init__(self) -> None:
-        for name in ("offsets", "sizes", "strides"):
-            object.__setattr__(self, name, as_ints(getattr(self, name), name))
-        if self.dimension_count is None:
-            object.__setattr__(self, "dimension_count", len(self.offsets))
-
-    @property
-    def tensors(self) -> dict[str, TensorDesc]:
-        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
-
-    @property
-    def output_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.output_tensor,)
 
 
 def validate(desc: SliceDesc, feature_level: FeatureLevel) -> None:
-    n = desc.dimension_count
-    # COMMON.1 first: a rank mismatch between the tensors is COMMON.1, not a DimensionCount error.
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
-    check_dimension_count(n, desc.tensors, "SLICE.5")
-    for name in ("offsets", "sizes", "strides"):
-        check_length(getattr(desc, name), name, n, "SLICE.5")
+    n = check_one_in_one_out(desc, "SLICE.5")
+    for name in desc.ARRAYS:
         check_uint(getattr(desc, name), name, "SLICE.2")
     check_support(OPERATOR, desc.tensors, n, feature_level)
     for i in range(n):

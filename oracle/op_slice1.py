@@ -13,12 +13,9 @@ import numpy as np
 
 from . import core
 from .checks import (
+    OneInOneOut,
     TensorDesc,
-    as_ints,
-    check_dimension_count,
-    check_length,
-    check_same_type_and_rank,
-    check_sizes,
+    check_one_in_one_out,
     check_support,
     check_uint,
     fail,
@@ -29,7 +26,7 @@ OPERATOR = "SLICE1"
 
 
 @dataclass(frozen=True)
-class Slice1Desc:
+class Slice1Desc(OneInOneOut):
     """Mirrors DML_SLICE1_OPERATOR_DESC (InputWindowOffsets/Sizes/Strides as window_*)."""
 
     input_tensor: TensorDesc
@@ -42,20 +39,8 @@ class Slice1Desc:
     dimension_count: int | None = None
 
     operator = OPERATOR
+    ARRAYS = ('window_offsets', 'window_sizes', 'window_strides')
 
-    def __post_init__(self) -> None:
-        for name in ("window_offsets", "window_sizes", "window_strides"):
-            object.__setattr__(self, name, as_ints(getattr(self, name), name))
-        if self.dimension_count is None:
-            object.__setattr__(self, "dimension_count", len(self.window_offsets))
-
-    @property
-    def tensors(self) -> dict[str, TensorDesc]:
-        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
-
-    @property
-    def output_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.output_tensor,)
 
 
 def copy_start(offset: int, size: int, stride: int) -> int:
@@ -73,14 +58,7 @@ def max_copied_elements(size: int, stride: int) -> int:
 
 
 def validate(desc: Slice1Desc, feature_level: FeatureLevel) -> None:
-    n = desc.dimension_count
-    # COMMON.1 first: a rank mismatch between the tensors is COMMON.1, not a DimensionCount error.
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
-    check_dimension_count(n, desc.tensors, "SLICE1.6")
-    for name in ("window_offsets", "window_sizes", "window_strides"):
-        check_length(getattr(desc, name), name, n, "SLICE1.6")
+    n = check_one_in_one_out(desc, "SLICE1.6")
     check_uint(desc.window_offsets, "window_offsets", "SLICE1.3")
     check_uint(desc.window_sizes, "window_sizes", "SLICE1.3")
     for i, s in enumerate(desc.window_strides):
