@@ -108,6 +108,16 @@ def build_model(lowering: Lowering, *, parameters_as_inputs: bool = True) -> onn
     return model
 
 
+def onnx_slice(descriptor: Descriptor, starts: list[int], ends: list[int], steps: list[int]) -> Lowering:
+    """An ONNX Slice over every axis: what both DML_SLICE and DML_SLICE1 lower to (reached as DML_SLICE1)."""
+    rank = descriptor.input_tensor.dimension_count
+    return Lowering(
+        "Slice", "SLICE1", descriptor.input_tensor.data_type, rank, 1,
+        parameters={"starts": int64s(starts), "ends": int64s(ends), "axes": int64s(range(rank)),
+                    "steps": int64s(steps)},
+    )
+
+
 def int64s(values: Sequence[int]) -> np.ndarray:
     return np.asarray(list(values), dtype=np.int64)
 

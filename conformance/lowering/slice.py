@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from oracle import SliceDesc
 
-from . import Inexpressible, Lowering, int64s
+from . import Inexpressible, Lowering, onnx_slice
 
 
 def lower(desc: SliceDesc) -> Lowering:
@@ -24,9 +24,4 @@ def lower(desc: SliceDesc) -> Lowering:
         starts.append(offset)
         ends.append(offset + stride * (size - 1) + 1)
         steps.append(stride)
-    rank = desc.input_tensor.dimension_count
-    return Lowering(
-        "Slice", "SLICE1", desc.input_tensor.data_type, rank, 1,
-        parameters={"starts": int64s(starts), "ends": int64s(ends), "axes": int64s(range(rank)),
-                    "steps": int64s(steps)},
-    )
+    return onnx_slice(desc, starts, ends, steps)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from oracle import Slice1Desc
 
-from . import INT64_MIN, Lowering, int64s
+from . import INT64_MIN, Lowering, onnx_slice
 
 
 def copy_start(offset: int, size: int, stride: int) -> int:
@@ -31,9 +31,4 @@ def lower(desc: Slice1Desc) -> Lowering:
         starts.append(start)
         ends.append(end)
         steps.append(stride)
-    rank = desc.input_tensor.dimension_count
-    return Lowering(
-        "Slice", "SLICE1", desc.input_tensor.data_type, rank, 1,
-        parameters={"starts": int64s(starts), "ends": int64s(ends), "axes": int64s(range(rank)),
-                    "steps": int64s(steps)},
-    )
+    return onnx_slice(desc, starts, ends, steps)
