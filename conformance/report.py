@@ -146,8 +146,10 @@ def _matrices(runs: list[Results]) -> str:
 def _reached(runs: list[Results]) -> str:
     rows = []
     for i, run in enumerate(runs):
+        # Live-Hypothesis summary records (data_type "*") stand for many runs and name no operator.
         counts = Counter((r["operator"], r.get("reached_operator")) for r in run.records
-                         if r.get("outcome") != "invalid" and r["category"] != "unsupported")
+                         if r.get("outcome") != "invalid" and r["category"] != "unsupported"
+                         and r.get("data_type") != "*")
         for (op, reached), n in sorted(counts.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
             shown = reached or f"DML_{op} (as described; the backend names no other)"
             rows.append(f"<tr><td>{esc(_run_name(i, run))}</td><td>DML_{esc(op)}</td><td>{esc(shown)}</td>"

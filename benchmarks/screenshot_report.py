@@ -1,0 +1,27 @@
+"""Render a report to PNG with Debian's headless Chromium (docs/report.png in the README).
+
+    python benchmarks/screenshot_report.py reports/report.html docs/report.png
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+def main(report: str, out: str, chromium: str = "/usr/bin/chromium") -> None:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.goto(Path(report).resolve().as_uri())
+        page.screenshot(path=out)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])
