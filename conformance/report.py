@@ -99,8 +99,9 @@ def _summary(runs: list[Results]) -> str:
             f'<th>file</th></tr>{"".join(rows)}</table>'
             "<p>Only <b>fail, rejected, error, crash, timeout</b> fail a run. <b>observed</b>: behaviour the spec "
             "leaves open, recorded and shown, never judged. <b>unsupported</b>: the backend cannot express or run the "
-            "case (with the reason); never counted as a pass. <b>waived</b>: excused by the vendor's expectations "
-            "file.</p>")
+            "case (with the reason); never counted as a pass. <b>waived</b>: a failure excused by a waiver "
+            "(the vendor's expectations file, or a built-in backend's known issues), with its reason; the "
+            "original category is kept in the case's details.</p>")
 
 
 def _matrix(run: Results, i: int, key: str, values: list) -> str:
