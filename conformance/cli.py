@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 EXIT_OK, EXIT_FAILURES, EXIT_USAGE = 0, 1, 2
+CORPUS_ERROR_PREFIX = "corpus-error-"  # ids the plugin gives malformed case files' items
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
 DEFAULT_BACKEND = "onnxruntime-cpu"
 
@@ -100,6 +101,13 @@ def _run(args: argparse.Namespace) -> int:
             print(f"dml-conformance: {note}", file=sys.stderr)
     print(f"results: {results}\nreport:  {report}\nverdict: {run.verdict()}")
     if rc in (4, 5) and run.footer is not None and not run.records:
+        return EXIT_USAGE
+    # Malformed case files: every good case still ran and is in the results; the input error
+    # is named (file and JSON path) and the exit code says the input needs fixing.
+    corpus_errors = [r for r in run.records if str(r.get("id", "")).startswith(CORPUS_ERROR_PREFIX)]
+    for r in corpus_errors:
+        print(f"dml-conformance: error: {r.get('reason')}", file=sys.stderr)
+    if corpus_errors:
         return EXIT_USAGE
     return EXIT_OK if run.verdict() == "PASS" else EXIT_FAILURES
 

@@ -11,6 +11,7 @@ HTML report at the end.  A vendor's own pytest run can use it as is:
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import re
 import time
@@ -43,8 +44,11 @@ def _csv(parse, what: str):
     def convert(text: str) -> tuple:
         items = [t.strip() for t in text.split(",") if t.strip()]
         if not items:
-            raise ValueError(f"expected a comma-separated list of {what}")
-        return tuple(parse(t) for t in items)
+            raise argparse.ArgumentTypeError(f"expected a comma-separated list of {what}")
+        try:
+            return tuple(parse(t) for t in items)
+        except ValueError as e:  # argparse shows an ArgumentTypeError's text, not a ValueError's
+            raise argparse.ArgumentTypeError(str(e)) from e
     convert.__name__ = what  # argparse names the type in its error message
     return convert
 
@@ -52,20 +56,27 @@ def _csv(parse, what: str):
 def _operator(text: str) -> str:
     name = text.upper().removeprefix("DML_").removesuffix("_OPERATOR_DESC")
     if name not in oracle.OPERATORS:
-        raise ValueError(f"{text!r} is not one of {', '.join(oracle.OPERATORS)}")
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(oracle.OPERATORS)}")
     return name
+
+
+def _feature_level(text: str) -> FeatureLevel:
+    try:
+        return FeatureLevel.parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
 
 
 def _profile(text: str) -> str:
     if text not in PROFILES:
-        raise ValueError(f"{text!r} is not one of {', '.join(PROFILES)}")
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(PROFILES)}")
     return text
 
 
 def _non_negative_int(text: str) -> int:
     value = int(text)
     if value < 0:
-        raise ValueError(f"{value} < 0")
+        raise argparse.ArgumentTypeError(f"{value} < 0")
     return value
 
 
@@ -74,7 +85,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--dml-backend", default=None, metavar="NAME|module:Class",
                     help="run the conformance cases on this backend: an entry point name of "
                          "'dml_conformance.backends' or module:Class. Default: %(default)r (plugin inert)")
-    group.addoption("--dml-feature-level", type=FeatureLevel.parse, default=None, metavar="X.Y",
+    group.addoption("--dml-feature-level", type=_feature_level, default=None, metavar="X.Y",
                     help="the level the run targets; cases needing more are unsupported. "
                          "Default: the backend's own level")
     group.addoption("--dml-operators", type=_csv(_operator, "operators"), default=None, metavar="OP,...",

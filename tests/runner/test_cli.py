@@ -52,6 +52,27 @@ def test_usage_errors_exit_2(tmp_path):
     assert bad.returncode == 2 and "notes.txt" in bad.stderr
 
 
+def test_bad_option_values_name_the_valid_ones(tmp_path):
+    bad = cli("run", "--backend", "oracle", "--operators", "SLICE2", "--out", str(tmp_path))
+    assert bad.returncode == 2 and "'SLICE2' is not one of SLICE, SLICE1, PADDING, SPLIT" in bad.stderr
+    bad = cli("run", "--backend", "oracle", "--feature-level", "9.9", "--out", str(tmp_path))
+    assert bad.returncode == 2 and "unknown feature level '9.9'" in bad.stderr
+
+
+def test_malformed_case_file_exits_2_and_loses_nothing(tmp_path):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "bad.json").write_text('{"id": "SLICE-x", "operator": "SLICE"\n')
+    (cases / "good.json").write_text((EXAMPLES / "SLICE-example-1.json").read_text())
+    proc = cli("run", "--backend", "oracle", "--cases", str(cases), "--out", str(tmp_path / "out"),
+               "--generated", "0", "--hypothesis-examples", "0")
+    assert proc.returncode == 2
+    assert "bad.json: $: not valid JSON" in proc.stderr
+    (results,) = (tmp_path / "out").glob("results-*.jsonl")
+    categories = {r["id"]: r["category"] for r in read_results(results).records}
+    assert categories["SLICE-example-1"] == "pass"  # the good file still ran
+
+
 def test_report_side_by_side(broken_run, good_run, tmp_path):
     out = tmp_path / "both.html"
     proc = cli("report", str(good_run[1]), str(broken_run[1]), "-o", str(out))
