@@ -47,6 +47,10 @@ def pytest_args(args: argparse.Namespace, results: Path, report: Path) -> list[s
         out.append("--dml-no-known-issues")
     if args.label:
         out += ["--dml-label", args.label]
+    if args.dml_dll:
+        out += ["--dml-dll", args.dml_dll]
+    if args.adapter:
+        out += ["--dml-adapter", args.adapter]
     for p in args.cases or ():
         out += ["--dml-cases", p]
     for c in args.case or ():
@@ -58,11 +62,11 @@ def pytest_args(args: argparse.Namespace, results: Path, report: Path) -> list[s
 
 def _run(args: argparse.Namespace) -> int:
     from .expectations import ExpectationsError, load_expectations
-    from .plugin import BackendLoadError, load_backend_spec, select_cases
+    from .plugin import BackendLoadError, backend_options, load_backend_spec, select_cases
 
     # Check what can be checked before starting pytest, so input errors say exactly what is wrong.
     try:
-        load_backend_spec(args.backend)
+        load_backend_spec(args.backend, backend_options(args.dml_dll, args.adapter)).close()
     except BackendLoadError as e:
         return _error(f"--backend: {e}")
     if args.expectations:
@@ -99,7 +103,11 @@ def _run(args: argparse.Namespace) -> int:
         write_report([run], report)
         for note in run.notes:
             print(f"dml-conformance: {note}", file=sys.stderr)
-    print(f"results: {results}\nreport:  {report}\nverdict: {run.verdict()}")
+    from .report import device_line
+
+    device = device_line(run.header.get("backend_versions") or {})
+    print(f"results: {results}\nreport:  {report}\n" + (f"device:  {device}\n" if device else "") +
+          f"verdict: {run.verdict()}")
     if rc in (4, 5) and run.footer is not None and not run.records:
         return EXIT_USAGE
     # Malformed case files: every good case still ran and is in the results; the input error
@@ -193,6 +201,12 @@ def _cases_generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _setup(args: argparse.Namespace) -> int:
+    from .backends.directml.setup import run_setup
+
+    return run_setup(install=args.install)
+
+
 def _backends(args: argparse.Namespace) -> int:
     from .backends.registry import backend_names, load_backend
 
@@ -235,6 +249,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="do not waive the backend's shipped known issues (conformance/known_issues/)")
     run.add_argument("--timeout", type=float, default=60.0, help="per case, seconds. Default: %(default)r")
     run.add_argument("--label", default=None, help="a name for this run in comparison grids")
+    run.add_argument("--dml-dll", default=None, metavar="PATH",
+                     help="directml backend: the DirectML.dll to test. Default: the pinned onnxruntime-directml "
+                          "wheel's, fetched by `dml-conformance setup directml`")
+    run.add_argument("--adapter", default=None, metavar="INDEX|NAME",
+                     help="directml backend: the GPU, by index or part of its name. Default: the first")
     run.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
     run.set_defaults(func=_run)
 
@@ -266,6 +285,12 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--count", type=int, default=3000, help="cases in all. Default: %(default)r")
     gen.add_argument("--out", default="cases/generated", help="Default: %(default)r")
     gen.set_defaults(func=_cases_generate)
+
+    st = sub.add_parser("setup", help="prepare this machine for a backend (today: directml)")
+    st.add_argument("target", choices=("directml",))
+    st.add_argument("--install", action="store_true",
+                    help="also install the Debian packages it needs (as root): wine64, mingw-w64, xvfb, Mesa")
+    st.set_defaults(func=_setup)
 
     bk = sub.add_parser("backends", help="installed backends and what each can run")
     bk.set_defaults(func=_backends)

@@ -117,6 +117,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--dml-report", default=None, metavar="FILE",
                     help="HTML report written at the end ('none' to skip). Default: report.html next to the results")
     group.addoption("--dml-label", default=None, help="a name for this run in comparison grids (e.g. a driver build)")
+    group.addoption("--dml-dll", default=None, metavar="PATH",
+                    help="directml backend: the DirectML.dll to test. Default: the pinned wheel's")
+    group.addoption("--dml-adapter", default=None, metavar="INDEX|NAME",
+                    help="directml backend: the GPU, by index or part of its name. Default: the first")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -131,19 +135,27 @@ class BackendLoadError(Exception):
     pass
 
 
-def load_backend_spec(spec: str) -> Backend:
+def backend_options(dml_dll: str | None, adapter: str | None) -> dict[str, str]:
+    """Constructor options the user gave (--dml-dll, --adapter): passed only when given."""
+    return {k: v for k, v in {"dml_dll": dml_dll, "adapter": adapter}.items() if v}
+
+
+def load_backend_spec(spec: str, options: dict[str, str] | None = None) -> Backend:
     """An entry point name, or `module:Class` for a backend that is not installed as an entry point."""
+    from .backends.base import BackendUnavailable
     from .backends.registry import load_backend
 
     try:
         if ":" in spec:
             module_name, _, attr = spec.partition(":")
             factory = getattr(importlib.import_module(module_name), attr)
-            backend = factory()
+            backend = factory(**(options or {}))
             if not isinstance(backend, Backend):
                 raise TypeError(f"{spec} did not produce a conformance.backends.base.Backend")
             return backend
-        return load_backend(spec)
+        return load_backend(spec, **(options or {}))
+    except BackendUnavailable as e:
+        raise BackendLoadError(f"backend {spec!r} cannot run here: {e}") from e
     except Exception as e:
         raise BackendLoadError(f"cannot load backend {spec!r}: {type(e).__name__}: {e}") from e
 
@@ -293,7 +305,8 @@ class DmlSession:
         opt = config.getoption
         self.backend_spec: str = opt("dml_backend")
         try:
-            self.backend = load_backend_spec(self.backend_spec)
+            self.backend = load_backend_spec(self.backend_spec,
+                                             backend_options(opt("dml_dll"), opt("dml_adapter")))
         except BackendLoadError as e:
             raise pytest.UsageError(str(e)) from e
         caps = self.backend.capabilities()
@@ -365,6 +378,11 @@ class DmlSession:
             f"{len(self.cases)} cases, {self.hypothesis_examples} Hypothesis examples per operator",
             f"dml-conformance: results {self.results_path}" + (f", report {self.report_path}" if self.report_path else ""),
         ]
+        from .report import device_line
+
+        device = device_line(self.backend.versions())
+        if device:
+            lines.insert(1, f"dml-conformance: device {device}")
         lines += [f"dml-conformance: note: {n}" for n in self.notes]
         return lines
 

@@ -73,12 +73,26 @@ def _cat(category: str) -> str:
     return f'<span class="c-{esc(category)}">{esc(category)}</span>'
 
 
+def device_line(versions: dict) -> str:
+    """What produced the results, in one line: adapter, driver, DirectML.dll, and the translation stack."""
+    if not versions.get("adapter"):
+        return ""
+    parts = [f"{versions['adapter']} ({versions.get('adapter_ids', '')}), driver {versions.get('driver_version')}, "
+             f"D3D12 {versions.get('d3d12_feature_level')}, shader model {versions.get('shader_model')}",
+             f"DirectML {versions.get('directml')} ({versions.get('directml_dll_path', '')})"]
+    if versions.get("wine"):
+        parts.append(f"Wine {versions['wine']}, vkd3d {versions.get('vkd3d')}, Mesa {versions.get('mesa')}")
+    return "; ".join(parts)
+
+
 def _summary(runs: list[Results]) -> str:
     rows = []
     for i, run in enumerate(runs):
         counts = run.counts()
         h = run.header
         versions = ", ".join(f"{k} {v}" for k, v in (h.get("backend_versions") or {}).items())
+        device = device_line(h.get("backend_versions") or {})
+        device = f'<div class="device">device: {esc(device)}</div>' if device else ""
         cells = "".join(f'<td class="num c-{c}">{counts[c]}</td>' for c in CATEGORIES)
         waived_passed = sum(1 for r in run.records if r.get("waived_but_passed"))
         notes = "".join(f'<div class="note">{esc(n)}</div>' for n in run.notes)
@@ -89,7 +103,7 @@ def _summary(runs: list[Results]) -> str:
             notes += f'<div class="note">{waived_passed} waived case(s) passed (waived-but-passed: stale waivers)</div>'
         rows.append(
             f'<tr><td>{esc(_run_name(i, run))}</td><td><span class="verdict v-{run.verdict()}">{run.verdict()}</span>'
-            f'</td><td>{esc(h.get("backend_spec", run.backend))}<br><small>{esc(versions)}</small></td>'
+            f'</td><td>{esc(h.get("backend_spec", run.backend))}{device}<br><small>{esc(versions)}</small></td>'
             f'<td>FL {esc(h.get("feature_level"))}<br>profile {esc(h.get("profile"))}<br>seed {esc(h.get("seed"))}</td>'
             f'<td class="num">{len(run.records)}</td>{cells}<td><small>{esc(run.path)}<br>'
             f'{esc(h.get("started"))} on {esc((h.get("platform") or {}).get("system"))} '

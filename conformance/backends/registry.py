@@ -15,7 +15,7 @@ def backend_names() -> list[str]:
     return sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
 
 
-def load_backend(name: str) -> Backend:
+def load_backend(name: str, **options: str) -> Backend:
     """Instantiate the backend registered as `name`; errors say what is installed and what to do."""
     matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
     if not matches:
@@ -24,7 +24,7 @@ def load_backend(name: str) -> Backend:
             f"(third-party backends register under the entry point group {ENTRY_POINT_GROUP!r})"
         )
     factory = matches[0].load()
-    backend = factory()
+    backend = factory(**options)
     if not isinstance(backend, Backend):
         raise TypeError(f"entry point {name!r} ({matches[0].value}) did not produce a conformance Backend")
     return backend

@@ -1,0 +1,353 @@
+"""Backend `directml`: DirectML's own API, every descriptor exactly as the case states it.
+
+Each case becomes the operator's DirectML struct (DML_SLICE_OPERATOR_DESC, DML_SLICE1_..., DML_PADDING_...
+with PaddingValue as the FLOAT the struct holds, DML_SPLIT_...) over DML_BUFFER_TENSOR_DESCs, and goes
+to the native runner (native/dml_runner.cpp): CreateOperator, CompileOperator, initialise, bind,
+dispatch, read back.  Invalid descriptors go to CreateOperator too, so DirectML's own validation is
+judged.  On Linux the runner runs under Wine (D3D12 from vkd3d over Mesa's lavapipe): real DirectML
+results from a software adapter, always recorded with the stack that produced them.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from math import prod
+
+import numpy as np
+
+import oracle
+from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc
+
+from ..base import Backend, BackendUnavailable, Capabilities, RunResult
+from .build import runner_executable
+from .process import RunnerDied, RunnerError, RunnerProcess, RunnerTimeout, die_with_parent
+from .stack import Stack, discover
+
+UINT_MAX = 2**32 - 1
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+
+# HRESULTs a run may meet, with their names (Wine's FormatMessage knows few of them).
+HRESULTS = {
+    0x80070057: "E_INVALIDARG",
+    0x8007000E: "E_OUTOFMEMORY",
+    0x80004001: "E_NOTIMPL",
+    0x80004005: "E_FAIL",
+    0x80070002: "ERROR_FILE_NOT_FOUND",
+    0x8007007E: "ERROR_MOD_NOT_FOUND (a DLL it needs is missing)",
+    0x8007007F: "ERROR_PROC_NOT_FOUND (not a DirectML.dll: no DMLCreateDevice1)",
+    0x800700C1: "ERROR_BAD_EXE_FORMAT (not a valid 64-bit DLL)",
+    0x887A0001: "DXGI_ERROR_INVALID_CALL",
+    0x887A0002: "DXGI_ERROR_NOT_FOUND",
+    0x887A0004: "DXGI_ERROR_UNSUPPORTED",
+    0x887A0005: "DXGI_ERROR_DEVICE_REMOVED",
+    0x887A0006: "DXGI_ERROR_DEVICE_HUNG",
+    0x887A0007: "DXGI_ERROR_DEVICE_RESET",
+    0x887A0020: "DXGI_ERROR_DRIVER_INTERNAL_ERROR",
+    0x887A002D: "DXGI_ERROR_SDK_COMPONENT_MISSING",
+}
+DEVICE_LOST = {0x887A0005, 0x887A0006, 0x887A0007, 0x887A0020}
+
+
+def hresult_text(value: str | int | None) -> str:
+    """'0x80070057 (E_INVALIDARG)'."""
+    if value is None:
+        return "no HRESULT"
+    number = int(value, 16) if isinstance(value, str) else value
+    name = HRESULTS.get(number & 0xFFFFFFFF)
+    return f"0x{number & 0xFFFFFFFF:08x}" + (f" ({name})" if name else "")
+
+
+def total_tensor_size(tensor: TensorDesc) -> int:
+    """DML_BUFFER_TENSOR_DESC.TotalTensorSizeInBytes for a packed tensor, as DirectML's helper
+    DMLCalcBufferTensorSize computes it: element size times element count, rounded up to 4."""
+    return (tensor.data_type.numpy.itemsize * prod(tensor.sizes) + 3) & ~3
+
+
+def _tensor(tensor: TensorDesc) -> dict:
+    return {"data_type": tensor.data_type.value, "sizes": list(tensor.sizes), "flags": 0,
+            "total_size": total_tensor_size(tensor)}
+
+
+def inexpressible(desc: Descriptor) -> str | None:
+    """Why the descriptor has no faithful DirectML struct (a C struct has one DimensionCount for all
+    its arrays, UINT fields cannot be negative), or None."""
+    uint_fields = {"SLICE": ("offsets", "sizes", "strides"), "SLICE1": ("window_offsets", "window_sizes"),
+                   "PADDING": ("start_padding", "end_padding"), "SPLIT": ()}[desc.operator]
+    arrays = {name: getattr(desc, name) for name in (*uint_fields, *(["window_strides"] if desc.operator == "SLICE1"
+                                                                     else []))}
+    count = desc.dimension_count
+    for name, values in arrays.items():
+        if len(values) != count:
+            return (f"{name} has {len(values)} entries but DimensionCount={count}: the struct's arrays are read "
+                    "DimensionCount entries long, so this descriptor has no C form")
+    for name in uint_fields:
+        bad = [v for v in getattr(desc, name) if not 0 <= v <= UINT_MAX]
+        if bad:
+            return f"{name} holds {bad[0]}, which a UINT field cannot hold"
+    if desc.operator == "SLICE1":
+        bad = [v for v in desc.window_strides if not INT_MIN <= v <= INT_MAX]
+        if bad:
+            return f"window_strides holds {bad[0]}, which an INT field cannot hold"
+    if desc.operator == "SPLIT":
+        if desc.output_count != len(desc.output_tensors):
+            return (f"output_count={desc.output_count} but {len(desc.output_tensors)} output tensors: OutputTensors is "
+                    "read OutputCount entries long, so this descriptor has no C form")
+        if not 0 <= desc.axis <= UINT_MAX:
+            return f"axis={desc.axis}, which a UINT field cannot hold"
+    for tensor in (desc.input_tensor, *desc.output_tensors):
+        if any(not 0 <= s <= UINT_MAX for s in tensor.sizes):
+            return f"tensor sizes {list(tensor.sizes)} hold a value a UINT cannot hold"
+    return None
+
+
+def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) -> dict:
+    """The runner's request for one descriptor: the struct's fields as the case states them."""
+    fields: dict = {"dimension_count": desc.dimension_count}
+    if desc.operator == "SPLIT":
+        fields |= {"axis": desc.axis, "output_count": desc.output_count}
+    else:
+        fields |= {name: list(getattr(desc, name)) for name in desc.ARRAYS}
+    if desc.operator == "PADDING":
+        bits = int(np.array(desc.padding_value, dtype="<f4").view("<u4")[()])
+        fields |= {"padding_mode": desc.padding_mode.value, "padding_value_bits": bits}
+    return {"op": "run", "operator": desc.operator, "min_feature_level": str(level), "check_only": check_only,
+            "tensors": {"input": _tensor(desc.input_tensor), "outputs": [_tensor(t) for t in desc.output_tensors]},
+            "fields": fields}
+
+
+def input_payload(x: np.ndarray, tensor: TensorDesc) -> bytes:
+    data = np.ascontiguousarray(x, dtype=tensor.data_type.numpy).tobytes()
+    return data + b"\0" * (total_tensor_size(tensor) - len(data))
+
+
+class XServer:
+    """A private Xvfb display for Wine, started only when there is no display, stopped on close."""
+
+    def __init__(self, xvfb: str):
+        read, write = os.pipe()
+        try:
+            self.proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-nolisten", "tcp", "-screen", "0",
+                                          "320x240x24"], pass_fds=(write,), stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.PIPE, start_new_session=True, preexec_fn=die_with_parent)
+        finally:
+            os.close(write)
+        with os.fdopen(read) as pipe:
+            number = pipe.readline().strip()
+        if not number.isdigit():
+            err = self.proc.stderr.read().decode(errors="replace")[-500:] if self.proc.stderr else ""
+            self.close()
+            raise BackendUnavailable(f"Xvfb ({xvfb}) did not start a display: {err.strip() or 'no display number'}")
+        self.display = f":{number}"
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+class DirectMLBackend(Backend):
+    """DirectML through the native runner; `dml_dll` and `adapter` come from --dml-dll and --adapter."""
+
+    name = "directml"
+    # One D3D12 device per process: under vkd3d its descriptor heap alone costs ~1.5 GB and seconds.
+    max_jobs = 2
+
+    def __init__(self, *, dml_dll: str | os.PathLike[str] | None = None, adapter: str | None = None,
+                 case_timeout: float = 300.0, log=None):
+        self.stack: Stack = discover(dml_dll)
+        self.adapter = adapter
+        self.case_timeout = case_timeout
+        self.log = log or (lambda message: print(f"dml-conformance: {message}", file=sys.stderr))
+        self.runner_path = runner_executable(log=self.log)
+        self.xserver: XServer | None = None
+        self.restarts = 0
+        self.process: RunnerProcess | None = None
+        self.info: dict = {}
+        self._start()
+        self._caps = self._capabilities()
+
+    # -- the runner process ------------------------------------------------------------------
+    def _start(self) -> None:
+        display = self.stack.display
+        if self.stack.under_wine and display is None:
+            if self.xserver is None:
+                assert self.stack.xvfb is not None
+                self.xserver = XServer(self.stack.xvfb)
+            display = self.xserver.display
+        self.process = RunnerProcess(self.stack.command(self.runner_path, self.adapter),
+                                     env=self.stack.environment(display))
+        try:
+            ready = self.process.start()
+        except RunnerError as e:
+            self.close()
+            raise BackendUnavailable(f"the DirectML runner did not start: {e}") from e
+        if ready.get("status") != "ready":
+            self.close()
+            raise BackendUnavailable(self._startup_failure(ready))
+        self.info, _ = self.process.request({"op": "info"}, timeout=120)
+        if self.info.get("status") == "failed":
+            self.close()
+            raise BackendUnavailable(f"the DirectML device could not be queried: {self._failure_text(self.info)}")
+        self._self_test()
+
+    def _startup_failure(self, frame: dict) -> str:
+        call, hr = frame.get("call", "?"), frame.get("hresult")
+        text = f"the DirectML runner could not start: {call} returned {hresult_text(hr)}"
+        if "LoadLibrary" in call or "GetProcAddress" in call:
+            return f"{text}: {self.stack.dml_dll} is not a usable DirectML.dll ({self.stack.dml_dll_origin})"
+        if call == "CreateDXGIFactory1" or (hr and int(hr, 16) == 0x887A0004 and self.stack.under_wine):
+            return (f"{text}: under Wine this means no usable X display or Vulkan driver "
+                    f"(DISPLAY={self.stack.display or (self.xserver and self.xserver.display)}, "
+                    f"VK_ICD_FILENAMES={self.stack.lavapipe.icd if self.stack.lavapipe else '-'}); "
+                    "see `dml-conformance setup directml`")
+        return text
+
+    def _self_test(self) -> None:
+        """DML_ELEMENT_WISE_IDENTITY (not an operator under test) must copy 256 floats exactly, or
+        nothing this device returns can be trusted: a too-old lavapipe returns S_OK and garbage."""
+        tensor = TensorDesc(DataType.FLOAT32, (256,))
+        x = np.arange(256, dtype=np.float32) * np.float32(1.25) - np.float32(100)
+        frame = {"op": "run", "operator": "ELEMENT_WISE_IDENTITY", "min_feature_level": "1.0",
+                 "tensors": {"input": _tensor(tensor), "outputs": [_tensor(tensor)]}, "fields": {}}
+        assert self.process is not None
+        header, payload = self.process.request(frame, input_payload(x, tensor), timeout=120)
+        if header.get("status") != "ok" or payload[: x.nbytes] != x.tobytes():
+            self.close()
+            raise BackendUnavailable(
+                "the device failed the self-test (DML_ELEMENT_WISE_IDENTITY did not copy 256 floats: "
+                f"{self._failure_text(header) if header.get('status') != 'ok' else 'wrong values'}); results from "
+                f"this driver stack would be garbage. Adapter: {self.info.get('adapter')}; "
+                + (f"Mesa {self.stack.lavapipe.version}" if self.stack.lavapipe else "")
+            )
+
+    def _ensure_running(self) -> RunnerProcess:
+        if self.process is None or not self.process.alive:
+            self.restarts += 1
+            self._start()
+        assert self.process is not None
+        return self.process
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.close()
+            self.process = None
+        if self.xserver is not None:
+            self.xserver.close()
+            self.xserver = None
+
+    # -- what the device can do -------------------------------------------------------------
+    def _capabilities(self) -> Capabilities:
+        supported = self.info.get("data_types", {})
+        data_types = frozenset(d for d in ALL_DATA_TYPES if supported.get(d.value))
+        try:
+            level = FeatureLevel.parse(self.info.get("max_feature_level"))
+        except ValueError:  # newer than this suite knows: the newest it knows
+            level = max(FeatureLevel)
+        return Capabilities(data_types=data_types, feature_level=level, checks_invalid_descriptors=True)
+
+    def capabilities(self) -> Capabilities:
+        return self._caps
+
+    def versions(self) -> dict[str, str]:
+        info = self.info
+        out = {
+            "directml": info.get("directml_version", "unknown"),
+            "adapter": info.get("adapter", "unknown"),
+            "adapter_ids": f"vendor {info.get('vendor_id')} device {info.get('device_id')} "
+                           f"subsys {info.get('subsys_id')} rev {info.get('revision')}",
+            "driver_version": info.get("driver_version", "unknown"),
+            "d3d12_feature_level": info.get("d3d12_feature_level", "unknown"),
+            "shader_model": info.get("shader_model", "unknown"),
+            "dml_feature_level": info.get("max_feature_level", "unknown"),
+            "runner": f"{self.runner_path.parent.name} (built from native/dml_runner.cpp; DirectML.h "
+                      f"{info.get('header_target_version')})",
+        }
+        out |= self.stack.describe()
+        if not self.stack.under_wine:
+            out["platform"] = f"Windows {sys.getwindowsversion().build}" if sys.platform == "win32" else sys.platform
+        return out
+
+    # -- running -----------------------------------------------------------------------------
+    def _failure_text(self, header: dict) -> str:
+        text = f"{header.get('call') or 'the runner'} returned {hresult_text(header.get('hresult'))}"
+        if header.get("message"):
+            text += f"; {header['message']}"
+        return text
+
+    def _send(self, desc: Descriptor, level: FeatureLevel, payload: bytes, check_only: bool) -> tuple[dict, bytes]:
+        process = self._ensure_running()
+        try:
+            return process.request(request(desc, level, check_only=check_only), payload, timeout=self.case_timeout)
+        except (RunnerDied, RunnerTimeout):
+            self.process = None  # restarted for the next case
+            raise
+
+    def _refused(self, header: dict) -> str:
+        return f"DirectML refused the descriptor: {self._failure_text(header)}"
+
+    def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
+        reason = self.unsupported_reason(descriptor, feature_level) or inexpressible(descriptor)
+        if reason:
+            return RunResult.unsupported(reason)
+        t0 = time.perf_counter()
+        header, payload = self._send(descriptor, feature_level, input_payload(inputs[0], descriptor.input_tensor),
+                                     check_only=False)
+        status = header.get("status")
+        timings = {k: float(v) for k, v in header.items() if k.endswith("_s")}
+        timings["round_trip_s"] = time.perf_counter() - t0
+        if status == "refused":
+            return RunResult.rejected(self._refused(header), reached_operator=descriptor.operator, timings=timings)
+        if status != "ok":
+            return self._error(header, timings, descriptor)
+        outputs, offset = [], 0
+        for j, (tensor, size) in enumerate(zip(descriptor.output_tensors, header["output_bytes"])):
+            chunk = payload[offset: offset + size]
+            offset += size
+            count = prod(tensor.sizes) * tensor.data_type.numpy.itemsize
+            outputs.append(np.frombuffer(chunk[:count], dtype=tensor.data_type.numpy).reshape(tensor.sizes).copy())
+            written = header["guard_written_at"][j]
+            if written >= 0:
+                return RunResult.error(
+                    f"DirectML wrote past output {j}: byte {written} after the start of its buffer, beyond its "
+                    f"TotalTensorSizeInBytes={size}, was changed", reached_operator=descriptor.operator,
+                    timings=timings)
+        return RunResult.ok(outputs, reached_operator=descriptor.operator, timings=timings)
+
+    def _error(self, header: dict, timings: dict, descriptor: Descriptor) -> RunResult:
+        text = self._failure_text(header)
+        hr = header.get("hresult")
+        if hr and int(hr, 16) in DEVICE_LOST:
+            self.close()  # a lost device: a fresh runner for the next case
+            text += " (device lost; the runner is restarted for the next case)"
+        return RunResult.error(f"DirectML failed to run the operator: {text}", reached_operator=descriptor.operator,
+                               timings=timings)
+
+    def check_descriptor(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult:
+        """Give the invalid descriptor to CreateOperator: refusal is the expected answer."""
+        reason = inexpressible(descriptor)
+        if reason:
+            return RunResult.unsupported(reason)
+        device_level = self._caps.feature_level
+        if feature_level < device_level:
+            try:
+                oracle.validate(descriptor, device_level)
+            except InvalidDescriptor:
+                pass
+            else:
+                return RunResult.unsupported(
+                    f"valid at feature level {device_level}, which DirectML {self.info.get('directml_version')} "
+                    f"implements and validates against whatever minimum the device is created with; invalid only at "
+                    f"the case's level {feature_level}, so DirectML cannot be judged on it")
+        header, _ = self._send(descriptor, feature_level, b"", check_only=True)
+        if header.get("status") == "refused":
+            return RunResult.rejected(self._refused(header), reached_operator=descriptor.operator)
+        if header.get("status") == "accepted":
+            return RunResult.ok([], reached_operator=descriptor.operator)
+        return self._error(header, {}, descriptor)
+

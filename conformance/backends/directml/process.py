@@ -1,0 +1,227 @@
+"""The native runner as a child process: framed requests in, framed responses out.
+
+A frame is ``[u32 header length][u64 payload length][JSON header][payload]``, little-endian (the
+C++ side, native/dml_runner.cpp, documents the same).  The child lives in its own process group
+and gets SIGKILL when its parent dies (Linux), so a killed worker never leaves a Wine process
+behind.  A child that dies or stops answering raises `RunnerDied` / `RunnerTimeout` carrying its
+exit status and its last stderr lines; the caller restarts it for the next case.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+
+PREFIX = struct.Struct("<IQ")
+MAX_HEADER = 1 << 20
+STDERR_LINES = 40
+
+
+class RunnerError(RuntimeError):
+    """The runner process failed as a process (not DirectML refusing a case)."""
+
+    def __init__(self, message: str, *, exit_status: int | None = None, stderr: Sequence[str] = ()):
+        tail = "\n".join(stderr[-12:])
+        super().__init__(message + (f"\n--- last stderr lines ---\n{tail}" if tail else ""))
+        self.exit_status = exit_status
+        self.stderr = list(stderr)
+
+
+class RunnerDied(RunnerError):
+    pass
+
+
+class RunnerTimeout(RunnerError, TimeoutError):
+    pass
+
+
+def describe_exit(status: int | None) -> str:
+    """'exit status 3', 'killed by signal 11 (SIGSEGV)' or 'still running'."""
+    if status is None:
+        return "still running"
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = "?"
+        return f"killed by signal {-status} ({name})"
+    if status > 0x7FFFFFFF or status >= 0xC0000000:  # a Windows NTSTATUS, e.g. 0xc0000005 access violation
+        return f"exit status 0x{status:08x}"
+    return f"exit status {status}"
+
+
+def die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    """Linux: SIGKILL this child when the thread that started it ends (PR_SET_PDEATHSIG), so a killed
+    worker never leaves a Wine process or an Xvfb behind."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+    except Exception:  # not Linux, or no prctl: the process group still lets the parent kill it
+        pass
+
+
+class RunnerProcess:
+    """One runner child: start it, exchange frames with deadlines, kill it."""
+
+    def __init__(self, command: Sequence[str], *, env: Mapping[str, str] | None = None, start_timeout: float = 120.0):
+        self.command = list(command)
+        self.env = dict(env) if env is not None else None
+        self.start_timeout = start_timeout
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._reader: threading.Thread | None = None
+        self.started_s = 0.0  # how long the last start took, ready frame included
+
+    # -- life cycle ----------------------------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def start(self) -> dict:
+        """Start the child and wait for its first frame ({"status": "ready"} or a start-up failure)."""
+        t0 = time.perf_counter()
+        self.stderr_tail.clear()
+        kwargs: dict = {}
+        if sys.platform != "win32":
+            kwargs = {"start_new_session": True, "preexec_fn": die_with_parent}
+        else:
+            kwargs = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}  # type: ignore[attr-defined]
+        try:
+            self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, env=self.env, **kwargs)
+        except OSError as e:
+            raise RunnerDied(f"cannot start {self.command[0]}: {e}") from e
+        self._reader = threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True)
+        self._reader.start()
+        header, _ = self._read_frame(self.start_timeout, "start-up")
+        self.started_s = time.perf_counter() - t0
+        return header
+
+    def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stderr is not None
+        for raw in iter(proc.stderr.readline, b""):
+            line = raw.decode("utf-8", "replace").rstrip()
+            if line:
+                self.stderr_tail.append(line)
+
+    def kill(self) -> int | None:
+        """Kill the child and its process group; return its exit status."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return None
+        if proc.poll() is None:
+            try:
+                if sys.platform != "win32":
+                    os.killpg(proc.pid, signal.SIGKILL)
+                else:
+                    proc.kill()
+            except (ProcessLookupError, PermissionError, OSError):
+                proc.kill()
+        try:
+            status = proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            status = None
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        if self._reader is not None:
+            self._reader.join(timeout=2)
+        return status
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Ask the child to quit; kill it if it does not."""
+        if self.alive:
+            try:
+                self.request({"op": "quit"}, timeout=timeout)
+            except RunnerError:
+                pass
+        if self._proc is not None:
+            try:
+                self._proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
+
+    # -- frames ------------------------------------------------------------------------------
+    def request(self, header: dict, payload: bytes | memoryview = b"", *, timeout: float) -> tuple[dict, bytes]:
+        """Send one frame and read the answer; RunnerDied / RunnerTimeout if the child fails."""
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            raise RunnerDied("the runner is not running")
+        body = json.dumps(header, separators=(",", ":")).encode()
+        try:
+            proc.stdin.write(PREFIX.pack(len(body), len(payload)) + body)
+            if len(payload):
+                proc.stdin.write(payload)
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError) as e:
+            self._fail(RunnerDied, f"the runner stopped reading its input ({e})")
+        return self._read_frame(timeout, header.get("op", "request"))
+
+    def _read_frame(self, timeout: float, what: str) -> tuple[dict, bytes]:
+        deadline = time.monotonic() + timeout
+        prefix = self._read_exact(PREFIX.size, deadline, what)
+        header_len, payload_len = PREFIX.unpack(prefix)
+        if header_len > MAX_HEADER:
+            self._fail(RunnerDied, f"the runner sent a header of {header_len} bytes: the stream is out of step")
+        header_bytes = self._read_exact(header_len, deadline, what)
+        payload = self._read_exact(payload_len, deadline, what) if payload_len else b""
+        try:
+            header = json.loads(header_bytes)
+        except ValueError:
+            self._fail(RunnerDied, f"the runner sent a header that is not JSON: {header_bytes[:200]!r}")
+        if not isinstance(header, dict):
+            self._fail(RunnerDied, f"the runner sent a header that is not an object: {header!r}")
+        return header, payload
+
+    def _read_exact(self, n: int, deadline: float, what: str) -> bytes:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        fd = proc.stdout.fileno()
+        chunks: list[bytes] = []
+        remaining = n
+        while remaining:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._fail(RunnerTimeout, f"the runner did not answer {what} within the time limit")
+            if sys.platform != "win32":
+                ready, _, _ = select.select([fd], [], [], left)
+                if not ready:
+                    continue
+                chunk = os.read(fd, min(remaining, 1 << 22))
+            else:  # pragma: no cover - Windows pipes cannot be select()ed; reads block
+                chunk = proc.stdout.read(remaining)
+            if not chunk:
+                self._fail(RunnerDied, f"the runner exited during {what}")
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks)
+
+    def _fail(self, kind: type[RunnerError], message: str):
+        """Kill the child, then raise `kind` with its exit status and stderr tail."""
+        proc = self._proc
+        status = proc.poll() if proc is not None else None
+        if status is None and kind is RunnerDied and proc is not None:
+            try:
+                status = proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                status = None
+        killed = self.kill()
+        status = status if status is not None else killed
+        if self._reader is not None:
+            self._reader.join(timeout=1)
+        detail = describe_exit(status) if kind is RunnerDied else "killed after the time limit"
+        raise kind(f"{message} ({detail})", exit_status=status, stderr=list(self.stderr_tail))

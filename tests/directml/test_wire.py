@@ -1,0 +1,82 @@
+"""The descriptor as the runner receives it: every field as the case states it, nothing converted."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conformance.backends.directml.backend import hresult_text, inexpressible, input_payload, request, total_tensor_size
+from oracle import DataType, FeatureLevel, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc, TensorDesc
+
+
+def t(data_type: str, *sizes: int) -> TensorDesc:
+    return TensorDesc(DataType[data_type], sizes)
+
+
+def test_total_tensor_size_rounds_packed_bytes_up_to_four():
+    # DMLCalcBufferTensorSize: element size * element count, rounded up to a multiple of 4.
+    assert total_tensor_size(t("UINT8", 3)) == 4
+    assert total_tensor_size(t("UINT8", 2, 2)) == 4
+    assert total_tensor_size(t("FLOAT16", 1, 3)) == 8
+    assert total_tensor_size(t("FLOAT64", 2, 3)) == 48
+    assert total_tensor_size(t("INT8", 0)) == 0
+
+
+def test_the_input_payload_is_padded_to_the_total_size():
+    x = np.array([1, 2, 3], dtype=np.uint8)
+    assert input_payload(x, t("UINT8", 3)) == b"\x01\x02\x03\x00"
+
+
+def test_padding_value_travels_as_the_float_bits_the_struct_holds():
+    desc = PaddingDesc(t("FLOAT16", 2), t("FLOAT16", 3), "CONSTANT", np.float32(-1.5), (1,), (0,))
+    fields = request(desc, FeatureLevel.FL_3_0)["fields"]
+    assert fields == {"dimension_count": 1, "start_padding": [1], "end_padding": [0], "padding_mode": "CONSTANT",
+                      "padding_value_bits": 0xBFC00000}
+
+
+def test_a_nan_payload_padding_value_keeps_its_bits():
+    value = np.array(0x7FC00001, dtype="<u4").view("<f4")[()]
+    desc = PaddingDesc(t("FLOAT32", 2), t("FLOAT32", 3), "CONSTANT", value, (1,), (0,))
+    assert request(desc, FeatureLevel.FL_3_0)["fields"]["padding_value_bits"] == 0x7FC00001
+
+
+def test_slice1_request_names_the_struct_fields_and_the_minimum_feature_level():
+    desc = Slice1Desc(t("FLOAT32", 1, 1, 4, 4), t("FLOAT32", 1, 1, 2, 2), (0, 0, 0, 1), (1, 1, 4, 3), (1, 1, -2, 2))
+    req = request(desc, FeatureLevel.FL_2_1)
+    assert req["operator"] == "SLICE1" and req["min_feature_level"] == "2.1" and req["check_only"] is False
+    assert req["fields"] == {"dimension_count": 4, "window_offsets": [0, 0, 0, 1], "window_sizes": [1, 1, 4, 3],
+                             "window_strides": [1, 1, -2, 2]}
+    assert req["tensors"]["input"] == {"data_type": "FLOAT32", "sizes": [1, 1, 4, 4], "flags": 0, "total_size": 64}
+    assert req["tensors"]["outputs"] == [{"data_type": "FLOAT32", "sizes": [1, 1, 2, 2], "flags": 0, "total_size": 16}]
+
+
+def test_split_request_carries_every_output_tensor():
+    desc = SplitDesc(t("INT16", 2, 5), (t("INT16", 2, 2), t("INT16", 2, 3)), axis=1)
+    req = request(desc, FeatureLevel.FL_4_1, check_only=True)
+    assert req["fields"] == {"dimension_count": 2, "axis": 1, "output_count": 2}
+    assert [o["sizes"] for o in req["tensors"]["outputs"]] == [[2, 2], [2, 3]] and req["check_only"] is True
+
+
+def test_an_invalid_but_expressible_descriptor_goes_as_stated():
+    # A mismatched output size (SLICE.3) is DirectML's to refuse: nothing is corrected on the way.
+    desc = SliceDesc(t("UINT8", 4), t("UINT8", 3), (0,), (2,), (1,))
+    assert inexpressible(desc) is None
+    assert request(desc, FeatureLevel.FL_3_0)["tensors"]["outputs"][0]["sizes"] == [3]
+
+
+@pytest.mark.parametrize(("desc", "words"), [
+    (SliceDesc(t("UINT8", 4), t("UINT8", 2), (0,), (2,), (1,), dimension_count=2), "DimensionCount=2"),
+    (SliceDesc(t("UINT8", 4), t("UINT8", 2), (2**32,), (2,), (1,)), "UINT field cannot hold"),
+    (SliceDesc(t("UINT8", 4), t("UINT8", 2), (-1,), (2,), (1,)), "UINT field cannot hold"),
+    (Slice1Desc(t("UINT8", 4), t("UINT8", 2), (0,), (4,), (2**31,)), "INT field cannot hold"),
+    (SplitDesc(t("UINT8", 4), (t("UINT8", 4),), axis=0, output_count=2), "OutputCount"),
+    (SplitDesc(t("UINT8", 4), (t("UINT8", 4),), axis=-1), "UINT field cannot hold"),
+])
+def test_descriptors_without_a_c_form_are_named(desc, words):
+    assert words in inexpressible(desc)
+
+
+def test_hresults_are_named():
+    assert hresult_text("0x80070057") == "0x80070057 (E_INVALIDARG)"
+    assert hresult_text(0x887A0005) == "0x887a0005 (DXGI_ERROR_DEVICE_REMOVED)"
+    assert hresult_text("0x12345678") == "0x12345678"
