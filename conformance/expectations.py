@@ -11,8 +11,10 @@ Format (JSON, so nothing beyond the standard library is needed):
      ]}
 
 `when` narrows a waiver to failures with these properties: `operator` and `data_type` (a name
-or a list), and `mismatch: "nan-payload-only"` (every differing element is a NaN on both sides,
-so only NaN bits changed).  A failure outside the conditions is not waived.
+or a list), `category` (the failing category it excuses, a name or a list: a waived `rejected`
+that becomes a `fail` is not waived), `mismatch: "nan-payload-only"` (every differing element is
+a NaN on both sides, so only NaN bits changed), and `descriptor_contains: {"strides": 0}` (each
+named descriptor array holds that value).  A failure outside the conditions is not waived.
 
 A waiver turns a failing category (fail, rejected, error, crash, timeout) into `waived` and
 keeps the original in `waived_category`.  A waived case that passes stays `pass` and is flagged
@@ -30,7 +32,7 @@ import oracle
 from .runner import FAILING
 
 KNOWN_ISSUES_DIR = Path(__file__).resolve().parent / "known_issues"
-WHEN_FIELDS = {"operator", "data_type", "mismatch"}
+WHEN_FIELDS = {"operator", "data_type", "category", "mismatch", "descriptor_contains"}
 MISMATCH_KINDS = {"nan-payload-only"}
 
 
@@ -59,9 +61,13 @@ class Waiver:
         """The id matches and the record has every property `when` asks for."""
         if not self.matches(record["id"]):
             return False
-        for key in ("operator", "data_type"):
+        for key in ("operator", "data_type", "category"):
             wanted = self.when.get(key)
             if wanted is not None and record.get(key) not in ([wanted] if isinstance(wanted, str) else wanted):
+                return False
+        descriptor = record.get("descriptor") or {}
+        for name, value in self.when.get("descriptor_contains", {}).items():
+            if value not in (descriptor.get(name) or ()):
                 return False
         if self.when.get("mismatch") == "nan-payload-only":
             return bool(record.get("mismatch", {}).get("nan_payload_only"))
@@ -168,15 +174,21 @@ def _check_when(when, where: str) -> dict:
     unknown = sorted(set(when) - WHEN_FIELDS)
     if unknown:
         raise ExpectationsError(f"{where}: unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(WHEN_FIELDS))}")
-    allowed = {"operator": set(oracle.OPERATORS), "data_type": {t.value for t in oracle.DataType}}
+    allowed = {"operator": set(oracle.OPERATORS), "data_type": {t.value for t in oracle.DataType},
+               "category": set(FAILING)}
     for key, names in allowed.items():
         if key in when:
             values = [when[key]] if isinstance(when[key], str) else when[key]
             bad = [v for v in values if v not in names] if isinstance(values, list) else [values]
             if bad:
                 raise ExpectationsError(f"{where}.{key}: {bad!r} not among {', '.join(sorted(names))}")
+    contains = when.get("descriptor_contains", {})
+    if not isinstance(contains, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                                                 for k, v in contains.items()):
+        raise ExpectationsError(f"{where}.descriptor_contains: expected an object of descriptor array names to "
+                                f"integers, e.g. {{\"strides\": 0}}")
     if "mismatch" in when and when["mismatch"] not in MISMATCH_KINDS:
-        raise ExpectationsError(f"{where}.mismatch: {when['mismatch']!r}; expected one of {', '.join(MISMATCH_KINDS)}")
+        raise ExpectationsError(f"{where}.mismatch: {when['mismatch']!r}; expected one of {', '.join(sorted(MISMATCH_KINDS))}")
     return dict(when)
 
 

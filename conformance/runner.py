@@ -166,6 +166,13 @@ def _execute(case: Case, backend: Backend, level: FeatureLevel | None, watchdog:
     result = _call(record, watchdog, backend.run, case.descriptor, list(case.inputs), case.feature_level)
     if result is None:
         return
+    open_validity = [u for u in case.unspecified if oracle.ERRATA[u].refusal_observed]
+    if result.status == "rejected" and open_validity:
+        # The pages leave open whether this descriptor is valid at all: refusing it is observed, not failed.
+        _set(record, "observed", f"refused where the pages leave validity open ({', '.join(open_validity)}): "
+                                 f"{result.reason}")
+        record["observed"] = {"matches_policy": False, "refused": True}
+        return
     if result.status in ("unsupported", "rejected", "error"):
         _set(record, result.status, result.reason or f"backend said {result.status} without a reason")
         return

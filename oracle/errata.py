@@ -20,6 +20,9 @@ class Erratum:
     policy: str
     decided_by: str  # the named piece of code that implements the policy
     observed: bool  # True: results in this area are observed, not judged
+    # True where the pages leave open whether such a descriptor is valid at all: an implementation
+    # that refuses it is observed (refusing is a legitimate reading), not failed as `rejected`.
+    refusal_observed: bool = False
 
 
 ERRATA: dict[str, Erratum] = {
@@ -84,8 +87,10 @@ ERRATA: dict[str, Erratum] = {
         Erratum(
             "U-SLICE-1", "unspecified", ("SLICE.2",),
             "DML_SLICE Strides are UINT and the page does not forbid 0.",
-            "The formula defines a result (stride 0 repeats one element); observed.",
-            "oracle.op_slice.validate (stride 0 accepted)", True,
+            "The formula defines a result (stride 0 repeats one element); observed, and so is a refusal "
+            "(whether 0 is allowed at all is what the page leaves open).",
+            "oracle.op_slice.validate (stride 0 accepted); conformance.runner (refusal observed)", True,
+            refusal_observed=True,
         ),
         Erratum(
             "U-SLICE-2", "unspecified", ("SLICE.2", "COMMON.2"),
