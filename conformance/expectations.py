@@ -12,8 +12,9 @@ Format (JSON, so nothing beyond the standard library is needed):
 
 `when` narrows a waiver to failures with these properties: `operator` and `data_type` (a name
 or a list), `category` (the failing category it excuses, a name or a list: a waived `rejected`
-that becomes a `fail` is not waived), `mismatch: "nan-payload-only"` (every differing element is
-a NaN on both sides, so only NaN bits changed), and `descriptor_contains: {"strides": 0}` (each
+that becomes a `fail` is not waived), `mismatch`: "nan-payload-only" (every differing element is
+a NaN on both sides, so only NaN bits changed) or the name of a deviation model in
+conformance/deviations.py (the outputs equal that model's prediction bit for bit), and `descriptor_contains: {"strides": 0}` (each
 named descriptor array holds that value).  A failure outside the conditions is not waived.
 
 A waiver turns a failing category (fail, rejected, error, crash, timeout) into `waived` and
@@ -29,11 +30,12 @@ from pathlib import Path
 
 import oracle
 
+from .deviations import DEVIATIONS
 from .runner import FAILING
 
 KNOWN_ISSUES_DIR = Path(__file__).resolve().parent / "known_issues"
 WHEN_FIELDS = {"operator", "data_type", "category", "mismatch", "descriptor_contains"}
-MISMATCH_KINDS = {"nan-payload-only"}
+MISMATCH_KINDS = {"nan-payload-only", *DEVIATIONS}
 
 
 class ExpectationsError(ValueError):
@@ -69,8 +71,11 @@ class Waiver:
         for name, value in self.when.get("descriptor_contains", {}).items():
             if value not in (descriptor.get(name) or ()):
                 return False
-        if self.when.get("mismatch") == "nan-payload-only":
+        mismatch = self.when.get("mismatch")
+        if mismatch == "nan-payload-only":
             return bool(record.get("mismatch", {}).get("nan_payload_only"))
+        if mismatch is not None:
+            return mismatch in (record.get("mismatch") or {}).get("explained_by", ())
         return True
 
     def to_json(self) -> dict:

@@ -19,6 +19,7 @@ import numpy as np
 import oracle
 from oracle import FeatureLevel
 
+from . import deviations
 from .backends.base import Backend, RunResult
 from .compare import compare_outputs
 from .corpus import Case
@@ -188,6 +189,9 @@ def _execute(case: Case, backend: Backend, level: FeatureLevel | None, watchdog:
             record["observed"] = {"matches_policy": True}
         return
     record["mismatch"] = comparison.to_json()
+    if not comparison.problems:
+        # Which known deviations predict exactly this output (a waiver may name one: conformance.deviations).
+        record["mismatch"]["explained_by"] = deviations.explain(case.descriptor, case.inputs, result.outputs)
     record["tensors"] = {
         "input": tensor_record(case.inputs[0]),
         "expected": [tensor_record(e) for e in expected],
