@@ -1,0 +1,43 @@
+"""What the real-DirectML tests share: the prerequisite check (skip here, fail in CI) and a killing backend."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from conformance.backends.directml import DirectMLBackend
+from conformance.backends.directml.build import find_compiler, find_directml_h
+from conformance.backends.directml.stack import Missing, discover
+
+
+def require_directml() -> None:
+    """Real DirectML needs `dml-conformance setup directml`: skip with the reason outside CI, fail in CI."""
+    try:
+        discover()
+        find_directml_h(find_compiler())
+    except Missing as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run real DirectML, but it is not set up: {e}")
+        pytest.skip(f"real DirectML is not set up here (run `dml-conformance setup directml`): {e}")
+
+
+class KillingDirectML(DirectMLBackend):
+    """DirectML whose runner is killed (SIGKILL) while it runs the N-th case (N from DML_TEST_KILL_AT)."""
+
+    calls = 0
+
+    def run(self, descriptor, inputs, feature_level):
+        type(self).calls += 1
+        if str(self.calls) == os.environ.get("DML_TEST_KILL_AT"):
+            process = self._ensure_running()
+            original = process.request
+
+            def request_then_die(header, payload=b"", *, timeout):
+                assert process._proc is not None
+                os.kill(process._proc.pid, signal.SIGKILL)
+                return original(header, payload, timeout=timeout)
+
+            process.request = request_then_die  # type: ignore[method-assign]
+        return super().run(descriptor, inputs, feature_level)
