@@ -5,20 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from prerequisite import require
 from runner_helpers import cli
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="no headless Chromium at /usr/bin/chromium (apt install chromium)"),
-]
+pytestmark = [pytest.mark.browser]
 
 
 @pytest.fixture(scope="module")
 def page(broken_run, good_run, tmp_path_factory):
+    require(CHROMIUM.exists(), "no headless Chromium at /usr/bin/chromium (apt install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the [test] extra")
     out = tmp_path_factory.mktemp("report") / "report.html"
     proc = cli("report", str(good_run[1]), str(broken_run[1]), "-o", str(out))
