@@ -19,6 +19,7 @@ from .api import (
     unspecified,
     validate,
 )
+from .buffers import release as release_buffers
 from .checks import InvalidDescriptor, TensorDesc
 from .errata import ERRATA, Erratum
 from .op_padding import PaddingDesc, PaddingMode
@@ -46,6 +47,6 @@ __all__ = [
     "OPERATOR_MODULES", "SUPPORT", "DataType", "Descriptor", "Erratum", "FeatureLevel", "InvalidDescriptor",
     "PaddingDesc", "PaddingMode", "PaddingValueConversion", "Slice1Desc", "SliceDesc", "SplitDesc", "TensorDesc",
     "TooLarge", "check_size", "compute", "convert_padding_value", "default_max_bytes", "descriptor_from_json",
-    "descriptor_to_json", "explain", "min_feature_level", "padding", "slice", "slice1", "split", "support_row",
-    "tensor_bytes", "unspecified", "validate",
+    "descriptor_to_json", "explain", "min_feature_level", "padding", "release_buffers", "slice", "slice1", "split",
+    "support_row", "tensor_bytes", "unspecified", "validate",
 ]

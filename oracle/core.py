@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import buffers
 from .checks import TensorDesc
 from .tables import DataType
 
@@ -95,7 +96,7 @@ def strided_copy(array: np.ndarray, data_type: DataType, maps: Sequence[Affine])
     a size-1 slice broadcast by the copy.  Peak memory is the output alone.
     """
     view = as_bits(array, data_type)[tuple(m.as_slice() for m in maps)]
-    out = np.empty(tuple(m.size for m in maps), dtype=data_type.bits)
+    out = buffers.empty(tuple(m.size for m in maps), data_type.bits)
     np.copyto(out, view)
     return from_bits(out, data_type)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import core
+from . import buffers, core
 from .checks import (
     OneInOneOut,
     TensorDesc,
@@ -269,7 +269,7 @@ def compute(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]
     """
     (x,) = inputs
     data_type = desc.input_tensor.data_type
-    out = np.empty(desc.output_tensor.sizes, dtype=data_type.bits)
+    out = buffers.empty(desc.output_tensor.sizes, data_type.bits)
     interior = tuple(slice(s, s + n) for s, n in zip(desc.start_padding, desc.input_tensor.sizes))
     out[interior] = core.as_bits(x, data_type)
     constant = desc.padding_mode is PaddingMode.CONSTANT
