@@ -25,9 +25,9 @@ from .tables import DataType
 
 
 def as_bits(array: np.ndarray, data_type: DataType) -> np.ndarray:
-    """The array's values as unsigned integers of the same width (a view where possible)."""
-    array = np.asarray(array, dtype=data_type.numpy, order="C")
-    return array.view(data_type.bits)
+    """The array's values as unsigned integers of the same width: a view with the array's strides
+    (a transposed or sliced input is not copied), a copy only when the byte order differs."""
+    return np.asarray(array, dtype=data_type.numpy).view(data_type.bits)
 
 
 def from_bits(bits: np.ndarray, data_type: DataType) -> np.ndarray:

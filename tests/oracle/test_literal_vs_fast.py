@@ -407,3 +407,14 @@ def test_float16_nan_payloads_survive_periodic_reflection() -> None:
                 0x8000, 0x7C01]
     for literal in (False, True):
         assert oracle.compute(desc, [bits.view("<f2")], literal=literal)[0].view("<u2").tolist() == expected
+
+
+def test_strided_and_big_endian_inputs_read_as_their_values() -> None:
+    """A transposed, reversed or big-endian input is read by value, like its contiguous copy."""
+    base = np.arange(60, dtype="<u2").reshape(5, 12).view("<f2")
+    for x in (base.T, base[::-1, ::2], base.astype(">f2")):
+        expected = np.ascontiguousarray(x, dtype="<f2")
+        for mode in ("REFLECTION", "CONSTANT"):
+            got = oracle.padding(x, mode, [2, 7], [3, 1], padding_value=-1.0)
+            assert_same([got], [oracle.padding(expected, mode, [2, 7], [3, 1], padding_value=-1.0)])
+        assert_same([oracle.slice1(x, [1, 0], [3, 2], [-1, 1])], [expected[3:0:-1, 0:2]])
