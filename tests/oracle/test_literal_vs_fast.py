@@ -91,28 +91,25 @@ def input_shape(draw, rank: int) -> tuple[int, ...]:
     return tuple(shape)
 
 
-@given(data=st.data())
-def test_slice_literal_equals_fast(data) -> None:
-    # given
+def draw_slice(data, strides: st.SearchStrategy[int], max_rank: int = 8) -> tuple[SliceDesc, np.ndarray]:
+    """A DML_SLICE case whose strides come from `strides` (0 repeats an element: U-SLICE-1), and its input."""
     data_type = data.draw(data_types, label="data_type")
-    rank = data.draw(st.integers(1, 8), label="rank")
+    rank = data.draw(st.integers(1, max_rank), label="rank")
     shape = input_shape(data.draw, rank)
-    offsets, strides, sizes = [], [], []
+    offsets, stride_list, sizes = [], [], []
     for i, n in enumerate(shape):
         offset = data.draw(st.integers(0, n - 1), label=f"offsets[{i}]")
-        stride = data.draw(st.integers(0, MAX_STRIDE), label=f"strides[{i}]")  # 0: U-SLICE-1
+        stride = data.draw(strides, label=f"strides[{i}]")
         limit = 4 if stride == 0 else 1 + (n - 1 - offset) // stride
         sizes.append(data.draw(st.integers(1, limit), label=f"sizes[{i}]"))
         offsets.append(offset)
-        strides.append(stride)
-    desc = SliceDesc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(sizes)), offsets, sizes, strides)
-    x = data.draw(tensor_values(data_type, shape), label="input")
-    # act, assert
-    run_both(desc, x)
+        stride_list.append(stride)
+    desc = SliceDesc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(sizes)), offsets, sizes, stride_list)
+    return desc, data.draw(tensor_values(data_type, shape), label="input")
 
 
-@given(data=st.data())
-def test_slice1_literal_equals_fast(data) -> None:
+def draw_slice1(data, signs: list[int]) -> tuple[Slice1Desc, np.ndarray]:
+    """A DML_SLICE1 case whose strides take their sign from `signs`, and its input."""
     data_type = data.draw(data_types, label="data_type")
     rank = data.draw(st.integers(1, 8), label="rank")
     shape = input_shape(data.draw, rank)
@@ -121,13 +118,26 @@ def test_slice1_literal_equals_fast(data) -> None:
         offset = data.draw(st.integers(0, n - 1), label=f"window_offsets[{i}]")
         size = data.draw(st.integers(1, n - offset), label=f"window_sizes[{i}]")
         magnitude = data.draw(st.integers(1, MAX_STRIDE), label=f"|window_strides[{i}]|")
-        stride = magnitude * data.draw(st.sampled_from([1, -1]), label=f"sign[{i}]")
+        stride = magnitude * data.draw(st.sampled_from(signs), label=f"sign[{i}]")
         out.append(data.draw(st.integers(1, max_copied_elements(size, stride)), label=f"output_sizes[{i}]"))
         offsets.append(offset)
         sizes.append(size)
         strides.append(stride)
     desc = Slice1Desc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(out)), offsets, sizes, strides)
-    x = data.draw(tensor_values(data_type, shape), label="input")
+    return desc, data.draw(tensor_values(data_type, shape), label="input")
+
+
+@given(data=st.data())
+def test_slice_literal_equals_fast(data) -> None:
+    # given
+    desc, x = draw_slice(data, st.integers(0, MAX_STRIDE))
+    # act, assert
+    run_both(desc, x)
+
+
+@given(data=st.data())
+def test_slice1_literal_equals_fast(data) -> None:
+    desc, x = draw_slice1(data, [1, -1])
     run_both(desc, x)
 
 
@@ -201,23 +211,28 @@ def test_split_literal_equals_fast(data) -> None:
 PERIODIC = [PaddingMode.REFLECTION, PaddingMode.SYMMETRIC, PaddingMode.EDGE]
 
 
+def draw_padding(data, modes: list[PaddingMode], shape: tuple[int, ...], max_padding: int):
+    """A DML_PADDING case on `shape` with each start and end padding in [0, max_padding], and its input."""
+    data_type = data.draw(data_types, label="data_type")
+    mode = data.draw(st.sampled_from(modes), label="padding_mode")
+    start = tuple(data.draw(st.integers(0, max_padding), label=f"start_padding[{i}]") for i in range(len(shape)))
+    end = tuple(data.draw(st.integers(0, max_padding), label=f"end_padding[{i}]") for i in range(len(shape)))
+    out = tuple(n + s + e for n, s, e in zip(shape, start, end))
+    desc = PaddingDesc(TensorDesc(data_type, shape), TensorDesc(data_type, out), mode, -0.0, start, end)
+    return desc, data.draw(tensor_values(data_type, shape), label="input")
+
+
 @given(data=st.data())
 def test_padding_many_periods_on_every_axis(data) -> None:
     """Padding larger than the axis on several axes at once (rank 1-3, sizes 1-3): the doubling
     periodic copies, the mirrored first band and the size-1 branch (U-PAD-4), with band copies cut
     into chunks as small as one index (BAND_CHUNK_BYTES)."""
     # given
-    data_type = data.draw(data_types, label="data_type")
-    mode = data.draw(st.sampled_from(PaddingMode), label="padding_mode")
     rank = data.draw(st.integers(1, 3), label="rank")
     shape = tuple(data.draw(st.integers(1, 3), label=f"input_sizes[{i}]") for i in range(rank))
-    limit = {1: 60, 2: 12, 3: 4}[rank]  # output elements stay under ~4,000 (the literal loop)
-    start = tuple(data.draw(st.integers(0, limit), label=f"start_padding[{i}]") for i in range(rank))
-    end = tuple(data.draw(st.integers(0, limit), label=f"end_padding[{i}]") for i in range(rank))
+    # output elements stay under ~4,000 (the literal loop)
+    desc, x = draw_padding(data, list(PaddingMode), shape, max_padding={1: 60, 2: 12, 3: 4}[rank])
     chunk = data.draw(st.sampled_from([1, 5, op_padding.BAND_CHUNK_BYTES]), label="BAND_CHUNK_BYTES")
-    out = tuple(n + s + e for n, s, e in zip(shape, start, end))
-    desc = PaddingDesc(TensorDesc(data_type, shape), TensorDesc(data_type, out), mode, -0.0, start, end)
-    x = data.draw(tensor_values(data_type, shape), label="input")
     # act, assert
     with mock.patch.object(op_padding, "BAND_CHUNK_BYTES", chunk):
         run_both(desc, x)
@@ -226,53 +241,23 @@ def test_padding_many_periods_on_every_axis(data) -> None:
 @given(data=st.data())
 def test_padding_size_1_axes(data) -> None:
     """Every padded axis has size 1: EDGE, SYMMETRIC and REFLECTION (U-PAD-4) all repeat the element."""
-    data_type = data.draw(data_types, label="data_type")
-    mode = data.draw(st.sampled_from(PERIODIC), label="padding_mode")
     rank = data.draw(st.integers(1, 4), label="rank")
-    start = tuple(data.draw(st.integers(0, 4), label=f"start_padding[{i}]") for i in range(rank))
-    end = tuple(data.draw(st.integers(0, 4), label=f"end_padding[{i}]") for i in range(rank))
-    shape = (1,) * rank
-    out = tuple(1 + s + e for s, e in zip(start, end))
-    desc = PaddingDesc(TensorDesc(data_type, shape), TensorDesc(data_type, out), mode, 0.0, start, end)
-    x = data.draw(tensor_values(data_type, shape), label="input")
+    desc, x = draw_padding(data, PERIODIC, (1,) * rank, max_padding=4)
     run_both(desc, x)
-    assert_same(oracle.compute(desc, [x]), [np.broadcast_to(x, out)])
+    assert_same(oracle.compute(desc, [x]), [np.broadcast_to(x, desc.output_tensor.sizes)])
 
 
 @given(data=st.data())
 def test_slice_stride_0_on_several_axes(data) -> None:
-    """U-SLICE-1 on any subset of the axes: a broadcast view of one element per such axis."""
-    data_type = data.draw(data_types, label="data_type")
-    rank = data.draw(st.integers(1, 5), label="rank")
-    shape = input_shape(data.draw, rank)
-    offsets = [data.draw(st.integers(0, n - 1), label=f"offsets[{i}]") for i, n in enumerate(shape)]
-    strides, sizes = [], []
-    for i, (n, o) in enumerate(zip(shape, offsets)):
-        stride = data.draw(st.sampled_from([0, 0, 1, 2]), label=f"strides[{i}]")
-        sizes.append(data.draw(st.integers(1, 3 if stride == 0 else 1 + (n - 1 - o) // stride), label=f"sizes[{i}]"))
-        strides.append(stride)
-    desc = SliceDesc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(sizes)), offsets, sizes, strides)
-    x = data.draw(tensor_values(data_type, shape), label="input")
+    """U-SLICE-1 on any subset of the axes (half of them on average): a broadcast of one element each."""
+    desc, x = draw_slice(data, st.sampled_from([0, 0, 1, 2]), max_rank=5)
     run_both(desc, x)
 
 
 @given(data=st.data())
 def test_slice1_negative_strides_on_every_axis(data) -> None:
     """Every axis reversed, from the window's end (SLICE1.2), with strides up to MAX_STRIDE."""
-    data_type = data.draw(data_types, label="data_type")
-    rank = data.draw(st.integers(1, 8), label="rank")
-    shape = input_shape(data.draw, rank)
-    offsets, sizes, strides, out = [], [], [], []
-    for i, n in enumerate(shape):
-        offset = data.draw(st.integers(0, n - 1), label=f"window_offsets[{i}]")
-        size = data.draw(st.integers(1, n - offset), label=f"window_sizes[{i}]")
-        stride = -data.draw(st.integers(1, MAX_STRIDE), label=f"-window_strides[{i}]")
-        out.append(data.draw(st.integers(1, max_copied_elements(size, stride)), label=f"output_sizes[{i}]"))
-        offsets.append(offset)
-        sizes.append(size)
-        strides.append(stride)
-    desc = Slice1Desc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(out)), offsets, sizes, strides)
-    x = data.draw(tensor_values(data_type, shape), label="input")
+    desc, x = draw_slice1(data, [-1])
     run_both(desc, x)
 
 
