@@ -19,6 +19,7 @@ from .api import (
     unspecified,
     validate,
 )
+from .buffers import release as release_buffers
 from .checks import InvalidDescriptor, TensorDesc
 from .errata import ERRATA, Erratum
 from .op_padding import PaddingDesc, PaddingMode
@@ -26,6 +27,7 @@ from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_split import SplitDesc
 from .padding_value import PaddingValueConversion, convert_padding_value
+from .size import TooLarge, check_size, default_max_bytes, tensor_bytes
 from .tables import (
     ALL_DATA_TYPES,
     CLAUSES,
@@ -43,7 +45,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ALL_DATA_TYPES", "CLAUSES", "DEFAULT_FEATURE_LEVEL", "DESCRIPTOR_TYPES", "ERRATA", "OPERATORS",
     "OPERATOR_MODULES", "SUPPORT", "DataType", "Descriptor", "Erratum", "FeatureLevel", "InvalidDescriptor",
-    "PaddingDesc", "PaddingMode", "PaddingValueConversion", "Slice1Desc", "SliceDesc", "SplitDesc",
-    "TensorDesc", "compute", "convert_padding_value", "descriptor_from_json", "descriptor_to_json", "explain",
-    "min_feature_level", "padding", "slice", "slice1", "split", "support_row", "unspecified", "validate",
+    "PaddingDesc", "PaddingMode", "PaddingValueConversion", "Slice1Desc", "SliceDesc", "SplitDesc", "TensorDesc",
+    "TooLarge", "check_size", "compute", "convert_padding_value", "default_max_bytes", "descriptor_from_json",
+    "descriptor_to_json", "explain", "min_feature_level", "padding", "release_buffers", "slice", "slice1", "split",
+    "support_row", "tensor_bytes", "unspecified", "validate",
 ]

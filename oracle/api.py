@@ -20,6 +20,7 @@ from .op_padding import PaddingDesc, PaddingMode
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_split import SplitDesc
+from .size import check_size
 from .tables import DataType, FeatureLevel
 
 Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc
@@ -51,9 +52,16 @@ def compute(
     *,
     feature_level: FeatureLevel | str | None = None,
     literal: bool = False,
+    max_bytes: int | None = None,
 ) -> list[np.ndarray]:
-    """Validate, then compute the outputs (the fast path, or the literal one with literal=True)."""
+    """Validate, then compute the outputs (the fast path, or the literal one with literal=True).
+
+    With `max_bytes`, a descriptor whose tensors together take more is refused with TooLarge
+    before anything is allocated (see oracle.size.default_max_bytes for a budget).
+    """
     validate(desc, feature_level)
+    if max_bytes is not None:
+        check_size(desc, max_bytes)
     if len(inputs) != 1:
         raise ValueError(f"{desc.operator} takes exactly one input tensor, got {len(inputs)}")
     x = core.check_input(inputs[0], desc.input_tensor, "input")

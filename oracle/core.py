@@ -1,28 +1,33 @@
-"""What the four operators share: per-axis index maps, one gather, and the literal walk.
+"""What the four operators share: per-axis index maps, strided copies, and the literal walk.
 
 Every operator is "for each output coordinate, per axis, which input coordinate?".
-An operator module supplies `index_maps(desc)`: one integer array per axis, mapping output
-index to input index (or -1 for "outside", which PADDING's CONSTANT mode fills).  From
-that this module builds the fast path (one gather on the raw bits) and the helpers the
-literal paths and explain use.  Copies are done on the unsigned-integer view of the data,
-so no value passes through a floating-point register (NaN payloads survive).
+An operator module supplies `index_maps(desc)`: one lazy sequence per axis, mapping output
+index to input index (or -1 for "outside", which PADDING's CONSTANT mode fills).  Nothing
+is materialised per element until someone asks (`np.asarray(m)`): a stride-0 DML_SLICE over
+2**32 elements has maps of a few bytes.  The maps define the semantics (`gather` reads them
+literally, and a property test holds every fast path equal to it); the fast paths copy
+blocks instead: an affine map is a slice with a step, so SLICE, SLICE1 and SPLIT are one
+strided view copied once (`strided_copy`).  Copies are done on the unsigned-integer view of
+the data, so no value passes through a floating-point register (NaN payloads survive).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
+from . import buffers
 from .checks import TensorDesc
 from .tables import DataType
 
 
 def as_bits(array: np.ndarray, data_type: DataType) -> np.ndarray:
-    """The array's values as unsigned integers of the same width (a view where possible)."""
-    array = np.asarray(array, dtype=data_type.numpy, order="C")
-    return array.view(data_type.bits)
+    """The array's values as unsigned integers of the same width: a view with the array's strides
+    (a transposed or sliced input is not copied), a copy only when the byte order differs."""
+    return np.asarray(array, dtype=data_type.numpy).view(data_type.bits)
 
 
 def from_bits(bits: np.ndarray, data_type: DataType) -> np.ndarray:
@@ -39,12 +44,78 @@ def check_input(array: np.ndarray, tensor: TensorDesc, name: str = "input") -> n
     return array
 
 
-def gather(array: np.ndarray, data_type: DataType, maps: Sequence[np.ndarray]) -> np.ndarray:
-    """Output[c] = Input[maps[0][c0], maps[1][c1], ...], done as one take per axis on the bits."""
+class AxisMap(Sequence[int]):
+    """One axis of an index map: output index k -> input index (-1: outside).  Lazy.
+
+    Subclasses define `size` (the output length) and `at(k)` on an int64 array of indices;
+    `np.asarray(m)` materialises the whole map, `m[k]` one entry.
+    """
+
+    size: int
+
+    def at(self, k: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return self.at(np.arange(self.size, dtype=np.int64)[k])
+        k = range(self.size)[k]  # bounds and negative indices as for a list
+        return int(self.at(np.int64(k)))
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        values = self.at(np.arange(self.size, dtype=np.int64))
+        return values if dtype is None else values.astype(dtype)
+
+
+@dataclass(frozen=True, eq=True)
+class Affine(AxisMap):
+    """Output index k reads input index start + step * k (k < size): a slice with a step."""
+
+    start: int
+    step: int
+    size: int
+
+    def at(self, k: np.ndarray) -> np.ndarray:
+        return self.start + self.step * k
+
+    def as_slice(self) -> slice:
+        """The basic index selecting these input indices; a step of 0 selects the one element (broadcast it)."""
+        if self.step == 0:
+            return slice(self.start, self.start + 1)
+        stop = self.start + self.step * (self.size - 1) + (1 if self.step > 0 else -1)
+        return slice(self.start, None if stop < 0 else stop, self.step)
+
+
+def strided_copy(array: np.ndarray, data_type: DataType, maps: Sequence[Affine]) -> np.ndarray:
+    """Output[c] = Input[start + step * c] as one strided view copied once into a new array.
+
+    No index array and no gather: a negative step is a reversed view, a step of 0 (U-SLICE-1)
+    a size-1 slice broadcast by the copy.  Peak memory is the output alone.
+    """
+    view = as_bits(array, data_type)[tuple(m.as_slice() for m in maps)]
+    out = buffers.empty(tuple(m.size for m in maps), data_type.bits)
+    np.copyto(out, view)
+    return from_bits(out, data_type)
+
+
+def gather(
+    array: np.ndarray, data_type: DataType, maps: Sequence[Sequence[int]], fill: np.ndarray | None = None
+) -> np.ndarray:
+    """Output[c] = Input[maps[0][c0], maps[1][c1], ...] read literally from the maps, one take per axis.
+
+    The reference the fast paths are tested against, not a fast path: it materialises every
+    map.  An index of -1 means "outside": that element gets `fill` (a 0-d array of the data type).
+    """
     bits = as_bits(array, data_type)
-    for axis, index in enumerate(maps):
-        if not (len(index) == bits.shape[axis] and np.array_equal(index, np.arange(bits.shape[axis]))):
-            bits = np.take(bits, index, axis=axis)
+    for axis, m in enumerate(maps):
+        index = np.asarray(m, dtype=np.int64)
+        outside = index < 0
+        bits = np.take(bits, np.where(outside, 0, index), axis=axis)
+        if outside.any():
+            bits[(slice(None),) * axis + (outside,)] = as_bits(fill, data_type)[()]
     return from_bits(bits, data_type)
 
 

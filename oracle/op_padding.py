@@ -2,9 +2,11 @@
 
 Per axis, output index k maps to input index i = k - StartPadding, folded back into
 [0, size) by the mode's rule (PAD.3).  The literal path folds step by step, as the page
-describes ("fold the new padding region over the previous one"); the fast path uses the
+describes ("fold the new padding region over the previous one"); the index maps use the
 closed form with the period (2*(size-1) for REFLECTION, 2*size for SYMMETRIC, U-PAD-5).
-A property test holds the two equal.
+The fast path reads neither: it copies the interior once and builds the bands from block
+copies of the output already written (mirrored slices, then whole periods).  Property tests
+hold all three equal.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import core
+from . import buffers, core
 from .checks import (
     OneInOneOut,
     TensorDesc,
@@ -151,9 +153,22 @@ def fold(i: np.ndarray, size: int, mode: PaddingMode) -> np.ndarray:
     return fold_symmetric(i, size)
 
 
-def index_maps(desc: PaddingDesc) -> list[np.ndarray]:
+@dataclass(frozen=True)
+class Folded(core.AxisMap):
+    """PAD.3 for one axis: output index k reads fold(k - start) of an axis of `input_size` (-1: outside)."""
+
+    start: int
+    input_size: int
+    size: int
+    mode: PaddingMode
+
+    def at(self, k: np.ndarray) -> np.ndarray:
+        return fold(k - self.start, self.input_size, self.mode)
+
+
+def index_maps(desc: PaddingDesc) -> list[Folded]:
     return [
-        fold(np.arange(out, dtype=np.int64) - start, size, desc.padding_mode)
+        Folded(start, size, out, desc.padding_mode)
         for out, start, size in zip(desc.output_tensor.sizes, desc.start_padding, desc.input_tensor.sizes)
     ]
 
@@ -182,17 +197,91 @@ def compute_literal(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[np.
     ]
 
 
+# --- the fast path: block copies -------------------------------------------------------
+
+# Indices along an axis moved by one band copy at most, in bytes.  The bands are copied from
+# the output itself, and numpy copies the source of such a self-overlapping assignment into a
+# temporary first: this caps the temporary (and the source is never more than the part
+# already written, so it stays under half the output).
+BAND_CHUNK_BYTES = 64 * 2**20
+
+
+def _along(array: np.ndarray, axis: int, index: slice) -> np.ndarray:
+    return array[(slice(None),) * axis + (index,)]
+
+
+def _copy_along(array: np.ndarray, axis: int, dst_start: int, src_start: int, count: int, step: int) -> None:
+    """array[dst_start + i] = array[src_start + step * i] along `axis` for i < count; step is -1, 0 or 1.
+
+    Done in chunks of at most BAND_CHUNK_BYTES; a step of 0 broadcasts one slab (EDGE).
+    """
+    slab = array.size // array.shape[axis] * array.itemsize
+    chunk = max(1, BAND_CHUNK_BYTES // max(1, slab))
+    for i0 in range(0, count, chunk):
+        i1 = min(count, i0 + chunk)
+        if step == 0:
+            src = slice(src_start, src_start + 1)
+        else:
+            first, stop = src_start + step * i0, src_start + step * i1
+            src = slice(first, None if stop < 0 else stop, step)
+        np.copyto(_along(array, axis, slice(dst_start + i0, dst_start + i1)), _along(array, axis, src))
+
+
+def _fill_periodic(region: np.ndarray, axis: int, start: int, size: int, mode: PaddingMode) -> None:
+    """Fill region[:start] and region[start + size:] along `axis` from region[start:start + size].
+
+    EDGE broadcasts the edge slabs.  REFLECTION and SYMMETRIC first mirror the interior once
+    on each side (REFLECTION skips the edge element, SYMMETRIC repeats it), which leaves at
+    least one whole period written wherever more padding is needed; the rest is periodic,
+    out[k] = out[k + period], so it is copied from written blocks whose length doubles each
+    round (U-PAD-5: padding larger than the axis is many periods).
+    """
+    length = region.shape[axis]
+    lo, hi = start, start + size
+    if mode is PaddingMode.EDGE or (mode is PaddingMode.REFLECTION and size == 1):
+        # U-PAD-4: REFLECTION on a size-1 axis has period 0; the only element is repeated, as EDGE does.
+        _copy_along(region, axis, 0, lo, lo, 0)
+        _copy_along(region, axis, hi, hi - 1, length - hi, 0)
+        return
+    skip = 1 if mode is PaddingMode.REFLECTION else 0
+    period = 2 * (size - skip)
+    before, after = min(lo, size - skip), min(length - hi, size - skip)
+    _copy_along(region, axis, lo - before, lo + before - 1 + skip, before, -1)
+    _copy_along(region, axis, hi, hi - 1 - skip, after, -1)
+    lo, hi = lo - before, hi + after
+    while lo > 0 or hi < length:
+        shift = (hi - lo) // period * period  # whole periods already written
+        count = min(lo, shift)
+        _copy_along(region, axis, lo - count, lo - count + shift, count, 1)
+        lo -= count
+        count = min(length - hi, shift)
+        _copy_along(region, axis, hi, hi - shift, count, 1)
+        hi += count
+
+
 def compute(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Fast path: CONSTANT fills then copies the interior as one block; other modes gather."""
+    """Fast path: the interior copied once, then only the bands, axis by axis.
+
+    The band along axis d spans the whole output on the axes before d (already padded) and the
+    interior on the axes after d; CONSTANT writes PaddingValue there, the other modes copy
+    blocks of the output already written.  No index array, no gather: peak memory is the output
+    and a bounded temporary (BAND_CHUNK_BYTES).
+    """
     (x,) = inputs
     data_type = desc.input_tensor.data_type
-    if desc.padding_mode is PaddingMode.CONSTANT:
-        out = np.empty(desc.output_tensor.sizes, dtype=data_type.bits)
-        out[...] = core.as_bits(fill_value(desc), data_type)[()]
-        interior = tuple(slice(s, s + n) for s, n in zip(desc.start_padding, desc.input_tensor.sizes))
-        out[interior] = core.as_bits(x, data_type)
-        return [core.from_bits(out, data_type)]
-    return [core.gather(x, data_type, index_maps(desc))]
+    out = buffers.empty(desc.output_tensor.sizes, data_type.bits)
+    interior = tuple(slice(s, s + n) for s, n in zip(desc.start_padding, desc.input_tensor.sizes))
+    out[interior] = core.as_bits(x, data_type)
+    constant = desc.padding_mode is PaddingMode.CONSTANT
+    fill = core.as_bits(fill_value(desc), data_type)[()] if constant else None
+    for axis, (start, size) in enumerate(zip(desc.start_padding, desc.input_tensor.sizes)):
+        region = out[(slice(None),) * (axis + 1) + interior[axis + 1:]]
+        if constant:
+            _along(region, axis, slice(0, start))[...] = fill
+            _along(region, axis, slice(start + size, None))[...] = fill
+        else:
+            _fill_periodic(region, axis, start, size, desc.padding_mode)
+    return [core.from_bits(out, data_type)]
 
 
 def explain(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[str]:

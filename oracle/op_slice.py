@@ -74,8 +74,9 @@ def source(desc: SliceDesc, c: Sequence[int]) -> tuple[int, ...]:
     return tuple(o + s * k for o, s, k in zip(desc.offsets, desc.strides, c))
 
 
-def index_maps(desc: SliceDesc) -> list[np.ndarray]:
-    return [o + s * np.arange(n, dtype=np.int64) for o, s, n in zip(desc.offsets, desc.strides, desc.sizes)]
+def index_maps(desc: SliceDesc) -> list[core.Affine]:
+    """SLICE.1 per axis: offset + stride * k, a slice (stride 0 repeats one element, U-SLICE-1)."""
+    return [core.Affine(o, s, n) for o, s, n in zip(desc.offsets, desc.strides, desc.sizes)]
 
 
 def compute_literal(desc: SliceDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -85,7 +86,7 @@ def compute_literal(desc: SliceDesc, inputs: Sequence[np.ndarray]) -> list[np.nd
 
 def compute(desc: SliceDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     (x,) = inputs
-    return [core.gather(x, desc.input_tensor.data_type, index_maps(desc))]
+    return [core.strided_copy(x, desc.input_tensor.data_type, index_maps(desc))]
 
 
 def explain(desc: SliceDesc, inputs: Sequence[np.ndarray]) -> list[str]:

@@ -103,11 +103,9 @@ def source(desc: Slice1Desc, c: Sequence[int]) -> tuple[int, ...]:
     return tuple(s0 + st * k for s0, st, k in zip(copy_starts(desc), desc.window_strides, c))
 
 
-def index_maps(desc: Slice1Desc) -> list[np.ndarray]:
-    return [
-        s0 + st * np.arange(n, dtype=np.int64)
-        for s0, st, n in zip(copy_starts(desc), desc.window_strides, desc.output_tensor.sizes)
-    ]
+def index_maps(desc: Slice1Desc) -> list[core.Affine]:
+    """SLICE1.2 per axis: CopyStart + stride * k, a slice (reversed where the stride is negative)."""
+    return [core.Affine(s0, st, n) for s0, st, n in zip(copy_starts(desc), desc.window_strides, desc.output_tensor.sizes)]
 
 
 def compute_literal(desc: Slice1Desc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -117,7 +115,7 @@ def compute_literal(desc: Slice1Desc, inputs: Sequence[np.ndarray]) -> list[np.n
 
 def compute(desc: Slice1Desc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     (x,) = inputs
-    return [core.gather(x, desc.input_tensor.data_type, index_maps(desc))]
+    return [core.strided_copy(x, desc.input_tensor.data_type, index_maps(desc))]
 
 
 def explain(desc: Slice1Desc, inputs: Sequence[np.ndarray]) -> list[str]:

@@ -105,10 +105,10 @@ def source(desc: SplitDesc, j: int, c: Sequence[int]) -> tuple[int, ...]:
     return tuple(k + base if d == desc.axis else k for d, k in enumerate(c))
 
 
-def index_maps(desc: SplitDesc) -> list[list[np.ndarray]]:
-    """One list of per-axis maps for each output."""
+def index_maps(desc: SplitDesc) -> list[list[core.Affine]]:
+    """One list of per-axis maps for each output: base + k along Axis, k elsewhere."""
     return [
-        [np.arange(n, dtype=np.int64) + (base if d == desc.axis else 0) for d, n in enumerate(t.sizes)]
+        [core.Affine(base if d == desc.axis else 0, 1, n) for d, n in enumerate(t.sizes)]
         for base, t in zip(bases(desc), desc.output_tensors)
     ]
 
@@ -124,14 +124,7 @@ def compute_literal(desc: SplitDesc, inputs: Sequence[np.ndarray]) -> list[np.nd
 
 def compute(desc: SplitDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     (x,) = inputs
-    dt = desc.input_tensor.data_type
-    bits = core.as_bits(x, dt)
-    outs = []
-    for base, size in zip(bases(desc), desc.output_sizes):
-        index = [slice(None)] * bits.ndim
-        index[desc.axis] = slice(base, base + size)
-        outs.append(core.from_bits(bits[tuple(index)].copy(), dt))
-    return outs
+    return [core.strided_copy(x, desc.input_tensor.data_type, maps) for maps in index_maps(desc)]
 
 
 def explain(desc: SplitDesc, inputs: Sequence[np.ndarray]) -> list[str]:

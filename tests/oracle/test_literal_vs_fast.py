@@ -1,5 +1,7 @@
 """The literal paths (one element at a time, as the pages write it) equal the fast paths, bit for bit.
 
+And both equal the index maps read literally (core.gather): the maps define the semantics,
+the fast paths are block copies (strided views, mirrored bands) that must agree with them.
 Property tests read given -> draw -> act -> assert.  Values are drawn as raw bits, biased
 towards NaN payloads (quiet and signalling), -0.0, denormals and infinities, for all eleven
 data types and ranks 1 to 8.  Next to them, numpy-TestReflect-style hand-written arrays for
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -19,7 +22,7 @@ from hypothesis.extra.numpy import arrays
 
 import oracle
 from conformance.compare import compare_outputs
-from oracle import DataType, PaddingDesc, PaddingMode, Slice1Desc, SliceDesc, SplitDesc, TensorDesc
+from oracle import DataType, PaddingDesc, PaddingMode, Slice1Desc, SliceDesc, SplitDesc, TensorDesc, core, op_padding
 from oracle.op_slice1 import max_copied_elements
 
 # Size caps.  The literal path is a Python loop over output elements, so every example is
@@ -57,12 +60,24 @@ def assert_same(fast: list[np.ndarray], literal: list[np.ndarray]) -> None:
     assert result.equal, result.summary()
 
 
+def from_maps(desc, x: np.ndarray) -> list[np.ndarray]:
+    """The outputs read literally from the operator's index maps, one take per axis."""
+    module = oracle.OPERATOR_MODULES[desc.operator]
+    data_type = desc.input_tensor.data_type
+    if isinstance(desc, SplitDesc):
+        return [core.gather(x, data_type, maps) for maps in module.index_maps(desc)]
+    fill = op_padding.fill_value(desc) if isinstance(desc, PaddingDesc) else None
+    return [core.gather(x, data_type, module.index_maps(desc), fill)]
+
+
 def run_both(desc, x: np.ndarray) -> None:
+    """Fast path == literal path == the index maps, bit for bit."""
     note(f"descriptor: {oracle.descriptor_to_json(desc)}")
     note(f"input bits: {x.view(desc.input_tensor.data_type.bits).tolist()}")
     fast = oracle.compute(desc, [x])
     literal = oracle.compute(desc, [x], literal=True)
     assert_same(fast, literal)
+    assert_same(fast, from_maps(desc, x))
 
 
 def input_shape(draw, rank: int) -> tuple[int, ...]:
@@ -76,28 +91,25 @@ def input_shape(draw, rank: int) -> tuple[int, ...]:
     return tuple(shape)
 
 
-@given(data=st.data())
-def test_slice_literal_equals_fast(data) -> None:
-    # given
+def draw_slice(data, strides: st.SearchStrategy[int], max_rank: int = 8) -> tuple[SliceDesc, np.ndarray]:
+    """A DML_SLICE case whose strides come from `strides` (0 repeats an element: U-SLICE-1), and its input."""
     data_type = data.draw(data_types, label="data_type")
-    rank = data.draw(st.integers(1, 8), label="rank")
+    rank = data.draw(st.integers(1, max_rank), label="rank")
     shape = input_shape(data.draw, rank)
-    offsets, strides, sizes = [], [], []
+    offsets, stride_list, sizes = [], [], []
     for i, n in enumerate(shape):
         offset = data.draw(st.integers(0, n - 1), label=f"offsets[{i}]")
-        stride = data.draw(st.integers(0, MAX_STRIDE), label=f"strides[{i}]")  # 0: U-SLICE-1
+        stride = data.draw(strides, label=f"strides[{i}]")
         limit = 4 if stride == 0 else 1 + (n - 1 - offset) // stride
         sizes.append(data.draw(st.integers(1, limit), label=f"sizes[{i}]"))
         offsets.append(offset)
-        strides.append(stride)
-    desc = SliceDesc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(sizes)), offsets, sizes, strides)
-    x = data.draw(tensor_values(data_type, shape), label="input")
-    # act, assert
-    run_both(desc, x)
+        stride_list.append(stride)
+    desc = SliceDesc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(sizes)), offsets, sizes, stride_list)
+    return desc, data.draw(tensor_values(data_type, shape), label="input")
 
 
-@given(data=st.data())
-def test_slice1_literal_equals_fast(data) -> None:
+def draw_slice1(data, signs: list[int]) -> tuple[Slice1Desc, np.ndarray]:
+    """A DML_SLICE1 case whose strides take their sign from `signs`, and its input."""
     data_type = data.draw(data_types, label="data_type")
     rank = data.draw(st.integers(1, 8), label="rank")
     shape = input_shape(data.draw, rank)
@@ -106,13 +118,26 @@ def test_slice1_literal_equals_fast(data) -> None:
         offset = data.draw(st.integers(0, n - 1), label=f"window_offsets[{i}]")
         size = data.draw(st.integers(1, n - offset), label=f"window_sizes[{i}]")
         magnitude = data.draw(st.integers(1, MAX_STRIDE), label=f"|window_strides[{i}]|")
-        stride = magnitude * data.draw(st.sampled_from([1, -1]), label=f"sign[{i}]")
+        stride = magnitude * data.draw(st.sampled_from(signs), label=f"sign[{i}]")
         out.append(data.draw(st.integers(1, max_copied_elements(size, stride)), label=f"output_sizes[{i}]"))
         offsets.append(offset)
         sizes.append(size)
         strides.append(stride)
     desc = Slice1Desc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(out)), offsets, sizes, strides)
-    x = data.draw(tensor_values(data_type, shape), label="input")
+    return desc, data.draw(tensor_values(data_type, shape), label="input")
+
+
+@given(data=st.data())
+def test_slice_literal_equals_fast(data) -> None:
+    # given
+    desc, x = draw_slice(data, st.integers(0, MAX_STRIDE))
+    # act, assert
+    run_both(desc, x)
+
+
+@given(data=st.data())
+def test_slice1_literal_equals_fast(data) -> None:
+    desc, x = draw_slice1(data, [1, -1])
     run_both(desc, x)
 
 
@@ -179,6 +204,61 @@ def test_split_literal_equals_fast(data) -> None:
     # SPLIT.6: joining the outputs along Axis gives back the input, bit for bit.
     joined = np.concatenate([y.view(data_type.bits) for y in oracle.compute(desc, [x])], axis=axis)
     assert_same([joined.view(data_type.numpy)], [x])
+
+
+# --- aimed at the block copies: many periods, size-1 axes, stride 0, reversed axes --------
+
+PERIODIC = [PaddingMode.REFLECTION, PaddingMode.SYMMETRIC, PaddingMode.EDGE]
+
+
+def draw_padding(data, modes: list[PaddingMode], shape: tuple[int, ...], max_padding: int):
+    """A DML_PADDING case on `shape` with each start and end padding in [0, max_padding], and its input."""
+    data_type = data.draw(data_types, label="data_type")
+    mode = data.draw(st.sampled_from(modes), label="padding_mode")
+    start = tuple(data.draw(st.integers(0, max_padding), label=f"start_padding[{i}]") for i in range(len(shape)))
+    end = tuple(data.draw(st.integers(0, max_padding), label=f"end_padding[{i}]") for i in range(len(shape)))
+    out = tuple(n + s + e for n, s, e in zip(shape, start, end))
+    desc = PaddingDesc(TensorDesc(data_type, shape), TensorDesc(data_type, out), mode, -0.0, start, end)
+    return desc, data.draw(tensor_values(data_type, shape), label="input")
+
+
+@given(data=st.data())
+def test_padding_many_periods_on_every_axis(data) -> None:
+    """Padding larger than the axis on several axes at once (rank 1-3, sizes 1-3): the doubling
+    periodic copies, the mirrored first band and the size-1 branch (U-PAD-4), with band copies cut
+    into chunks as small as one index (BAND_CHUNK_BYTES)."""
+    # given
+    rank = data.draw(st.integers(1, 3), label="rank")
+    shape = tuple(data.draw(st.integers(1, 3), label=f"input_sizes[{i}]") for i in range(rank))
+    # output elements stay under ~4,000 (the literal loop)
+    desc, x = draw_padding(data, list(PaddingMode), shape, max_padding={1: 60, 2: 12, 3: 4}[rank])
+    chunk = data.draw(st.sampled_from([1, 5, op_padding.BAND_CHUNK_BYTES]), label="BAND_CHUNK_BYTES")
+    # act, assert
+    with mock.patch.object(op_padding, "BAND_CHUNK_BYTES", chunk):
+        run_both(desc, x)
+
+
+@given(data=st.data())
+def test_padding_size_1_axes(data) -> None:
+    """Every padded axis has size 1: EDGE, SYMMETRIC and REFLECTION (U-PAD-4) all repeat the element."""
+    rank = data.draw(st.integers(1, 4), label="rank")
+    desc, x = draw_padding(data, PERIODIC, (1,) * rank, max_padding=4)
+    run_both(desc, x)
+    assert_same(oracle.compute(desc, [x]), [np.broadcast_to(x, desc.output_tensor.sizes)])
+
+
+@given(data=st.data())
+def test_slice_stride_0_on_several_axes(data) -> None:
+    """U-SLICE-1 on any subset of the axes (half of them on average): a broadcast of one element each."""
+    desc, x = draw_slice(data, st.sampled_from([0, 0, 1, 2]), max_rank=5)
+    run_both(desc, x)
+
+
+@given(data=st.data())
+def test_slice1_negative_strides_on_every_axis(data) -> None:
+    """Every axis reversed, from the window's end (SLICE1.2), with strides up to MAX_STRIDE."""
+    desc, x = draw_slice1(data, [-1])
+    run_both(desc, x)
 
 
 # --- hand-written expected arrays (numpy TestReflect style) ---------------------------------
@@ -264,3 +344,62 @@ def test_nan_payloads_and_negative_zero_survive() -> None:
         desc = Slice1Desc(TensorDesc.of("FLOAT32", [4]), TensorDesc.of("FLOAT32", [4]), (0,), (4,), (-1,))
         y = oracle.compute(desc, [x], literal=literal)[0]
         assert y.view("<u4").tolist() == [0x00000001, 0x80000000, 0x7F800001, 0x7FC00001]
+
+
+def test_reflect_2d_pad_beyond_size_2() -> None:
+    """REFLECTION on 2x2 with padding past the size on both axes: period 2 alternates rows and columns."""
+    x = np.array([[1, 2], [3, 4]], dtype=np.uint16)
+    desc = PaddingDesc(TensorDesc.of("UINT16", [2, 2]), TensorDesc.of("UINT16", [7, 7]), "REFLECTION", 0.0,
+                       (3, 2), (2, 3))
+    odd, even = [3, 4, 3, 4, 3, 4, 3], [1, 2, 1, 2, 1, 2, 1]
+    for literal in (False, True):
+        assert oracle.compute(desc, [x], literal=literal)[0].tolist() == [odd, even, odd, even, odd, even, odd]
+
+
+def test_symmetric_with_a_size_1_axis() -> None:
+    """SYMMETRIC repeats a size-1 axis; the size-3 axis padded by 4 folds twice (period 6)."""
+    x = np.array([[1, 2, 3]], dtype=np.int8)
+    desc = PaddingDesc(TensorDesc.of("INT8", [1, 3]), TensorDesc.of("INT8", [4, 7]), "SYMMETRIC", 0.0,
+                       (2, 4), (1, 0))
+    for literal in (False, True):
+        assert oracle.compute(desc, [x], literal=literal)[0].tolist() == [[3, 3, 2, 1, 1, 2, 3]] * 4
+
+
+def test_edge_2d() -> None:
+    x = np.array([[1, 2], [3, 4]], dtype=np.float64)
+    assert oracle.padding(x, "EDGE", [1, 0], [0, 2]).tolist() == [[1, 2, 2, 2], [1, 2, 2, 2], [3, 4, 4, 4]]
+
+
+def test_slice_stride_0_hand_written() -> None:
+    """U-SLICE-1: stride 0 on both axes repeats x[2, 1]; on one axis it repeats a row."""
+    x = np.arange(12, dtype=np.int64).reshape(3, 4)
+    assert oracle.slice(x, [2, 1], [2, 3], [0, 0]).tolist() == [[9, 9, 9], [9, 9, 9]]
+    assert oracle.slice(x, [2, 0], [3, 2], [0, 3]).tolist() == [[8, 11], [8, 11], [8, 11]]
+
+
+def test_slice1_negative_strides_on_three_axes() -> None:
+    """x[i, j, k] = 12i + 4j + k; window [0:2, 0:3, 1:4], strides -1, -2, -2 start at (1, 2, 3)."""
+    x = np.arange(24, dtype=np.uint32).reshape(2, 3, 4)
+    expected = [[[23, 21], [15, 13]], [[11, 9], [3, 1]]]
+    assert oracle.slice1(x, [0, 0, 1], [2, 3, 3], [-1, -2, -2]).tolist() == expected
+
+
+def test_float16_nan_payloads_survive_periodic_reflection() -> None:
+    """Size 4 padded by 5 on both sides (period 6): input indices 1,2,3,2,1,0,1,2,3,2,1,0,1,2."""
+    bits = np.array([0x7E01, 0x8000, 0x7C01, 0x0001], dtype="<u2")
+    desc = PaddingDesc(TensorDesc.of("FLOAT16", [4]), TensorDesc.of("FLOAT16", [14]), "REFLECTION", 0.0, (5,), (5,))
+    expected = [0x8000, 0x7C01, 0x0001, 0x7C01, 0x8000, 0x7E01, 0x8000, 0x7C01, 0x0001, 0x7C01, 0x8000, 0x7E01,
+                0x8000, 0x7C01]
+    for literal in (False, True):
+        assert oracle.compute(desc, [bits.view("<f2")], literal=literal)[0].view("<u2").tolist() == expected
+
+
+def test_strided_and_big_endian_inputs_read_as_their_values() -> None:
+    """A transposed, reversed or big-endian input is read by value, like its contiguous copy."""
+    base = np.arange(60, dtype="<u2").reshape(5, 12).view("<f2")
+    for x in (base.T, base[::-1, ::2], base.astype(">f2")):
+        expected = np.ascontiguousarray(x, dtype="<f2")
+        for mode in ("REFLECTION", "CONSTANT"):
+            got = oracle.padding(x, mode, [2, 7], [3, 1], padding_value=-1.0)
+            assert_same([got], [oracle.padding(expected, mode, [2, 7], [3, 1], padding_value=-1.0)])
+        assert_same([oracle.slice1(x, [1, 0], [3, 2], [-1, 1])], [expected[3:0:-1, 0:2]])
