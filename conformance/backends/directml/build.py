@@ -19,8 +19,7 @@ from pathlib import Path
 
 from .stack import SETUP, SETUP_INSTALL, Missing, cache_dir
 
-SOURCE = Path(__file__).resolve().parent / "native" / "dml_runner.cpp"
-EXE = "dml_runner.exe"
+NATIVE = Path(__file__).resolve().parent / "native"  # one .cpp per program, and the header they share
 LIBS = ("d3d12", "dxgi", "dxguid", "uuid", "version")
 # Where DirectML.h may be: Debian's directx-headers-dev (>= 1.614, bookworm-backports), or the copy
 # `dml-conformance setup directml` unpacks into the cache.  On Windows the SDK puts it on the
@@ -80,7 +79,7 @@ def find_directml_h(compiler: Compiler) -> Path | None:
                   f"{', '.join(str(h.parent) for h in header_candidates())}: `{SETUP}` unpacks it into the cache")
 
 
-def command(compiler: Compiler, header: Path | None, output: Path) -> list[str]:
+def command(compiler: Compiler, header: Path | None, source: Path, output: Path) -> list[str]:
     if compiler.kind == "mingw":
         # -idirafter: DirectML.h from DirectX-Headers, but mingw's own d3d12.h (the DirectX-Headers copy
         # beside DirectML.h does not build with mingw's rpcndr.h).
@@ -88,40 +87,50 @@ def command(compiler: Compiler, header: Path | None, output: Path) -> list[str]:
                "-Wno-unknown-pragmas", "-static", "-static-libgcc", "-static-libstdc++"]
         if header is not None:
             cmd += ["-idirafter", str(header.parent)]
-        return [*cmd, str(SOURCE), "-o", str(output), *(f"-l{lib}" for lib in LIBS)]
+        return [*cmd, str(source), "-o", str(output), *(f"-l{lib}" for lib in LIBS)]
     cmd = [compiler.path, "/nologo", "/std:c++17", "/O2", "/EHsc", "/W3"]
     if header is not None:
         cmd.append(f"/I{header.parent}")
-    return [*cmd, str(SOURCE), f"/Fe{output}", "/link", *(f"{lib}.lib" for lib in LIBS if lib != "uuid")]
+    return [*cmd, str(source), f"/Fe{output}", "/link", *(f"{lib}.lib" for lib in LIBS if lib != "uuid")]
 
 
-def cache_key(compiler: Compiler, header: Path | None) -> str:
+def cache_key(compiler: Compiler, header: Path | None, program: str) -> str:
     digest = hashlib.sha256()
-    digest.update(SOURCE.read_bytes())
+    for path in [NATIVE / f"{program}.cpp", *sorted(NATIVE.glob("*.h"))]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
     digest.update(header.read_bytes() if header else b"<compiler's DirectML.h>")
     digest.update(f"{compiler.kind}|{compiler.path}|{compiler.version}".encode())
-    digest.update(" ".join(command(compiler, header, Path(EXE))[1:]).encode())
+    # The flags, with the paths left out: the same source and header built anywhere share one build.
+    source, exe = NATIVE / f"{program}.cpp", Path(f"{program}.exe")
+    flags = [a for a in command(compiler, header, source, exe)[1:] if a not in (str(source), str(exe))
+             and (header is None or str(header.parent) not in a)]
+    digest.update(" ".join(flags).encode())
     return digest.hexdigest()[:16]
 
 
-def runner_executable(*, log=None) -> Path:
-    """The runner built from the current source, building it first if the cache lacks it."""
+def program_executable(program: str, *, log=None) -> Path:
+    """native/<program>.cpp built from the current source, building it first if the cache lacks it."""
     compiler = find_compiler()
     header = find_directml_h(compiler)
-    folder = cache_dir() / "runner" / cache_key(compiler, header)
-    exe = folder / EXE
+    folder = cache_dir() / "native" / cache_key(compiler, header, program)
+    exe = folder / f"{program}.exe"
     if exe.is_file():
         return exe
     folder.mkdir(parents=True, exist_ok=True)
     # Build into a private name, then rename: two workers building at once both end with a whole file.
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        out = Path(tmp) / EXE
-        cmd = command(compiler, header, out)
+        out = Path(tmp) / exe.name
+        cmd = command(compiler, header, NATIVE / f"{program}.cpp", out)
         if log:
-            log(f"building the DirectML runner: {' '.join(cmd)}")
+            log(f"building {program}: {' '.join(cmd)}")
         done = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp, timeout=600, check=False)
         if done.returncode != 0 or not out.is_file():
-            raise Missing(f"building the DirectML runner failed ({compiler.path}, exit {done.returncode}):\n"
+            raise Missing(f"building {program} failed ({compiler.path}, exit {done.returncode}):\n"
                           f"{(done.stderr or done.stdout)[-3000:]}")
         os.replace(out, exe)
     return exe
+
+
+def runner_executable(*, log=None) -> Path:
+    """The DirectML runner (native/dml_runner.cpp)."""
+    return program_executable("dml_runner", log=log)
