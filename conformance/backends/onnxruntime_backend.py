@@ -1,25 +1,17 @@
-"""ONNX Runtime backends: the lowered graphs on the CPU provider, or on DirectML.
+"""ONNX Runtime's CPU provider: the lowered graphs, one session per graph signature (the fast CPU path).
 
-One class, parameterised by the execution provider.  The DirectML-specific parts are only
-the provider choice and its checks: selecting it fails at once on a machine without it,
-and a session is created with DmlExecutionProvider alone and CPU fallback disabled, so a
-node that DirectML will not take makes session creation fail (reported unsupported, with
-ORT's message) instead of silently running on the CPU and passing.
+ONNX Runtime's DirectML provider is its own backend (onnxruntime_directml.py): batched models on a
+worker that shares one DirectML device, on Windows and under Wine alike.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import re
-import sys
 import tempfile
-from pathlib import Path
 
 import numpy as np
 import onnx
-
-from oracle import Descriptor
 
 from ..lowering import IR_VERSION, OPSET, LoweredGraphBackend, Lowering, Runner
 from .base import BackendUnavailable, RunResult
@@ -40,13 +32,6 @@ KNOWN_LIMITS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"fallback to CPU EP has been explicitly disabled"),
      "a node would run on the CPU, not on {provider}: refused, never reported as a {provider} result"),
 ]
-
-INSTALL_DIRECTML = (
-    "install it with `pip install onnxruntime-directml` on Windows 10/11 (x64) with a DirectX 12 capable GPU; "
-    "uninstall `onnxruntime` first: onnxruntime and onnxruntime-directml ship the same module and must not be "
-    "installed together"
-)
-
 
 def _import_ort():
     try:
@@ -125,53 +110,3 @@ class OnnxRuntimeCpuBackend(OnnxRuntimeBackend):
 
     def __init__(self, **kw):
         super().__init__(CPU, **kw)
-
-
-def _directml_version(ort_module) -> str:
-    """The file version of the DirectML.dll that onnxruntime-directml loads (Windows only)."""
-    dll = Path(ort_module.__file__).parent / "capi" / "DirectML.dll"
-    if sys.platform != "win32" or not dll.is_file():
-        return "unknown"
-    try:
-        version = ctypes.windll.version  # type: ignore[attr-defined]
-        size = version.GetFileVersionInfoSizeW(str(dll), None)
-        buffer = ctypes.create_string_buffer(size)
-        version.GetFileVersionInfoW(str(dll), 0, size, buffer)
-        info, length = ctypes.c_void_p(), ctypes.c_uint()
-        version.VerQueryValueW(buffer, "\\", ctypes.byref(info), ctypes.byref(length))
-        words = ctypes.cast(info, ctypes.POINTER(ctypes.c_uint32 * 4)).contents
-        return f"{words[2] >> 16}.{words[2] & 0xFFFF}.{words[3] >> 16}.{words[3] & 0xFFFF}"
-    except (OSError, AttributeError, ValueError):
-        return f"unknown ({dll})"
-
-
-class OnnxRuntimeDirectMLBackend(OnnxRuntimeBackend):
-    """ORT's DmlExecutionProvider alone.  `provider` and `platform` exist so tests can run this code on the CPU."""
-
-    name = "onnxruntime-directml"
-
-    def __init__(self, *, provider: str = DML, platform: str = sys.platform, **kw):
-        super().__init__(provider, **kw)
-        if platform != "win32":
-            raise BackendUnavailable(
-                f"onnxruntime-directml needs Windows; this is {platform}. Run it on Windows: {INSTALL_DIRECTML}")
-        available = self.ort.get_available_providers()
-        if provider not in available:
-            raise BackendUnavailable(
-                f"ONNX Runtime {self.ort.__version__} here offers {', '.join(available)}, not {provider}: "
-                f"{INSTALL_DIRECTML}")
-
-    def session_options(self):
-        options = super().session_options()
-        if self.provider == DML:
-            # The DirectML provider requires both (ORT's DirectML execution provider docs).
-            options.enable_mem_pattern = False
-            options.execution_mode = self.ort.ExecutionMode.ORT_SEQUENTIAL
-        return options
-
-    def versions(self) -> dict[str, str]:
-        return {**super().versions(), "directml": _directml_version(self.ort)}
-
-    def _reached(self, descriptor: Descriptor, lowering: Lowering) -> str | None:
-        """DirectML's operator for the node, when it is not the case's own (Slice -> SLICE1, Pad -> PADDING1)."""
-        return None if lowering.dml_operator == descriptor.operator else lowering.dml_operator

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from math import prod
+from pathlib import Path
 
 import numpy as np
 
@@ -22,9 +23,9 @@ import oracle
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc
 
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
-from .build import runner_executable
+from .build import program_executable
 from .process import RunnerDied, RunnerError, RunnerProcess, RunnerTimeout, die_with_parent
-from .stack import Stack, discover
+from .stack import SETUP, Missing, Stack, discover, wheel_dir, windows_path
 
 UINT_MAX = 2**32 - 1
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
@@ -151,56 +152,71 @@ class XServer:
                 self.proc.kill()
 
 
-class DirectMLBackend(Backend):
-    """DirectML through the native runner; `dml_dll` and `adapter` come from --dml-dll and --adapter."""
+def failure_text(header: dict) -> str:
+    """'IDMLDevice::CreateOperator returned 0x80070057 (E_INVALIDARG); <message>'."""
+    text = f"{header.get('call') or 'the program'} returned {hresult_text(header.get('hresult'))}"
+    if header.get("message"):
+        text += f"; {header['message']}"
+    return text
 
-    name = "directml"
-    # One D3D12 device per process: under vkd3d its descriptor heap alone costs ~1.5 GB and seconds.
-    max_jobs = 2
 
-    def __init__(self, *, dml_dll: str | os.PathLike[str] | None = None, adapter: str | None = None,
-                 case_timeout: float = 300.0, log=None):
+class NativeProgram:
+    """One native program (native/<program>.cpp) as a child process: its stack found, its executable built,
+    an Xvfb started if there is no display, and the child restarted after it dies."""
+
+    def __init__(self, program: str, *, dml_dll: str | os.PathLike[str] | None = None, adapter: str | None = None,
+                 ort_dll: str | os.PathLike[str] | None = None, log=None):
+        self.program = program
         self.stack: Stack = discover(dml_dll)
         self.adapter = adapter
-        self.case_timeout = case_timeout
-        self.log = log or (lambda message: print(f"dml-conformance: {message}", file=sys.stderr))
-        self.runner_path = runner_executable(log=self.log)
+        self.extra: list[str] = []
+        if program == "ort_worker":
+            dll = Path(ort_dll) if ort_dll else wheel_dir() / "onnxruntime.dll"
+            if not dll.is_file():
+                raise Missing(f"onnxruntime.dll ({dll}) is missing: `{SETUP}` unpacks it with DirectML.dll")
+            self.extra = ["--ort-dll", windows_path(dll) if self.stack.under_wine else str(dll)]
+            self.ort_dll = dll
+        log = log or (lambda message: print(f"dml-conformance: {message}", file=sys.stderr))
+        self.path = program_executable(program, log=log)
         self.xserver: XServer | None = None
         self.restarts = 0
         self.process: RunnerProcess | None = None
         self.info: dict = {}
-        self._start()
-        self._caps = self._capabilities()
+        self.start()
 
-    # -- the runner process ------------------------------------------------------------------
-    def _start(self) -> None:
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.alive
+
+    def start(self) -> None:
         display = self.stack.display
         if self.stack.under_wine and display is None:
             if self.xserver is None:
                 assert self.stack.xvfb is not None
                 self.xserver = XServer(self.stack.xvfb)
             display = self.xserver.display
-        self.process = RunnerProcess(self.stack.command(self.runner_path, self.adapter),
+        self.process = RunnerProcess([*self.stack.command(self.path, self.adapter), *self.extra],
                                      env=self.stack.environment(display))
         try:
             ready = self.process.start()
         except RunnerError as e:
             self.close()
-            raise BackendUnavailable(f"the DirectML runner did not start: {e}") from e
+            raise BackendUnavailable(f"{self.program} did not start: {e}") from e
         if ready.get("status") != "ready":
             self.close()
             raise BackendUnavailable(self._startup_failure(ready))
         self.info, _ = self.process.request({"op": "info"}, timeout=120)
         if self.info.get("status") == "failed":
             self.close()
-            raise BackendUnavailable(f"the DirectML device could not be queried: {self._failure_text(self.info)}")
-        self._self_test()
+            raise BackendUnavailable(f"the DirectML device could not be queried: {failure_text(self.info)}")
 
     def _startup_failure(self, frame: dict) -> str:
         call, hr = frame.get("call", "?"), frame.get("hresult")
-        text = f"the DirectML runner could not start: {call} returned {hresult_text(hr)}"
-        if "LoadLibrary" in call or "GetProcAddress" in call:
+        text = f"{self.program} could not start: {call} returned {hresult_text(hr)}"
+        if "DirectML.dll" in call or "DMLCreateDevice1" in call:
             return f"{text}: {self.stack.dml_dll} is not a usable DirectML.dll ({self.stack.dml_dll_origin})"
+        if "onnxruntime" in call or "OrtGetApiBase" in call or call.startswith("Ort"):
+            return f"{text}: {getattr(self, 'ort_dll', '?')} is not a usable onnxruntime.dll with DirectML"
         if call == "CreateDXGIFactory1" or (hr and int(hr, 16) == 0x887A0004 and self.stack.under_wine):
             return (f"{text}: under Wine this means no usable X display or Vulkan driver "
                     f"(DISPLAY={self.stack.display or (self.xserver and self.xserver.display)}, "
@@ -208,53 +224,34 @@ class DirectMLBackend(Backend):
                     "see `dml-conformance setup directml`")
         return text
 
-    def _self_test(self) -> None:
-        """DML_ELEMENT_WISE_IDENTITY (not an operator under test) must copy 256 floats exactly, or
-        nothing this device returns can be trusted: a too-old lavapipe returns S_OK and garbage."""
-        tensor = TensorDesc(DataType.FLOAT32, (256,))
-        x = np.arange(256, dtype=np.float32) * np.float32(1.25) - np.float32(100)
-        frame = {"op": "run", "operator": "ELEMENT_WISE_IDENTITY", "min_feature_level": "1.0",
-                 "tensors": {"input": _tensor(tensor), "outputs": [_tensor(tensor)]}, "fields": {}}
-        assert self.process is not None
-        header, payload = self.process.request(frame, input_payload(x, tensor), timeout=120)
-        if header.get("status") != "ok" or payload[: x.nbytes] != x.tobytes():
-            self.close()
-            raise BackendUnavailable(
-                "the device failed the self-test (DML_ELEMENT_WISE_IDENTITY did not copy 256 floats: "
-                f"{self._failure_text(header) if header.get('status') != 'ok' else 'wrong values'}); results from "
-                f"this driver stack would be garbage. Adapter: {self.info.get('adapter')}; "
-                + (f"Mesa {self.stack.lavapipe.version}" if self.stack.lavapipe else "")
-            )
-
-    def _ensure_running(self) -> RunnerProcess:
-        if self.process is None or not self.process.alive:
+    def ensure_running(self) -> RunnerProcess:
+        if not self.alive:
             self.restarts += 1
-            self._start()
+            self.start()
         assert self.process is not None
         return self.process
 
-    def close(self) -> None:
-        if self.process is not None:
-            self.process.close()
-            self.process = None
-        if self.xserver is not None:
-            self.xserver.close()
-            self.xserver = None
-
-    # -- what the device can do -------------------------------------------------------------
-    def _capabilities(self) -> Capabilities:
-        supported = self.info.get("data_types", {})
-        data_types = frozenset(d for d in ALL_DATA_TYPES if supported.get(d.value))
+    def request(self, header: dict, payload: bytes = b"", *, timeout: float) -> tuple[dict, bytes]:
+        """One request; a child that dies or hangs raises (RunnerDied/RunnerTimeout) and is restarted next time."""
+        process = self.ensure_running()
         try:
-            level = FeatureLevel.parse(self.info.get("max_feature_level"))
-        except ValueError:  # newer than this suite knows: the newest it knows
-            level = max(FeatureLevel)
-        return Capabilities(data_types=data_types, feature_level=level, checks_invalid_descriptors=True)
+            return process.request(header, payload, timeout=timeout)
+        except (RunnerDied, RunnerTimeout):
+            self.process = None
+            raise
 
-    def capabilities(self) -> Capabilities:
-        return self._caps
+    def data_types(self) -> frozenset[DataType]:
+        supported = self.info.get("data_types", {})
+        return frozenset(d for d in ALL_DATA_TYPES if supported.get(d.value))
+
+    def feature_level(self) -> FeatureLevel:
+        try:
+            return FeatureLevel.parse(self.info.get("max_feature_level"))
+        except ValueError:  # newer than this suite knows: the newest it knows
+            return max(FeatureLevel)
 
     def versions(self) -> dict[str, str]:
+        """What produced the results: DirectML.dll, adapter, driver, D3D12, and the translation stack."""
         info = self.info
         out = {
             "directml": info.get("directml_version", "unknown"),
@@ -265,31 +262,95 @@ class DirectMLBackend(Backend):
             "d3d12_feature_level": info.get("d3d12_feature_level", "unknown"),
             "shader_model": info.get("shader_model", "unknown"),
             "dml_feature_level": info.get("max_feature_level", "unknown"),
-            "runner": f"{self.runner_path.parent.name} (built from native/dml_runner.cpp; DirectML.h "
-                      f"{info.get('header_target_version')})",
+            self.program: f"{self.path.parent.name} (built from native/{self.program}.cpp; DirectML.h "
+                          f"{info.get('header_target_version')})",
         }
         out |= self.stack.describe()
         if not self.stack.under_wine:
             out["platform"] = f"Windows {sys.getwindowsversion().build}" if sys.platform == "win32" else sys.platform
         return out
 
-    # -- running -----------------------------------------------------------------------------
-    def _failure_text(self, header: dict) -> str:
-        text = f"{header.get('call') or 'the runner'} returned {hresult_text(header.get('hresult'))}"
-        if header.get("message"):
-            text += f"; {header['message']}"
-        return text
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.close()
+            self.process = None
+        if self.xserver is not None:
+            self.xserver.close()
+            self.xserver = None
 
+
+class DirectMLBackend(Backend):
+    """DirectML through the native runner; `dml_dll` and `adapter` come from --dml-dll and --adapter."""
+
+    name = "directml"
+    # One D3D12 device per process: under vkd3d its descriptor heap alone costs ~1.5 GB and seconds.
+    max_jobs = 2
+
+    def __init__(self, *, dml_dll: str | os.PathLike[str] | None = None, adapter: str | None = None,
+                 case_timeout: float = 300.0, log=None):
+        self.case_timeout = case_timeout
+        self.native = NativeProgram("dml_runner", dml_dll=dml_dll, adapter=adapter, log=log)
+        self._self_test()
+        self._caps = Capabilities(data_types=self.native.data_types(), feature_level=self.native.feature_level(),
+                                  checks_invalid_descriptors=True)
+
+    @property
+    def info(self) -> dict:
+        return self.native.info
+
+    @property
+    def stack(self) -> Stack:
+        return self.native.stack
+
+    @property
+    def process(self) -> RunnerProcess | None:
+        return self.native.process
+
+    @property
+    def xserver(self) -> XServer | None:
+        return self.native.xserver
+
+    def _self_test(self) -> None:
+        """DML_ELEMENT_WISE_IDENTITY (not an operator under test) must copy 256 floats exactly, or
+        nothing this device returns can be trusted: a too-old lavapipe returns S_OK and garbage."""
+        tensor = TensorDesc(DataType.FLOAT32, (256,))
+        x = np.arange(256, dtype=np.float32) * np.float32(1.25) - np.float32(100)
+        frame = {"op": "run", "operator": "ELEMENT_WISE_IDENTITY", "min_feature_level": "1.0",
+                 "tensors": {"input": _tensor(tensor), "outputs": [_tensor(tensor)]}, "fields": {}}
+        header, payload = self.native.request(frame, input_payload(x, tensor), timeout=120)
+        if header.get("status") != "ok" or payload[: x.nbytes] != x.tobytes():
+            self.close()
+            raise BackendUnavailable(
+                "the device failed the self-test (DML_ELEMENT_WISE_IDENTITY did not copy 256 floats: "
+                f"{failure_text(header) if header.get('status') != 'ok' else 'wrong values'}); results from "
+                f"this driver stack would be garbage. Adapter: {self.info.get('adapter')}; "
+                + (f"Mesa {self.stack.lavapipe.version}" if self.stack.lavapipe else "")
+            )
+
+    def _ensure_running(self) -> RunnerProcess:
+        restarted = not self.native.alive
+        process = self.native.ensure_running()
+        if restarted:
+            self._self_test()
+        return process
+
+    def close(self) -> None:
+        self.native.close()
+
+    # -- what the device can do -------------------------------------------------------------
+    def capabilities(self) -> Capabilities:
+        return self._caps
+
+    def versions(self) -> dict[str, str]:
+        return self.native.versions()
+
+    # -- running -----------------------------------------------------------------------------
     def _send(self, desc: Descriptor, level: FeatureLevel, payload: bytes, check_only: bool) -> tuple[dict, bytes]:
-        process = self._ensure_running()
-        try:
-            return process.request(request(desc, level, check_only=check_only), payload, timeout=self.case_timeout)
-        except (RunnerDied, RunnerTimeout):
-            self.process = None  # restarted for the next case
-            raise
+        self._ensure_running()
+        return self.native.request(request(desc, level, check_only=check_only), payload, timeout=self.case_timeout)
 
     def _refused(self, header: dict) -> str:
-        return f"DirectML refused the descriptor: {self._failure_text(header)}"
+        return f"DirectML refused the descriptor: {failure_text(header)}"
 
     def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
         reason = self.unsupported_reason(descriptor, feature_level) or inexpressible(descriptor)
@@ -320,10 +381,10 @@ class DirectMLBackend(Backend):
         return RunResult.ok(outputs, reached_operator=descriptor.operator, timings=timings)
 
     def _error(self, header: dict, timings: dict, descriptor: Descriptor) -> RunResult:
-        text = self._failure_text(header)
+        text = failure_text(header)
         hr = header.get("hresult")
         if hr and int(hr, 16) in DEVICE_LOST:
-            self.close()  # a lost device: a fresh runner for the next case
+            self.native.close()  # a lost device: a fresh runner for the next case
             text += " (device lost; the runner is restarted for the next case)"
         return RunResult.error(f"DirectML failed to run the operator: {text}", reached_operator=descriptor.operator,
                                timings=timings)

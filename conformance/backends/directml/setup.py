@@ -5,7 +5,9 @@ the Debian packages (with --install, as root), a newer lavapipe and DirectML.h f
 distribution's backports when the system's are too old (unpacked into the cache with a private
 apt configuration: the system is not touched), the pinned DirectML.dll (pip download of the
 onnxruntime-directml win_amd64 wheel), the Wine prefix with the Vulkan renderer, the runner
-built from source, and a check that the device answers.  On Windows: the DLL, the runner, the check.
+built from source (dml_runner for `directml`, ort_worker for `onnxruntime-directml`: the wheel's
+onnxruntime.dll on a shared DirectML device), and a check that each answers.  On Windows: the DLL,
+the programs, the checks.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from .stack import DEBIAN_PACKAGES, MIN_MESA, PREFIX_READY, SETUP_INSTALL, WHEEL
 PROGRAMS = {"wine": "wine64 wine", "x86_64-w64-mingw32-g++": "mingw-w64", "Xvfb": "xvfb xauth"}
 MESA_PACKAGES = ("mesa-vulkan-drivers", "libdrm2", "libdrm-amdgpu1")  # lavapipe and the libdrm it links
 HEADER_PACKAGE = "directx-headers-dev"
+PROGRAMS_BUILT = ("dml_runner", "ort_worker")  # native/*.cpp: the directml and onnxruntime-directml backends
 
 
 class SetupError(RuntimeError):
@@ -239,8 +242,8 @@ def step_prefix() -> str:
 
 
 def step_runner() -> str:
-    exe = build.runner_executable()
-    return f"runner {exe}"
+    built = [build.program_executable(program) for program in PROGRAMS_BUILT]
+    return "; ".join(str(exe) for exe in built)
 
 
 def step_check() -> str:
@@ -259,14 +262,28 @@ def step_check() -> str:
         backend.close()
 
 
+def step_ort() -> str:
+    from ..onnxruntime_directml import OnnxRuntimeDirectMLBackend
+
+    t0 = time.perf_counter()
+    backend = OnnxRuntimeDirectMLBackend()
+    try:
+        v = backend.versions()
+        return (f"ONNX Runtime {v['onnxruntime']} with DirectML {v['directml']} on {v['adapter']} "
+                f"(the onnxruntime-directml backend); first answer after {time.perf_counter() - t0:.1f} s")
+    finally:
+        backend.close()
+
+
 def steps(install: bool) -> list[Step]:
     if sys.platform == "win32":
-        return [Step("DirectML.dll", step_dll), Step("runner", step_runner), Step("device", step_check)]
+        return [Step("DirectML.dll", step_dll), Step("programs", step_runner), Step("device", step_check),
+                Step("ONNX Runtime", step_ort)]
     if sys.platform != "linux":
         raise SetupError(f"the directml backend runs on Windows, or on Linux under Wine; this is {sys.platform}")
     return [Step("packages", lambda: step_packages(install)), Step("lavapipe", step_mesa),
             Step("DirectML.h", step_headers), Step("DirectML.dll", step_dll), Step("Wine prefix", step_prefix),
-            Step("runner", step_runner), Step("device", step_check)]
+            Step("programs", step_runner), Step("device", step_check), Step("ONNX Runtime", step_ort)]
 
 
 def run_setup(install: bool = False, out=print) -> int:

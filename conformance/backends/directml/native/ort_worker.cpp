@@ -1,0 +1,379 @@
+// ort_worker: ONNX Runtime's DirectML execution provider, driven over the same framed protocol as dml_runner.
+//
+// One process, one D3D12 device, one DirectML device and one command queue, handed to every session
+// (OrtDmlApi::SessionOptionsAppendExecutionProvider_DML1): a session then costs about a second
+// instead of five under Wine.  The Python side builds the models and batches the cases; this program
+// only creates sessions (DmlExecutionProvider alone, CPU fallback disabled), runs them and returns the
+// outputs' bytes.  A session that ONNX Runtime refuses is reported with ORT's own message.
+//
+// Requests (besides info and quit):
+//   {"op":"session","graph_optimization_level":N}   payload: a serialized ONNX model -> {"session":id}
+//   {"op":"run","session":id,"inputs":[{"name","type","shape","bytes"}],"outputs":[names]}
+//                                                   payload: the inputs' bytes, one after another
+//   {"op":"release","session":id}
+//
+// ONNX Runtime's C API headers are not packaged anywhere this builds, so the few OrtApi entries used
+// are declared here by slot: OrtApi is a struct of function pointers that ONNX Runtime only ever
+// appends to (onnxruntime_c_api.h checks its own offsets with static_asserts), so a slot never moves.
+
+#include "dml_common.h"
+
+namespace {
+
+namespace ort {
+
+struct Status;
+struct Env;
+struct SessionOptions;
+struct Session;
+struct Value;
+struct MemoryInfo;
+struct TypeAndShape;
+
+#define ORT_CALL __stdcall  // ORT_API_CALL on Windows
+
+struct ApiBase {
+    const void*(ORT_CALL* GetApi)(uint32_t version);
+    const char*(ORT_CALL* GetVersionString)();
+};
+using GetApiBaseFn = const ApiBase*(ORT_CALL*)();
+
+constexpr uint32_t kApiVersion = 13;  // the oldest OrtApi that has every slot below
+
+// Slots in OrtApi (onnxruntime_c_api.h, `struct OrtApi`), counted from 0.
+enum Slot : size_t {
+    GetErrorCode = 1,
+    GetErrorMessage = 2,
+    CreateEnv = 3,
+    CreateSessionFromArray = 8,
+    Run = 9,
+    CreateSessionOptions = 10,
+    SetSessionExecutionMode = 13,
+    DisableMemPattern = 17,
+    SetSessionLogSeverityLevel = 22,
+    SetSessionGraphOptimizationLevel = 23,
+    SetIntraOpNumThreads = 24,
+    SetInterOpNumThreads = 25,
+    CreateTensorWithDataAsOrtValue = 49,
+    GetTensorMutableData = 51,
+    GetTensorElementType = 60,
+    GetDimensionsCount = 61,
+    GetDimensions = 62,
+    GetTensorTypeAndShape = 65,
+    CreateCpuMemoryInfo = 69,
+    ReleaseEnv = 92,
+    ReleaseStatus = 93,
+    ReleaseMemoryInfo = 94,
+    ReleaseSession = 95,
+    ReleaseValue = 96,
+    ReleaseTensorTypeAndShapeInfo = 99,
+    ReleaseSessionOptions = 100,
+    AddSessionConfigEntry = 130,
+    GetExecutionProviderApi = 195,
+};
+// Slot in OrtDmlApi (dml_provider_factory.h): slots 0-4 exist in every runtime that has it.
+constexpr size_t kAppendDml1 = 1;  // SessionOptionsAppendExecutionProvider_DML1(options, IDMLDevice*, queue)
+
+constexpr int kLogError = 3;       // ORT_LOGGING_LEVEL_ERROR
+constexpr int kSequential = 0;     // ORT_SEQUENTIAL
+constexpr int kDeviceAllocator = 0;  // OrtDeviceAllocator
+constexpr int kMemTypeDefault = 0;   // OrtMemTypeDefault
+
+struct OrtError {  // a failed OrtApi call: ORT's message and code, and which call
+    std::string call;
+    int code;
+    std::string message;
+};
+
+class Api {
+public:
+    Api(const std::wstring& dll) : path_(dll) {
+        module_ = LoadLibraryW(dll.c_str());
+        if (!module_) throw HrError{HRESULT_FROM_WIN32(GetLastError()), "LoadLibraryW(onnxruntime.dll)"};
+        auto base_fn = reinterpret_cast<GetApiBaseFn>(GetProcAddress(module_, "OrtGetApiBase"));
+        if (!base_fn) throw HrError{HRESULT_FROM_WIN32(GetLastError()), "GetProcAddress(OrtGetApiBase)"};
+        const ApiBase* base = base_fn();
+        version_ = base->GetVersionString();
+        table_ = static_cast<void* const*>(base->GetApi(kApiVersion));
+        if (!table_) throw HrError{E_NOINTERFACE, "OrtApiBase::GetApi(" + std::to_string(kApiVersion) + ")"};
+    }
+
+    template <typename Fn>
+    Fn at(Slot slot) const {
+        return reinterpret_cast<Fn>(table_[slot]);
+    }
+
+    // Call an entry that returns OrtStatus*; a non-null status becomes an OrtError naming the call.
+    template <typename... Args>
+    void call(Slot slot, const char* name, Args... args) const {
+        using Fn = Status*(ORT_CALL*)(Args...);
+        Status* status = at<Fn>(slot)(args...);
+        if (status) fail(status, name);
+    }
+
+    [[noreturn]] void fail(Status* status, const std::string& name) const {
+        int code = at<int(ORT_CALL*)(const Status*)>(GetErrorCode)(status);
+        std::string message = at<const char*(ORT_CALL*)(const Status*)>(GetErrorMessage)(status);
+        at<void(ORT_CALL*)(Status*)>(ReleaseStatus)(status);
+        throw OrtError{name, code, message};
+    }
+
+    template <typename T>
+    void release(Slot slot, T* object) const {
+        if (object) at<void(ORT_CALL*)(T*)>(slot)(object);
+    }
+
+    const std::string& version() const { return version_; }
+    const std::wstring& path() const { return path_; }
+
+private:
+    std::wstring path_;
+    HMODULE module_ = nullptr;
+    void* const* table_ = nullptr;
+    std::string version_;
+};
+
+size_t element_size(int type) {  // ONNXTensorElementDataType -> bytes
+    switch (type) {
+        case 2: case 3: case 9: return 1;             // UINT8, INT8, BOOL
+        case 4: case 5: case 10: case 16: return 2;   // UINT16, INT16, FLOAT16, BFLOAT16
+        case 1: case 6: case 12: return 4;            // FLOAT, INT32, UINT32
+        case 7: case 11: case 13: return 8;           // INT64, DOUBLE, UINT64
+        default: throw ProtocolError{"unsupported tensor element type " + std::to_string(type)};
+    }
+}
+
+}  // namespace ort
+
+class Worker : public Program {
+public:
+    Worker(Device& device, const std::wstring& ort_dll) : dev_(device), api_(ort_dll) {
+        try {
+            init();
+        } catch (const ort::OrtError& e) {  // start-up failures are reported as the first frame
+            throw HrError{E_FAIL, e.call + ": " + e.message};
+        }
+    }
+
+    void init() {
+        api_.call(ort::CreateEnv, "OrtApi::CreateEnv", ort::kLogError, "dml-conformance", &env_);
+        const void* dml = nullptr;
+        api_.call(ort::GetExecutionProviderApi, "OrtApi::GetExecutionProviderApi(\"DML\")", "DML", ort::kApiVersion,
+                  &dml);
+        if (!dml) throw HrError{E_NOINTERFACE, "OrtApi::GetExecutionProviderApi(\"DML\") (not built with DirectML)"};
+        dml_api_ = static_cast<void* const*>(dml);
+        api_.call(ort::CreateCpuMemoryInfo, "OrtApi::CreateCpuMemoryInfo", ort::kDeviceAllocator,
+                  ort::kMemTypeDefault, &cpu_);
+    }
+
+    ~Worker() override {
+        for (auto& kv : sessions_) release(kv.second);
+        api_.release(ort::ReleaseMemoryInfo, cpu_);
+        api_.release(ort::ReleaseEnv, env_);
+    }
+
+    std::string info() override {
+        JsonWriter w;
+        dev_.describe(w);
+        w.str("onnxruntime_version", api_.version())
+            .str("onnxruntime_dll", utf8(api_.path().c_str()))
+            .str("onnxruntime_dll_version", file_version(api_.path()));
+        return w.done();
+    }
+
+    std::string removed_reason() override { return dev_.removed_reason(); }
+
+    void handle(const std::string& op, const Json& req, const std::vector<unsigned char>& payload) override {
+        try {
+            if (op == "session") return create(req, payload);
+            if (op == "run") return run(req, payload);
+            if (op == "release") {
+                auto it = sessions_.find(req.at("session").integer("session"));
+                if (it != sessions_.end()) {
+                    release(it->second);
+                    sessions_.erase(it);
+                }
+                write_frame(JsonWriter().str("status", "ok").done());
+                return;
+            }
+            throw ProtocolError{"unknown op '" + op + "'"};
+        } catch (const ort::OrtError& e) {
+            write_frame(JsonWriter()
+                            .str("status", "failed")
+                            .str("call", e.call)
+                            .u64("code", static_cast<uint64_t>(e.code))
+                            .str("message", e.message)
+                            .done());
+        }
+    }
+
+private:
+    struct Open {
+        ort::Session* session = nullptr;
+        ort::SessionOptions* options = nullptr;  // kept until the session is released: ORT may still use it
+    };
+
+    Device& dev_;
+    ort::Api api_;
+    ort::Env* env_ = nullptr;
+    ort::MemoryInfo* cpu_ = nullptr;
+    void* const* dml_api_ = nullptr;
+    std::map<int64_t, Open> sessions_;
+    int64_t next_ = 1;
+
+    void release(Open& open) {
+        api_.release(ort::ReleaseSession, open.session);
+        api_.release(ort::ReleaseSessionOptions, open.options);
+        open = Open{};
+    }
+
+    void create(const Json& req, const std::vector<unsigned char>& model) {
+        LARGE_INTEGER t0, t1, freq;
+        QueryPerformanceFrequency(&freq);
+        QueryPerformanceCounter(&t0);
+        Open open;
+        try {
+            api_.call(ort::CreateSessionOptions, "OrtApi::CreateSessionOptions", &open.options);
+            // What the DirectML provider requires, and nothing left to the CPU provider.
+            api_.call(ort::DisableMemPattern, "OrtApi::DisableMemPattern", open.options);
+            api_.call(ort::SetSessionExecutionMode, "OrtApi::SetSessionExecutionMode", open.options, ort::kSequential);
+            api_.call(ort::SetIntraOpNumThreads, "OrtApi::SetIntraOpNumThreads", open.options, 1);
+            api_.call(ort::SetInterOpNumThreads, "OrtApi::SetInterOpNumThreads", open.options, 1);
+            api_.call(ort::SetSessionLogSeverityLevel, "OrtApi::SetSessionLogSeverityLevel", open.options,
+                      ort::kLogError);
+            int level = static_cast<int>(req.at("graph_optimization_level").integer("graph_optimization_level"));
+            api_.call(ort::SetSessionGraphOptimizationLevel, "OrtApi::SetSessionGraphOptimizationLevel",
+                      open.options, level);
+            api_.call(ort::AddSessionConfigEntry, "OrtApi::AddSessionConfigEntry", open.options,
+                      "session.disable_cpu_ep_fallback", "1");
+            using AppendFn = ort::Status*(ORT_CALL*)(ort::SessionOptions*, IDMLDevice*, ID3D12CommandQueue*);
+            ort::Status* status = reinterpret_cast<AppendFn>(dml_api_[ort::kAppendDml1])(
+                open.options, dev_.dml_device(DML_FEATURE_LEVEL_1_0), dev_.queue());
+            if (status) api_.fail(status, "OrtDmlApi::SessionOptionsAppendExecutionProvider_DML1");
+            api_.call(ort::CreateSessionFromArray, "OrtApi::CreateSessionFromArray", static_cast<const ort::Env*>(env_),
+                      static_cast<const void*>(model.data()), model.size(),
+                      static_cast<const ort::SessionOptions*>(open.options), &open.session);
+        } catch (...) {
+            release(open);
+            throw;
+        }
+        QueryPerformanceCounter(&t1);
+        int64_t id = next_++;
+        sessions_[id] = open;
+        write_frame(JsonWriter()
+                        .str("status", "ok")
+                        .u64("session", static_cast<uint64_t>(id))
+                        .num("create_s", static_cast<double>(t1.QuadPart - t0.QuadPart) / freq.QuadPart)
+                        .done());
+    }
+
+    void run(const Json& req, const std::vector<unsigned char>& payload) {
+        auto it = sessions_.find(req.at("session").integer("session"));
+        if (it == sessions_.end()) throw ProtocolError{"no such session"};
+        const Json& inputs = req.at("inputs");
+        std::vector<std::string> in_names, out_names;
+        std::vector<std::vector<int64_t>> shapes;
+        std::vector<ort::Value*> values;
+        std::vector<ort::Value*> outputs;
+        auto cleanup = [&]() {
+            for (auto* v : values) api_.release(ort::ReleaseValue, v);
+            for (auto* v : outputs) api_.release(ort::ReleaseValue, v);
+        };
+        static unsigned char empty_tensor = 0;
+        LARGE_INTEGER t0, t1, freq;
+        QueryPerformanceFrequency(&freq);
+        try {
+            size_t at = 0;
+            for (const auto& input : inputs.items) {
+                in_names.push_back(input.at("name").str("name"));
+                std::vector<int64_t> shape;
+                for (const auto& d : input.at("shape").items) shape.push_back(d.integer("shape"));
+                shapes.push_back(shape);
+                size_t bytes = static_cast<size_t>(input.at("bytes").integer("bytes"));
+                if (at + bytes > payload.size()) throw ProtocolError{"the inputs' bytes overrun the payload"};
+                int type = static_cast<int>(input.at("type").integer("type"));
+                ort::element_size(type);
+                ort::Value* value = nullptr;
+                void* data = bytes ? const_cast<unsigned char*>(payload.data() + at) : &empty_tensor;
+                api_.call(ort::CreateTensorWithDataAsOrtValue, "OrtApi::CreateTensorWithDataAsOrtValue",
+                          static_cast<const ort::MemoryInfo*>(cpu_), data, bytes,
+                          static_cast<const int64_t*>(shapes.back().data()), shapes.back().size(), type, &value);
+                values.push_back(value);
+                at += bytes;
+            }
+            for (const auto& name : req.at("outputs").items) out_names.push_back(name.str("outputs"));
+            std::vector<const char*> in_ptrs, out_ptrs;
+            for (auto& n : in_names) in_ptrs.push_back(n.c_str());
+            for (auto& n : out_names) out_ptrs.push_back(n.c_str());
+            outputs.assign(out_names.size(), nullptr);
+            QueryPerformanceCounter(&t0);
+            api_.call(ort::Run, "OrtApi::Run", it->second.session, static_cast<const void*>(nullptr),
+                      static_cast<const char* const*>(in_ptrs.data()),
+                      static_cast<const ort::Value* const*>(values.data()), values.size(),
+                      static_cast<const char* const*>(out_ptrs.data()), out_ptrs.size(), outputs.data());
+            QueryPerformanceCounter(&t1);
+            std::string meta;
+            std::vector<std::pair<const void*, size_t>> bytes_out;
+            for (size_t i = 0; i < outputs.size(); ++i) {
+                ort::TypeAndShape* info = nullptr;
+                api_.call(ort::GetTensorTypeAndShape, "OrtApi::GetTensorTypeAndShape",
+                          static_cast<const ort::Value*>(outputs[i]), &info);
+                int type = 0;
+                size_t rank = 0;
+                std::vector<int64_t> dims;
+                try {
+                    api_.call(ort::GetTensorElementType, "OrtApi::GetTensorElementType",
+                              static_cast<const ort::TypeAndShape*>(info), &type);
+                    api_.call(ort::GetDimensionsCount, "OrtApi::GetDimensionsCount",
+                              static_cast<const ort::TypeAndShape*>(info), &rank);
+                    dims.resize(rank);
+                    api_.call(ort::GetDimensions, "OrtApi::GetDimensions", static_cast<const ort::TypeAndShape*>(info),
+                              dims.data(), rank);
+                } catch (...) {
+                    api_.release(ort::ReleaseTensorTypeAndShapeInfo, info);
+                    throw;
+                }
+                api_.release(ort::ReleaseTensorTypeAndShapeInfo, info);
+                size_t count = 1;
+                std::string shape;
+                for (int64_t d : dims) {
+                    count *= static_cast<size_t>(d);
+                    shape += (shape.empty() ? "" : ",") + std::to_string(d);
+                }
+                size_t nbytes = count * ort::element_size(type);
+                void* data = nullptr;
+                api_.call(ort::GetTensorMutableData, "OrtApi::GetTensorMutableData", outputs[i], &data);
+                bytes_out.emplace_back(data, nbytes);
+                meta += (meta.empty() ? "" : ",") + JsonWriter()
+                                                        .str("name", out_names[i])
+                                                        .u64("type", static_cast<uint64_t>(type))
+                                                        .raw("shape", "[" + shape + "]")
+                                                        .u64("bytes", nbytes)
+                                                        .done();
+            }
+            write_frame(JsonWriter()
+                            .str("status", "ok")
+                            .raw("outputs", "[" + meta + "]")
+                            .num("run_s", static_cast<double>(t1.QuadPart - t0.QuadPart) / freq.QuadPart)
+                            .done(),
+                        bytes_out);
+        } catch (...) {
+            cleanup();
+            throw;
+        }
+        cleanup();
+    }
+};
+
+}  // namespace
+
+int wmain(int argc, wchar_t** argv) {
+    return serve(argc, argv, [](const Args& args) -> std::unique_ptr<Program> {
+        auto dll = args.count(L"--dml-dll") ? args.at(L"--dml-dll") : L"DirectML.dll";
+        auto adapter = args.count(L"--adapter") ? utf8(args.at(L"--adapter").c_str()) : std::string();
+        auto ort_dll = args.count(L"--ort-dll") ? args.at(L"--ort-dll") : L"onnxruntime.dll";
+        static std::unique_ptr<Device> device;  // outlives the worker that borrows it
+        device.reset(new Device(dll, adapter));
+        return std::unique_ptr<Program>(new Worker(*device, ort_dll));
+    });
+}

@@ -1,0 +1,281 @@
+"""Backend `onnxruntime-directml`: ONNX Runtime's DirectML execution provider, executed for real.
+
+The descriptor is lowered to an ONNX node (conformance.lowering; ORT runs Slice as DML_SLICE1, Pad as
+DML_PADDING1, Split as DML_SPLIT), many cases' nodes go into one model (a session costs about a second,
+a run milliseconds), and the model runs on DmlExecutionProvider alone with CPU fallback disabled: a
+node DirectML will not take makes the session fail, and the batch is halved until that case stands
+alone and is reported unsupported with ORT's message, never run on the CPU.  Graph optimization is
+off, so every case's node is executed as its own DirectML operator: nothing is folded or removed.
+
+Sessions come from a host.  `WorkerSessions` (the default, on Windows and under Wine alike) is the
+native ort_worker on ONNX Runtime's C API, with one D3D12 device, DirectML device and queue shared by
+every session; `PythonSessions` runs the `onnxruntime` module in this process (tests substitute the
+CPU provider with it).  Everything above the host is the same code on every platform.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import onnx
+
+from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel
+
+from ..lowering import IR_VERSION, OPSET, Inexpressible, Lowering, batch_prefix, build_batch_model, lower
+from .base import Backend, BackendUnavailable, Capabilities, RunResult
+from .onnxruntime_backend import CPU, DISABLE_CPU_FALLBACK, DML, KNOWN_LIMITS
+
+ORT_DISABLE_ALL = 0  # GraphOptimizationLevel: no node is folded, fused or removed
+# ORT names the node a failure happened in ("... running Pad node. Name:'c3_Pad'"): the case is c3.
+NODE_NAME = re.compile(r"\bName:\s*'c(\d+)_[A-Za-z]+'|node with name '?c(\d+)_")
+BATCH_SIZE = 100  # cases per session: measured 0.9-1.8 s to create under Wine, whatever the count
+ONNX_SYMMETRIC_FREE = frozenset({"CONSTANT", "EDGE", "REFLECTION"})
+
+class SessionFailed(Exception):
+    """ONNX Runtime refused to create or run a session; the message is ORT's."""
+
+
+class Sessions(Protocol):
+    """Where sessions live: create from model bytes, run with named feeds, release."""
+
+    def create(self, model: bytes) -> Any: ...
+
+    def run(self, session: Any, feeds: dict[str, np.ndarray], outputs: list[str]) -> list[np.ndarray]: ...
+
+    def release(self, session: Any) -> None: ...
+
+    def describe(self) -> dict[str, str]: ...
+
+    def data_types(self) -> frozenset[DataType]: ...
+
+    def close(self) -> None: ...
+
+
+class PythonSessions:
+    """The `onnxruntime` module in this process, on one provider (DirectML on Windows; CPU in tests)."""
+
+    def __init__(self, provider: str = DML, graph_optimization_level: int = ORT_DISABLE_ALL):
+        try:
+            import onnxruntime
+        except ImportError as e:
+            raise BackendUnavailable("ONNX Runtime is not installed: `pip install onnxruntime-directml` on Windows")\
+                from e
+        self.ort = onnxruntime
+        self.provider = provider
+        self.level = graph_optimization_level
+        if provider not in onnxruntime.get_available_providers():
+            raise BackendUnavailable(f"ONNX Runtime {onnxruntime.__version__} here offers "
+                                     f"{', '.join(onnxruntime.get_available_providers())}, not {provider}")
+
+    def create(self, model: bytes) -> Any:
+        options = self.ort.SessionOptions()
+        options.intra_op_num_threads = options.inter_op_num_threads = 1
+        options.log_severity_level = 4  # failures come back as exceptions with ORT's message
+        options.graph_optimization_level = self.ort.GraphOptimizationLevel(self.level)
+        if self.provider != CPU:  # ORT refuses the entry when the CPU provider is the one asked for
+            options.add_session_config_entry(DISABLE_CPU_FALLBACK, "1")
+            options.enable_mem_pattern = False
+            options.execution_mode = self.ort.ExecutionMode.ORT_SEQUENTIAL
+        try:
+            return self.ort.InferenceSession(model, options, providers=[self.provider])
+        except Exception as e:  # ORT's refusal: its message is the evidence
+            raise SessionFailed(str(e).strip()) from e
+
+    def run(self, session: Any, feeds: dict[str, np.ndarray], outputs: list[str]) -> list[np.ndarray]:
+        try:
+            return [np.asarray(y) for y in session.run(outputs, feeds)]
+        except Exception as e:
+            raise SessionFailed(str(e).strip()) from e
+
+    def release(self, session: Any) -> None:
+        del session
+
+    def describe(self) -> dict[str, str]:
+        return {"onnxruntime": self.ort.__version__, "provider": self.provider, "route": "onnxruntime (Python)"}
+
+    def data_types(self) -> frozenset[DataType]:
+        return frozenset(ALL_DATA_TYPES)
+
+    def close(self) -> None:
+        pass
+
+
+class WorkerSessions:
+    """The native ort_worker: ONNX Runtime's C API with one shared DirectML device (Windows, or Wine)."""
+
+    def __init__(self, *, dml_dll: str | None = None, adapter: str | None = None, ort_dll: str | None = None,
+                 graph_optimization_level: int = ORT_DISABLE_ALL, timeout: float = 600.0):
+        from .directml.backend import NativeProgram
+
+        self.level = graph_optimization_level
+        self.timeout = timeout
+        self.program = NativeProgram("ort_worker", dml_dll=dml_dll, adapter=adapter, ort_dll=ort_dll)
+        self.info = self.program.info
+
+    def create(self, model: bytes) -> int:
+        header, _ = self.program.request({"op": "session", "graph_optimization_level": self.level}, model,
+                                         timeout=self.timeout)
+        if header.get("status") != "ok":
+            raise SessionFailed(header.get("message") or f"{header.get('call')}: {header}")
+        return int(header["session"])
+
+    def run(self, session: int, feeds: dict[str, np.ndarray], outputs: list[str]) -> list[np.ndarray]:
+        arrays = [np.ascontiguousarray(x) for x in feeds.values()]
+        inputs = [{"name": n, "type": onnx.helper.np_dtype_to_tensor_dtype(x.dtype), "shape": list(x.shape),
+                   "bytes": x.nbytes} for n, x in zip(feeds, arrays)]
+        header, payload = self.program.request({"op": "run", "session": session, "inputs": inputs,
+                                                "outputs": outputs}, b"".join(x.tobytes() for x in arrays),
+                                               timeout=self.timeout)
+        if header.get("status") != "ok":
+            raise SessionFailed(header.get("message") or f"{header.get('call')}: {header}")
+        results, offset = [], 0
+        for meta in header["outputs"]:
+            dtype = onnx.helper.tensor_dtype_to_np_dtype(meta["type"]).newbyteorder("<")
+            chunk = payload[offset: offset + meta["bytes"]]
+            offset += meta["bytes"]
+            results.append(np.frombuffer(chunk, dtype=dtype).reshape(meta["shape"]).copy())
+        return results
+
+    def release(self, session: int) -> None:
+        if self.program.alive:
+            self.program.request({"op": "release", "session": session}, timeout=self.timeout)
+
+    def describe(self) -> dict[str, str]:
+        info = self.info
+        return {"onnxruntime": info.get("onnxruntime_version", "unknown"),
+                "onnxruntime_dll": info.get("onnxruntime_dll", "unknown"), "provider": DML,
+                "route": "ort_worker (ONNX Runtime's C API, one DirectML device for every session)",
+                **self.program.versions()}
+
+    def data_types(self) -> frozenset[DataType]:
+        return self.program.data_types()
+
+    def close(self) -> None:
+        self.program.close()
+
+
+@dataclass
+class _Item:
+    index: int
+    lowering: Lowering
+    x: np.ndarray
+
+
+class OnnxRuntimeDirectMLBackend(Backend):
+    """ORT's DirectML provider alone, batches of cases per session.  `dml_dll`/`adapter` as for `directml`."""
+
+    name = "onnxruntime-directml"
+    max_jobs = 1  # one DirectML device per process costs ~1.6 GB under vkd3d
+    batch_size = BATCH_SIZE
+
+    def __init__(self, *, dml_dll: str | None = None, adapter: str | None = None, sessions: Sessions | None = None,
+                 batch_size: int = BATCH_SIZE, graph_optimization_level: int = ORT_DISABLE_ALL):
+        self.sessions: Sessions = sessions or WorkerSessions(dml_dll=dml_dll, adapter=adapter,
+                                                             graph_optimization_level=graph_optimization_level)
+        self.batch_size = batch_size
+        self.stats = {"sessions": 0, "refused_sessions": 0, "cases": 0}
+        self._caps = Capabilities(data_types=self.sessions.data_types(), padding_modes=ONNX_SYMMETRIC_FREE,
+                                  feature_level=max(FeatureLevel))
+
+    def capabilities(self) -> Capabilities:
+        return self._caps
+
+    def versions(self) -> dict[str, str]:
+        return {**self.sessions.describe(), "onnx_opset": str(OPSET), "onnx_ir_version": str(IR_VERSION),
+                "graph_optimization": "disabled (every node runs as its own DirectML operator)"}
+
+    def close(self) -> None:
+        self.sessions.close()
+
+    def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
+        (result,) = self.run_many([(descriptor, inputs, feature_level)])
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def run_many(self, items: Sequence[tuple[Descriptor, list[np.ndarray], FeatureLevel]]
+                 ) -> list[RunResult | BaseException]:
+        """Run many cases in as few sessions as possible; one result (or the exception it raised) each."""
+        results: list[RunResult | BaseException | None] = [None] * len(items)
+        batch: list[_Item] = []
+        for i, (descriptor, inputs, level) in enumerate(items):
+            reason = self.unsupported_reason(descriptor, level)
+            if reason:
+                results[i] = RunResult.unsupported(reason)
+                continue
+            try:
+                lowering = lower(descriptor)
+            except Inexpressible as e:
+                results[i] = RunResult.unsupported(f"{self.name}: {e}")
+                continue
+            batch.append(_Item(i, lowering, inputs[0]))
+        for start in range(0, len(batch), self.batch_size):
+            for index, result in self._run_batch(batch[start: start + self.batch_size]).items():
+                results[index] = result
+        self.stats["cases"] += len(items)
+        return [r if r is not None else RunResult.error("internal: no result") for r in results]
+
+    def _run_batch(self, batch: list[_Item]) -> dict[int, RunResult | BaseException]:
+        """One session for the batch; a refusal or failure halves it until the culprit stands alone."""
+        if not batch:
+            return {}
+        t0 = time.perf_counter()
+        try:
+            session = self.sessions.create(build_batch_model([item.lowering for item in batch]).SerializeToString())
+        except SessionFailed as e:
+            self.stats["refused_sessions"] += 1
+            return self._halve(batch, e, "create a session for")
+        except Exception as e:  # the worker died or hung: find the case that did it
+            return self._halve(batch, e, "create a session for")
+        self.stats["sessions"] += 1
+        t1 = time.perf_counter()
+        feeds = {batch_prefix(k) + "data": np.ascontiguousarray(item.x) for k, item in enumerate(batch)}
+        names = [f"{batch_prefix(k)}out{j}" for k, item in enumerate(batch) for j in range(item.lowering.output_count)]
+        try:
+            outputs = self.sessions.run(session, feeds, names)
+        except Exception as e:
+            return self._halve(batch, e, "run")
+        finally:
+            try:
+                self.sessions.release(session)
+            except Exception:  # a worker that died while running: the halving restarts it
+                pass
+        t2 = time.perf_counter()
+        results: dict[int, RunResult | BaseException] = {}
+        timings = {"session_s": (t1 - t0) / len(batch), "run_s": (t2 - t1) / len(batch), "batch": float(len(batch))}
+        for item in batch:
+            mine = [outputs.pop(0) for _ in range(item.lowering.output_count)]
+            results[item.index] = RunResult.ok(mine, reached_operator=item.lowering.dml_operator,
+                                               notes=list(item.lowering.notes), timings=dict(timings))
+        return results
+
+    def _halve(self, batch: list[_Item], error: BaseException, phase: str) -> dict[int, RunResult | BaseException]:
+        """Find the case that failed: the one ORT's message names (its node is `c<k>_<Op>`), else by halving."""
+        if len(batch) == 1:
+            item = batch[0]
+            if not isinstance(error, SessionFailed):
+                return {item.index: error}  # the worker crashed or hung on this very case
+            return {item.index: self._classify(error, phase, item.lowering)}
+        match = NODE_NAME.search(str(error)) if isinstance(error, SessionFailed) else None
+        k = int(next(g for g in match.groups() if g)) if match else len(batch)
+        if k < len(batch):
+            culprit = {batch[k].index: self._classify(error, phase, batch[k].lowering)}  # type: ignore[arg-type]
+            return {**culprit, **self._run_batch(batch[:k] + batch[k + 1:])}
+        half = len(batch) // 2
+        return {**self._run_batch(batch[:half]), **self._run_batch(batch[half:])}
+
+    def _classify(self, error: SessionFailed, phase: str, lowering: Lowering) -> RunResult:
+        message = str(error)
+        for pattern, rule in KNOWN_LIMITS:
+            if pattern.search(message):
+                return RunResult.unsupported(f"{self.name}: {rule.format(provider=DML)}: {message}",
+                                             reached_operator=lowering.dml_operator)
+        return RunResult.error(f"{self.name}: ONNX Runtime failed to {phase} {lowering.onnx_operator} "
+                               f"({lowering.data_type.value}, rank {lowering.rank}): {message}",
+                               reached_operator=lowering.dml_operator)
+
