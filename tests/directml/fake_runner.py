@@ -1,7 +1,8 @@
 """A stand-in for the native runner that speaks its protocol and misbehaves on request.
 
 The request's "fields" may hold {"fake": "..."}: "echo" (copy the input to one output),
-"segfault", "exit" (os._exit(7)), "hang", "garbage" (a header that is not JSON), "refuse".
+"segfault", "exit" (os._exit(7)), "hang", "garbage" (a header that is not JSON), "refuse",
+"oversize" (announces 1 TiB of outputs).
 Start-up misbehaviour comes from the FAKE_RUNNER_START environment variable ("fail", "hang").
 """
 
@@ -55,6 +56,9 @@ def main() -> None:
             time.sleep(3600)
         elif behaviour == "garbage":
             out.write(PREFIX.pack(5, 0) + b"notjs")
+            out.flush()
+        elif behaviour == "oversize":  # announces 1 TiB of outputs and sends nothing
+            out.write(PREFIX.pack(2, 1 << 40) + b"{}")
             out.flush()
         elif behaviour == "refuse":
             send({"status": "refused", "call": "IDMLDevice::CreateOperator", "hresult": "0x80070057"})

@@ -84,3 +84,10 @@ def test_exit_statuses_are_described():
     assert describe_exit(-9) == "killed by signal 9 (SIGKILL)"
     assert describe_exit(0xC0000005) == "exit status 0xc0000005"
     assert describe_exit(None) == "still running"
+
+
+def test_an_answer_larger_than_the_descriptor_allows_is_not_read(runner):
+    with pytest.raises(RunnerDied, match=r"announced 1099511627776 bytes of outputs, but the descriptor's output "
+                                         r"tensors hold at most 64: not read"):
+        runner.request({"op": "run", "fields": {"fake": "oversize"}}, b"", timeout=30, max_payload=64)
+    assert not runner.alive

@@ -231,11 +231,12 @@ class NativeProgram:
         assert self.process is not None
         return self.process
 
-    def request(self, header: dict, payload: bytes = b"", *, timeout: float) -> tuple[dict, bytes]:
+    def request(self, header: dict, payload: bytes = b"", *, timeout: float,
+                max_payload: int | None = None) -> tuple[dict, bytes]:
         """One request; a child that dies or hangs raises (RunnerDied/RunnerTimeout) and is restarted next time."""
         process = self.ensure_running()
         try:
-            return process.request(header, payload, timeout=timeout)
+            return process.request(header, payload, timeout=timeout, max_payload=max_payload)
         except (RunnerDied, RunnerTimeout):
             self.process = None
             raise
@@ -347,7 +348,9 @@ class DirectMLBackend(Backend):
     # -- running -----------------------------------------------------------------------------
     def _send(self, desc: Descriptor, level: FeatureLevel, payload: bytes, check_only: bool) -> tuple[dict, bytes]:
         self._ensure_running()
-        return self.native.request(request(desc, level, check_only=check_only), payload, timeout=self.case_timeout)
+        allowed = sum(total_tensor_size(t) for t in desc.output_tensors)
+        return self.native.request(request(desc, level, check_only=check_only), payload, timeout=self.case_timeout,
+                                   max_payload=allowed)
 
     def _refused(self, header: dict) -> str:
         return f"DirectML refused the descriptor: {failure_text(header)}"

@@ -156,8 +156,12 @@ class RunnerProcess:
         self.kill()
 
     # -- frames ------------------------------------------------------------------------------
-    def request(self, header: dict, payload: bytes | memoryview = b"", *, timeout: float) -> tuple[dict, bytes]:
-        """Send one frame and read the answer; RunnerDied / RunnerTimeout if the child fails."""
+    def request(self, header: dict, payload: bytes | memoryview = b"", *, timeout: float,
+                max_payload: int | None = None) -> tuple[dict, bytes]:
+        """Send one frame and read the answer; RunnerDied / RunnerTimeout if the child fails.
+
+        `max_payload`: the most answer bytes the request can justify (its outputs' sizes); a child
+        announcing more is killed before a byte of it is read, so a wrong size never costs memory."""
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise RunnerDied("the runner is not running")
@@ -169,14 +173,17 @@ class RunnerProcess:
             proc.stdin.flush()
         except (BrokenPipeError, OSError) as e:
             self._fail(RunnerDied, f"the runner stopped reading its input ({e})")
-        return self._read_frame(timeout, header.get("op", "request"))
+        return self._read_frame(timeout, header.get("op", "request"), max_payload)
 
-    def _read_frame(self, timeout: float, what: str) -> tuple[dict, bytes]:
+    def _read_frame(self, timeout: float, what: str, max_payload: int | None = None) -> tuple[dict, bytes]:
         deadline = time.monotonic() + timeout
         prefix = self._read_exact(PREFIX.size, deadline, what)
         header_len, payload_len = PREFIX.unpack(prefix)
         if header_len > MAX_HEADER:
             self._fail(RunnerDied, f"the runner sent a header of {header_len} bytes: the stream is out of step")
+        if max_payload is not None and payload_len > max_payload:
+            self._fail(RunnerDied, f"the runner announced {payload_len} bytes of outputs, but the descriptor's output "
+                                   f"tensors hold at most {max_payload}: not read")
         header_bytes = self._read_exact(header_len, deadline, what)
         payload = self._read_exact(payload_len, deadline, what) if payload_len else b""
         try:
