@@ -22,6 +22,7 @@ from .api import (
 from .buffers import release as release_buffers
 from .checks import InvalidDescriptor, TensorDesc
 from .errata import ERRATA, Erratum
+from .masks import unspecified_mask
 from .op_padding import PaddingDesc, PaddingMode
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
@@ -48,5 +49,5 @@ __all__ = [
     "PaddingDesc", "PaddingMode", "PaddingValueConversion", "Slice1Desc", "SliceDesc", "SplitDesc", "TensorDesc",
     "TooLarge", "check_size", "compute", "convert_padding_value", "default_max_bytes", "descriptor_from_json",
     "descriptor_to_json", "explain", "min_feature_level", "padding", "release_buffers", "slice", "slice1", "split",
-    "support_row", "tensor_bytes", "unspecified", "validate",
+    "support_row", "tensor_bytes", "unspecified", "unspecified_mask", "validate",
 ]

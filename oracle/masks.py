@@ -1,0 +1,75 @@
+"""Which output elements an unspecified register entry really leaves open: one bool mask per output.
+
+A case that reaches an `observed` entry (oracle.unspecified) is not open everywhere, so the
+verdict must not be either.  U-PAD-1..3 leave open only the elements filled with
+PaddingValue; U-PAD-4 only the elements read across a reflected size-1 axis from its padding;
+U-SLICE-1 only the repeats along a stride-0 axis (element 0 of such an axis reads Offsets
+whatever a zero stride means).  Every other element is judged bit for bit.
+
+Built from the descriptor's fields alone, independent of both compute paths, so a change to
+the fast path cannot widen what is exempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .op_padding import PaddingDesc, PaddingMode
+from .op_padding import unspecified as padding_unspecified
+from .op_slice import SliceDesc
+
+# The entries whose open elements are PaddingValue's (the value conversion is what is open).
+PADDING_VALUE_ENTRIES = frozenset({"U-PAD-1", "U-PAD-2", "U-PAD-3"})
+
+
+def _along(axis: int, rank: int, flags: np.ndarray) -> np.ndarray:
+    """A 1-D per-axis flag array shaped to broadcast along `axis` of a rank-`rank` tensor."""
+    shape = [1] * rank
+    shape[axis] = len(flags)
+    return flags.reshape(shape)
+
+
+def _any_axis(sizes: Sequence[int], per_axis: dict[int, np.ndarray]) -> np.ndarray:
+    """Elements for which any listed axis's flag is set."""
+    mask = np.zeros(tuple(sizes), dtype=bool)
+    for axis, flags in per_axis.items():
+        mask |= _along(axis, len(sizes), flags)
+    return mask
+
+
+def _padding_outside(desc: PaddingDesc, axes: Sequence[int]) -> dict[int, np.ndarray]:
+    """Per axis: which output indices fall in the start or end padding (k - start outside [0, size))."""
+    out = {}
+    for d in axes:
+        k = np.arange(desc.output_tensor.sizes[d]) - desc.start_padding[d]
+        out[d] = (k < 0) | (k >= desc.input_tensor.sizes[d])
+    return out
+
+
+def _padding(desc: PaddingDesc) -> list[np.ndarray]:
+    reached = set(padding_unspecified(desc))
+    rank = desc.output_tensor.dimension_count
+    axes: list[int] = []
+    if desc.padding_mode is PaddingMode.CONSTANT and reached & PADDING_VALUE_ENTRIES:
+        axes = list(range(rank))  # an element is PaddingValue when any of its coordinates is outside
+    elif "U-PAD-4" in reached:
+        axes = [d for d in range(rank) if desc.input_tensor.sizes[d] == 1
+                and (desc.start_padding[d] or desc.end_padding[d])]
+    return [_any_axis(desc.output_tensor.sizes, _padding_outside(desc, axes))]
+
+
+def _slice(desc: SliceDesc) -> list[np.ndarray]:
+    repeats = {d: np.arange(n) > 0 for d, (n, s) in enumerate(zip(desc.sizes, desc.strides)) if s == 0 and n > 1}
+    return [_any_axis(desc.output_tensor.sizes, repeats)]
+
+
+def unspecified_mask(desc) -> list[np.ndarray]:
+    """One bool array per output, True where an unspecified register entry leaves the element open."""
+    if isinstance(desc, PaddingDesc):
+        return _padding(desc)
+    if isinstance(desc, SliceDesc):
+        return _slice(desc)
+    # SLICE1 and SPLIT reach no observed entry: every element is judged.
+    return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]
