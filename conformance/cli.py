@@ -1,22 +1,21 @@
 """dml-conformance: the command line (run, report, explain, cases, backends).
 
-Exit codes: 0 nothing failed; 1 the run has failures (fail, rejected, error, crash, timeout)
-or did not finish; 2 usage or input error (bad arguments, malformed case or results files,
-unknown backend, no case matching the filters).
+Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, timeout), or did
+not finish (interrupted, stopped, the results file could not be written); 2 usage or input
+error (bad options, unknown backend or one that cannot start here, malformed case, results
+or expectations files, no case matching --case); 3 nothing was tested (every case
+unsupported or deselected: verdict UNTESTED).
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
+import signal
 import sys
-import time
 from pathlib import Path
 
-EXIT_OK, EXIT_FAILURES, EXIT_USAGE = 0, 1, 2
-CORPUS_ERROR_PREFIX = "corpus-error-"  # ids the plugin gives malformed case files' items
-SUITE_DIR = Path(__file__).resolve().parent / "suite"
-DEFAULT_BACKEND = "onnxruntime-cpu"
+EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_UNTESTED = 0, 1, 2, 3
+MAX_LISTED_FAILURES = 20
 
 
 def _error(message: str) -> int:
@@ -26,131 +25,146 @@ def _error(message: str) -> int:
 
 # --- run ---------------------------------------------------------------------------------------
 
-def pytest_args(args: argparse.Namespace, results: Path, report: Path) -> list[str]:
-    """The pytest command line a `run` amounts to (also what a vendor can paste into their own run)."""
-    out = ["-q", "-p", "no:cacheprovider", "-c", str(SUITE_DIR / "pytest.ini"), "--rootdir", str(SUITE_DIR),
-           "-rfE", "--dml-backend", args.backend, "--dml-profile", args.profile, "--dml-seed", str(args.seed),
-           "--dml-results", str(results), "--dml-report", str(report), "--dml-timeout", str(args.timeout)]
-    if args.feature_level:
-        out += ["--dml-feature-level", args.feature_level]
-    if args.operators:
-        out += ["--dml-operators", args.operators]
-    if args.data_types:
-        out += ["--dml-data-types", args.data_types]
-    if args.hypothesis_examples is not None:
-        out += ["--dml-hypothesis-examples", str(args.hypothesis_examples)]
-    if args.generated is not None:
-        out += ["--dml-generated", str(args.generated)]
-    if args.expectations:
-        out += ["--dml-expectations", args.expectations]
-    if args.no_known_issues:
-        out.append("--dml-no-known-issues")
-    if args.label:
-        out += ["--dml-label", args.label]
-    if args.dml_dll:
-        out += ["--dml-dll", args.dml_dll]
-    if args.adapter:
-        out += ["--dml-adapter", args.adapter]
-    for p in args.cases or ():
-        out += ["--dml-cases", p]
-    for c in args.case or ():
-        out += ["--dml-case", c]
-    if args.exitfirst:
-        out.append("-x")
-    return [*out, str(SUITE_DIR)]
+class _Progress:
+    """One updating line on a terminal (nothing in a log): how far the run is."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.failing, self.last = total, 0, 0, 0.0
+        self.on = sys.stderr.isatty()
+
+    def update(self, records) -> None:
+        import time
+
+        self.done += len(records)
+        self.failing += sum(1 for r in records if r.category.failing)
+        now = time.monotonic()
+        if self.on and (now - self.last > 0.2 or self.done == self.total):
+            self.last = now
+            print(f"\r{self.done}/{self.total} cases, {self.failing} failing", end="", file=sys.stderr, flush=True)
+
+    def end(self) -> None:
+        if self.on and self.done:
+            print(file=sys.stderr)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .expectations import ExpectationsError, load_expectations
-    from .plugin import BackendLoadError, backend_options, load_backend_spec, select_cases
+    from .report import ReportError
+    from .run.config import RunConfig, UsageError
+    from .run.pool import BackendStartError
+    from .run.record import Verdict
+    from .run.session import Session
 
-    # Check what can be checked before starting pytest, so input errors say exactly what is wrong.
     try:
-        load_backend_spec(args.backend, backend_options(args.dml_dll, args.adapter)).close()
-    except BackendLoadError as e:
-        return _error(f"--backend: {e}")
-    if args.expectations:
-        try:
-            load_expectations(args.expectations)
-        except ExpectationsError as e:
-            return _error(f"--expectations: {e}")
-    for p in args.cases or ():
-        if not Path(p).exists():
-            return _error(f"--cases: {p} does not exist")
-    if args.case:
-        # Cheap: filter the stored corpus and, if asked, the run-time generated set.
-        cases, _, _ = select_cases(profile=args.profile, paths=args.cases, case_ids=args.case, seed=args.seed,
-                                        generated=args.generated)
-        if not cases:
-            return _error(f"--case: no case matches {', '.join(args.case)} (profile {args.profile}, seed {args.seed}); "
-                          "see `dml-conformance cases list`")
-    out = Path(args.out)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in args.backend)
-    results = out / f"results-{safe}-{stamp}.jsonl"
-    report = out / "report.html"
-    command = [sys.executable, "-m", "pytest", *pytest_args(args, results, report)]
-    rc = subprocess.call(command)
-    if not results.exists():
-        print(f"dml-conformance: pytest exited with {rc} before writing results", file=sys.stderr)
-        return EXIT_USAGE
-    from .report import write_report
-    from .results import read_results
+        session = Session(RunConfig.from_values(vars(args)))
+    except UsageError as e:
+        return _error(str(e))
+    for error in session.selection.errors:
+        print(f"dml-conformance: error: {error}", file=sys.stderr)
+    stop: dict[str, str | None] = {"reason": None}
 
-    run = read_results(results)
-    if run.footer is None:
-        # The pytest process died (crash or kill): render what it did, the in-flight case as a crash.
-        write_report([run], report)
-        for note in run.notes:
-            print(f"dml-conformance: {note}", file=sys.stderr)
+    def on_signal(signum, frame) -> None:
+        stop["reason"] = signal.Signals(signum).name
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        try:
+            if not session.start(lambda: stop["reason"]):
+                print(f"dml-conformance: interrupted ({stop['reason']}) before the backend started", file=sys.stderr)
+                return EXIT_FAILURES
+        except BackendStartError as e:
+            return _error(f"backend {session.config.backend} cannot start: {e}")
+        except UsageError as e:
+            session.finish(stopped=str(e))
+            return _error(str(e))
+        info = session.info
+        assert info is not None
+        versions = ", ".join(f"{k} {v}" for k, v in info.versions.items()) or "no versions reported"
+        print(f"dml-conformance: backend {session.config.backend} ({versions}); feature level "
+              f"{session.config.feature_level or info.feature_level}, profile {session.config.profile}, seed "
+              f"{session.config.seed}; {len(session.selection.works)} cases"
+              + (f" (shard {session.config.shard})" if session.config.shard else "")
+              + f" on {session.jobs} worker(s)", file=sys.stderr)
+        progress = _Progress(len(session.selection.works))
+        stopped = session.run(lambda: stop["reason"], progress.update)
+        progress.end()
+        results = session.finish(stopped=stopped, interrupted=stop["reason"] is not None)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    report = None
+    try:
+        report = session.write_report(results)
+    except ReportError as e:
+        print(f"dml-conformance: error: {e}", file=sys.stderr)
+    _print_summary(session, results, report)
+    if session.write_error is not None:
+        print(f"dml-conformance: error: {session.write_error}; the run stopped after {session.writer.written if session.writer else 0} "
+              f"case(s); the lines written before are readable", file=sys.stderr)
+        return EXIT_FAILURES
+    if stop["reason"] is not None:
+        return EXIT_FAILURES
+    if session.selection.errors:
+        return EXIT_USAGE  # malformed case files: every good case still ran, but the input needs fixing
+    verdict = results.verdict()
+    return {Verdict.PASS: EXIT_OK, Verdict.UNTESTED: EXIT_UNTESTED}.get(verdict, EXIT_FAILURES)
+
+
+def _print_summary(session, results, report) -> None:
+    failing = [r for r in results.records if r.category.failing]
+    for r in failing[:MAX_LISTED_FAILURES]:
+        print(f"{r.category.value.upper()} {r.id}: {r.reason}")
+        if not r.case_json:
+            print(f"  reproduce: {session.config.repro().replace('{id}', r.id)}")
+    if len(failing) > MAX_LISTED_FAILURES:
+        print(f"... {len(failing) - MAX_LISTED_FAILURES} more failing cases (see the report)")
+    counts = results.counts()
+    print("  ".join(f"{c.value}: {n}" for c, n in sorted(counts.items(), key=lambda kv: kv[0].value)) or "no cases run")
+    for w in results.footer.unmatched_waivers if results.footer else ():
+        print(f"warning: waiver {w.get('id') or str(w.get('prefix')) + '*'} ({w.get('reason')}) matches no case of "
+              "this run", file=sys.stderr)
+    for w in results.footer.warnings if results.footer else ():
+        print(f"warning: {w}", file=sys.stderr)
     from .report import device_line
 
-    device = device_line(run.header.get("backend_versions") or {})
-    print(f"results: {results}\nreport:  {report}\n" + (f"device:  {device}\n" if device else "") +
-          f"verdict: {run.verdict()}")
-    if rc in (4, 5) and run.footer is not None and not run.records:
-        return EXIT_USAGE
-    # Malformed case files: every good case still ran and is in the results; the input error
-    # is named (file and JSON path) and the exit code says the input needs fixing.
-    corpus_errors = [r for r in run.records if str(r.get("id", "")).startswith(CORPUS_ERROR_PREFIX)]
-    for r in corpus_errors:
-        print(f"dml-conformance: error: {r.get('reason')}", file=sys.stderr)
-    if corpus_errors:
-        return EXIT_USAGE
-    return EXIT_OK if run.verdict() == "PASS" else EXIT_FAILURES
+    print(f"results: {session.results_path}")
+    if report is not None:
+        print(f"report:  {report}")
+    device = device_line(results.header.backend_versions)
+    if device:
+        print(f"device:  {device}")
+    print(f"verdict: {results.verdict().value}")
 
 
 # --- report, explain, cases, backends ----------------------------------------------------------
 
 def _report(args: argparse.Namespace) -> int:
-    from .report import write_report
-    from .results import ResultsFileError, read_results
+    from .report import ReportError, check_target, write_report
+    from .run.config import UsageError
+    from .run.results import ResultsFileError, merge_shards, read_results
 
     try:
-        runs = [read_results(p) for p in args.results]
-    except ResultsFileError as e:
+        runs = merge_shards([read_results(p) for p in args.results])
+        output = Path(args.output)
+        check_target(output, "-o", avoid=[Path(p) for p in args.results])
+        for run in runs:
+            for note in run.notes:
+                print(f"{run.path}: {note}", file=sys.stderr)
+        print(write_report(runs, output))
+    except (ResultsFileError, UsageError, ReportError) as e:
         return _error(str(e))
-    for run in runs:
-        for note in run.notes:
-            print(f"{run.path}: {note}", file=sys.stderr)
-    print(write_report(runs, args.output))
     return EXIT_OK
-
-
-def _find_case(case_id: str, paths, seed: int):
-    from .plugin import select_cases
-
-    for profile in ("quick", "full"):
-        cases, _, _ = select_cases(profile=profile, paths=paths, case_ids=[case_id], seed=seed)
-        if cases:
-            return cases[0]
-    return None
 
 
 def _explain(args: argparse.Namespace) -> int:
     import oracle
 
-    case = _find_case(args.case_id, args.cases, args.seed)
+    from .run.config import UsageError
+    from .run.selection import find_case
+
+    try:
+        case = find_case(args.case_id, paths=args.cases, seed=args.seed)
+    except UsageError as e:
+        return _error(str(e))
     if case is None:
         return _error(f"no case {args.case_id!r} in the corpus (or generated with seed {args.seed})")
     print(f"{case.id}: DML_{case.operator}, {case.data_type.value}, rank {case.rank}, FL {case.feature_level}")
@@ -161,7 +175,9 @@ def _explain(args: argparse.Namespace) -> int:
             print(f"invalid descriptor: {e}")
         return EXIT_OK
     if case.unspecified:
-        print(f"unspecified (observed, not judged): {', '.join(case.unspecified)}")
+        open_count = sum(int(m.sum()) for m in oracle.unspecified_mask(case.descriptor))
+        print(f"unspecified (observed, not judged): {', '.join(case.unspecified)}; {open_count} output element(s) "
+              "left open")
     lines = oracle.explain(case.descriptor, list(case.inputs), case.feature_level)
     shown = lines if args.all or len(lines) <= args.limit else lines[: args.limit]
     print("\n".join(shown))
@@ -171,15 +187,16 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _cases_list(args: argparse.Namespace) -> int:
-    from .plugin import _csv, _operator, select_cases
+    from .run.config import RunConfig, UsageError
+    from .run.selection import all_units
 
+    config = RunConfig.from_values({"profile": args.profile, "cases": args.cases, "operators": args.operators,
+                                    "seed": args.seed, "case": args.case, "hypothesis_examples": 0})
     try:
-        operators = _csv(_operator, "operators")(args.operators) if args.operators else None
-    except ValueError as e:
-        return _error(f"--operators: {e}")
-    cases, errors, notes = select_cases(profile=args.profile, paths=args.cases, operators=operators, seed=args.seed,
-                                        case_ids=args.case)
-    for c in cases:
+        units, errors, notes = all_units(config)
+    except UsageError as e:
+        return _error(str(e))
+    for c in units:
         if args.clause and args.clause not in c.clauses and c.expected.clause != args.clause:
             continue
         if args.tag and args.tag not in c.tags and args.tag not in c.unspecified:
@@ -195,7 +212,13 @@ def _cases_list(args: argparse.Namespace) -> int:
 def _cases_generate(args: argparse.Namespace) -> int:
     from .generate import generate_corpus
 
-    written = generate_corpus(seed=args.seed, count=args.count, out_dir=Path(args.out))
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        return _error(f"--out: {out} is a file, not a folder")
+    try:
+        written = generate_corpus(seed=args.seed, count=args.count, out_dir=out)
+    except OSError as e:
+        return _error(f"--out: cannot write in {out}: {e.strerror or e}")
     for path in written:
         print(path)
     return EXIT_OK
@@ -218,55 +241,40 @@ def _backends(args: argparse.Namespace) -> int:
             print(f"{name}: cannot load: {type(e).__name__}: {e}")
             continue
         versions = ", ".join(f"{k} {v}" for k, v in backend.versions().items())
+        max_jobs = f"; at most {type(backend).max_jobs} at once" if type(backend).max_jobs else ""
         print(f"{name}: {versions or 'no versions reported'}\n"
               f"  operators {', '.join(sorted(caps.operators))}; {len(caps.data_types)} data types "
               f"({', '.join(sorted(d.value for d in caps.data_types))}); ranks {min(caps.ranks)}-{max(caps.ranks)}; "
               f"padding modes {', '.join(sorted(caps.padding_modes))}; feature level {caps.feature_level}; "
-              f"invalid descriptors {'checked' if caps.checks_invalid_descriptors else 'not observable (U-ALL-2)'}")
+              f"invalid descriptors {'checked' if caps.checks_invalid_descriptors else 'not observable (U-ALL-2)'}"
+              f"{max_jobs}")
     return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .run.options import COUNT_TYPE, OPERATORS_TYPE, SEED_TYPE, add_cli_options
+
     parser = argparse.ArgumentParser(prog="dml-conformance", description=__doc__.splitlines()[0],
-                                     epilog="Exit codes: 0 nothing failed; 1 failures or an unfinished run; "
-                                            "2 usage or input error.")
+                                     epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
+                                            "error; 3 nothing tested (UNTESTED).")
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="run the suite on a backend; write results and the HTML report")
-    run.add_argument("--backend", default=DEFAULT_BACKEND, help="a registered name or module:Class. Default: %(default)r")
-    run.add_argument("--out", default="reports", help="folder for results and report. Default: %(default)r")
-    run.add_argument("--profile", choices=("quick", "full"), default="quick", help="Default: %(default)r")
-    run.add_argument("--feature-level", default=None, help="the level the run targets. Default: the backend's")
-    run.add_argument("--operators", default=None, help="comma-separated, e.g. SLICE1,PADDING")
-    run.add_argument("--data-types", default=None, help="comma-separated, e.g. FLOAT32,UINT8")
-    run.add_argument("--case", action="append", help="only this case id (repeatable; PREFIX* for a prefix)")
-    run.add_argument("--cases", action="append", help="case files or folders instead of the packaged corpus")
-    run.add_argument("--seed", type=int, default=0, help="Default: %(default)r")
-    run.add_argument("--hypothesis-examples", type=int, default=None, help="per operator; 0 skips")
-    run.add_argument("--generated", type=int, default=None, help="cases generated at run time")
-    run.add_argument("--expectations", default=None, help="JSON waivers file")
-    run.add_argument("--no-known-issues", action="store_true",
-                     help="do not waive the backend's shipped known issues (conformance/known_issues/)")
-    run.add_argument("--timeout", type=float, default=60.0, help="per case, seconds. Default: %(default)r")
-    run.add_argument("--label", default=None, help="a name for this run in comparison grids")
-    run.add_argument("--dml-dll", default=None, metavar="PATH",
-                     help="directml backend: the DirectML.dll to test. Default: the pinned onnxruntime-directml "
-                          "wheel's, fetched by `dml-conformance setup directml`")
-    run.add_argument("--adapter", default=None, metavar="INDEX|NAME",
-                     help="directml backend: the GPU, by index or part of its name. Default: the first")
-    run.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
+    add_cli_options(run)
     run.set_defaults(func=_run)
 
-    rep = sub.add_parser("report", help="render the HTML report from results files (several: side by side)")
+    rep = sub.add_parser("report", help="render the HTML report from results files (shards of one run are merged; "
+                                        "other runs side by side)")
     rep.add_argument("results", nargs="+")
-    rep.add_argument("-o", "--output", default="reports/report.html", help="Default: %(default)r")
+    rep.add_argument("-o", "--output", default="reports/report.html",
+                     help="never a results file; an existing file only if it is a report. Default: %(default)r")
     rep.set_defaults(func=_report)
 
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
     exp.add_argument("case_id")
     exp.add_argument("--cases", action="append")
-    exp.add_argument("--seed", type=int, default=0)
-    exp.add_argument("--limit", type=int, default=64)
+    exp.add_argument("--seed", type=SEED_TYPE, default=0)
+    exp.add_argument("--limit", type=COUNT_TYPE, default=64)
     exp.add_argument("--all", action="store_true")
     exp.set_defaults(func=_explain)
 
@@ -274,15 +282,16 @@ def build_parser() -> argparse.ArgumentParser:
     lst = cases.add_parser("list", help="case ids, operator, data type, rank, outcome, clauses")
     lst.add_argument("--profile", choices=("quick", "full"), default="quick")
     lst.add_argument("--cases", action="append")
-    lst.add_argument("--operators", default=None)
+    lst.add_argument("--operators", type=OPERATORS_TYPE, default=None)
     lst.add_argument("--clause", default=None)
     lst.add_argument("--tag", default=None, help="a tag or an errata id")
     lst.add_argument("--case", action="append")
-    lst.add_argument("--seed", type=int, default=0)
+    lst.add_argument("--seed", type=SEED_TYPE, default=0)
     lst.set_defaults(func=_cases_list)
     gen = cases.add_parser("generate", help="write a frozen corpus of generated cases, deterministically")
-    gen.add_argument("--seed", type=int, default=2026, help="the committed corpus uses 2026 (runs generate from 0). Default: %(default)r")
-    gen.add_argument("--count", type=int, default=3000, help="cases in all. Default: %(default)r")
+    gen.add_argument("--seed", type=SEED_TYPE, default=2026,
+                     help="the committed corpus uses 2026 (runs generate from 0). Default: %(default)r")
+    gen.add_argument("--count", type=_positive_count, default=3000, help="cases in all, >= 1. Default: %(default)r")
     gen.add_argument("--out", default="cases/generated", help="Default: %(default)r")
     gen.set_defaults(func=_cases_generate)
 
@@ -297,13 +306,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _positive_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: expected a count >= 1")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except FileNotFoundError as e:
-        return _error(str(e))
     except KeyboardInterrupt:
         print("dml-conformance: interrupted", file=sys.stderr)
         return EXIT_FAILURES

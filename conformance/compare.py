@@ -1,59 +1,71 @@
 """Bit-exact comparison of expected and actual outputs: raw bytes, never tolerances.
 
 Cheap when outputs match (one vectorised comparison of the bit views); detailed when they
-do not (count, first mismatching coordinates, values as numbers and hex).
+do not (count, first mismatching coordinates, values as numbers and hex).  Elements an
+unspecified register entry leaves open (oracle.unspecified_mask) are counted apart: a
+difference there is observed, a difference anywhere else is a failure.  `Comparison` is
+also the `mismatch` part of a result record (conformance.run.record), field for field.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from oracle import DataType
 
-MAX_LISTED = 16  # mismatching elements listed per output; the count covers all of them
+MAX_LISTED = 16  # mismatching elements listed per comparison; the count covers all of them
 
 
 @dataclass
 class Mismatch:
     output: int
-    coordinate: tuple[int, ...]
+    coordinate: list[int]
     expected: str
     actual: str
     expected_hex: str
     actual_hex: str
-
-    def to_json(self) -> dict:
-        return {
-            "output": self.output, "coordinate": list(self.coordinate), "expected": self.expected,
-            "actual": self.actual, "expected_hex": self.expected_hex, "actual_hex": self.actual_hex,
-        }
+    open: bool = False  # an unspecified register entry leaves this element open (observed, not judged)
 
 
 @dataclass
 class Comparison:
     equal: bool
     problems: list[str] = field(default_factory=list)  # structural: count, shape, dtype
-    mismatch_count: int = 0
-    mismatches: list[Mismatch] = field(default_factory=list)
-    # True when every mismatching element is a NaN on both sides (only the NaN's bits differ):
-    # lets a waiver excuse exactly a known NaN-payload deviation and nothing else.
+    count: int = 0  # differing elements
+    open_count: int = 0  # of `count`, the ones an unspecified entry leaves open
+    # True when every judged mismatching element is a NaN on both sides (only the NaN's bits
+    # differ): lets a waiver excuse exactly a known NaN-payload deviation and nothing else.
     nan_payload_only: bool = False
+    first: list[Mismatch] = field(default_factory=list)  # judged mismatches first, then open ones
+    # The known deviations (conformance.deviations) whose prediction the actual outputs equal bit for bit.
+    explained_by: list[str] = field(default_factory=list)
+
+    @property
+    def judged_count(self) -> int:
+        return self.count - self.open_count
+
+    @property
+    def fails(self) -> bool:
+        """A structural problem, or a difference where the spec fixes the value."""
+        return bool(self.problems) or self.judged_count > 0
 
     def summary(self) -> str:
         if self.equal:
             return "bit-exact"
         if self.problems:
             return "; ".join(self.problems)
-        first = self.mismatches[0]
-        return (f"{self.mismatch_count} element(s) differ; first at output {first.output} "
+        first = self.first[0]
+        where = " where the spec fixes the value" if self.open_count and self.judged_count else ""
+        count = self.judged_count or self.count
+        text = (f"{count} element(s) differ{where}; first at output {first.output} "
                 f"[{','.join(map(str, first.coordinate))}]: expected {first.expected} ({first.expected_hex}), "
                 f"got {first.actual} ({first.actual_hex})")
-
-    def to_json(self) -> dict:
-        return {"equal": self.equal, "problems": self.problems, "count": self.mismatch_count,
-                "nan_payload_only": self.nan_payload_only, "first": [m.to_json() for m in self.mismatches]}
+        if self.open_count and self.judged_count:
+            text += f"; {self.open_count} more where the spec leaves the value open"
+        return text
 
 
 def _hex(bits: np.generic, width: int) -> str:
@@ -64,11 +76,18 @@ def _num(value: np.generic) -> str:
     return repr(value.item())
 
 
-def compare_outputs(expected: list[np.ndarray], actual: list[np.ndarray]) -> Comparison:
-    """Compare output lists bit for bit (NaN payloads, -0.0, denormals all count)."""
+def compare_outputs(expected: list[np.ndarray], actual: list[np.ndarray],
+                    open_elements: Sequence[np.ndarray] | None = None) -> Comparison:
+    """Compare output lists bit for bit (NaN payloads, -0.0, denormals all count).
+
+    `open_elements`: one bool array per output (oracle.unspecified_mask), True where a
+    difference is observed rather than judged.
+    """
     if len(expected) != len(actual):
         return Comparison(False, [f"expected {len(expected)} output(s), got {len(actual)}"])
     result = Comparison(True)
+    judged: list[Mismatch] = []
+    opened: list[Mismatch] = []
     nan_only = True
     for j, (e, a) in enumerate(zip(expected, actual)):
         a = np.asarray(a)
@@ -87,14 +106,20 @@ def compare_outputs(expected: list[np.ndarray], actual: list[np.ndarray]) -> Com
         if not differ.any():
             continue
         result.equal = False
-        coords = np.argwhere(differ)
-        result.mismatch_count += len(coords)
+        is_open = open_elements[j] if open_elements is not None else np.zeros(differ.shape, dtype=bool)
+        result.count += int(differ.sum())
+        result.open_count += int((differ & is_open).sum())
         width = data_type.numpy.itemsize
         ev = eb.view(data_type.numpy)
         av = ab.view(data_type.numpy)
-        nan_only = nan_only and data_type.is_float and bool(np.all(np.isnan(ev[differ]) & np.isnan(av[differ])))
-        for coord in coords[: max(0, MAX_LISTED - len(result.mismatches))]:
-            c = tuple(int(v) for v in coord)
-            result.mismatches.append(Mismatch(j, c, _num(ev[c]), _num(av[c]), _hex(eb[c], width), _hex(ab[c], width)))
-    result.nan_payload_only = not result.equal and not result.problems and nan_only
+        fixed = differ & ~is_open
+        if fixed.any():
+            nan_only = nan_only and data_type.is_float and bool(np.all(np.isnan(ev[fixed]) & np.isnan(av[fixed])))
+        for mask, into, flag in ((fixed, judged, False), (differ & is_open, opened, True)):
+            for coord in np.argwhere(mask)[: max(0, MAX_LISTED - len(into))]:
+                c = tuple(int(v) for v in coord)
+                into.append(Mismatch(j, list(c), _num(ev[c]), _num(av[c]), _hex(eb[c], width), _hex(ab[c], width),
+                                     flag))
+    result.first = (judged + opened)[:MAX_LISTED]
+    result.nan_payload_only = not result.equal and not result.problems and result.judged_count > 0 and nan_only
     return result

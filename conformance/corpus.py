@@ -12,13 +12,15 @@ import json
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 import oracle
 from oracle import DataType, Descriptor, FeatureLevel, InvalidDescriptor
+
+from .jsonfile import JsonFileError, read_json
 
 SCHEMA_VERSION = 1
 
@@ -75,7 +77,6 @@ class Case:
     description: str = ""
     source: str = ""
     path: str = ""  # the file it came from
-    raw: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def valid(self) -> bool:
@@ -116,6 +117,16 @@ def _element_from_json(value, dtype: np.dtype, bits_dtype: np.dtype):
     return result
 
 
+def _data_type(value, where: str) -> DataType:
+    """A data type name; anything else (null, a number) is an error, never a default."""
+    if not isinstance(value, str):
+        raise _Problem(where, f"expected a data type name ({', '.join(t.value for t in DataType)}), got {value!r}")
+    try:
+        return DataType.parse(value)
+    except ValueError as e:
+        raise _Problem(where, str(e)) from e
+
+
 def tensor_from_json(obj, where: str) -> np.ndarray:
     """A tensor object: {"data_type", "shape", and "values" (row-major) or "data_b64" (raw little-endian)}."""
     if not isinstance(obj, dict):
@@ -126,10 +137,7 @@ def tensor_from_json(obj, where: str) -> np.ndarray:
     for name in ("data_type", "shape"):
         if name not in obj:
             raise _Problem(where, f"missing field {name!r}")
-    try:
-        data_type = DataType.parse(obj["data_type"])
-    except ValueError as e:
-        raise _Problem(f"{where}.data_type", str(e)) from e
+    data_type = _data_type(obj["data_type"], f"{where}.data_type")
     shape = obj["shape"]
     if not isinstance(shape, list) or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
         raise _Problem(f"{where}.shape", f"expected a list of non-negative integers, got {shape!r}")
@@ -212,15 +220,36 @@ class _Problem(Exception):
         self.message = message
 
 
-def case_from_json(obj: dict, where: str = "$", path: str = "") -> Case:
-    """Parse and check one case object; raises CaseFileError naming `path` and the JSON path."""
+def case_from_json(obj: dict, where: str = "$", path: str = "", *, check_expected: bool = True) -> Case:
+    """Parse and check one case object; raises CaseFileError naming `path` and the JSON path.
+
+    `check_expected`: compute the outputs with the oracle and compare them with the file's
+    expected outputs, bit for bit (off only for cases the oracle itself just wrote).
+    """
     try:
-        return _case_from_json(obj, where, path)
+        return _case_from_json(obj, where, path, check_expected)
     except _Problem as p:
         raise CaseFileError(path, p.json_path, p.message) from None
 
 
-def _case_from_json(obj: dict, where: str, path: str) -> Case:
+def _check_against_oracle(descriptor: Descriptor, inputs, expected: Expected, level: FeatureLevel, where: str) -> None:
+    """A wrong expected output would fail every correct backend: name the first element the oracle disagrees on."""
+    from .compare import compare_outputs
+
+    try:
+        computed = oracle.compute(descriptor, list(inputs), feature_level=level)
+    except Exception as e:  # e.g. a tensor past the oracle's size guard
+        raise _Problem(f"{where}.expected.outputs", f"the oracle cannot compute this case to check it: "
+                                                    f"{type(e).__name__}: {e}") from e
+    comparison = compare_outputs(computed, list(expected.outputs))
+    if not comparison.equal:
+        m = comparison.first[0]
+        raise _Problem(f"{where}.expected.outputs[{m.output}]",
+                       f"element [{','.join(map(str, m.coordinate))}] is {m.actual} ({m.actual_hex}), but the oracle "
+                       f"computes {m.expected} ({m.expected_hex}); {comparison.count} element(s) differ")
+
+
+def _case_from_json(obj: dict, where: str, path: str, check_expected: bool) -> Case:
     if not isinstance(obj, dict):
         raise _Problem(where, f"expected a case object, got {type(obj).__name__}")
     unknown = sorted(set(obj) - CASE_FIELDS)
@@ -279,6 +308,8 @@ def _case_from_json(obj: dict, where: str, path: str) -> Case:
         if sorted(obj.get("unspecified", [])) != sorted(reached):
             raise _Problem(f"{where}.unspecified", f"lists {obj.get('unspecified', [])}, but the descriptor reaches "
                                                    f"{reached} (oracle.unspecified)")
+        if check_expected:
+            _check_against_oracle(descriptor, inputs, expected, level, where)
     else:
         # An invalid case must break exactly the clause it names: a wrong expectation would fail
         # a conforming backend (or pass a broken one).
@@ -304,7 +335,7 @@ def _case_from_json(obj: dict, where: str, path: str) -> Case:
         id=case_id_, operator=operator, feature_level=level, descriptor=descriptor, inputs=inputs,
         expected=expected, clauses=tuple(obj["clauses"]), tags=tuple(obj.get("tags", [])),
         unspecified=tuple(obj.get("unspecified", [])), description=obj.get("description", ""),
-        source=obj.get("source", ""), path=str(path), raw=obj,
+        source=obj.get("source", ""), path=str(path),
     )
 
 
@@ -319,10 +350,7 @@ def _check_tensor_desc(obj, where: str) -> None:
     unknown, missing = sorted(set(obj) - TENSOR_DESC_FIELDS), sorted(TENSOR_DESC_FIELDS - set(obj))
     if unknown or missing:
         raise _Problem(where, f"a tensor desc has exactly 'data_type' and 'sizes'; unknown {unknown}, missing {missing}")
-    try:
-        DataType.parse(obj["data_type"])
-    except ValueError as e:
-        raise _Problem(f"{where}.data_type", str(e)) from e
+    _data_type(obj["data_type"], f"{where}.data_type")
     sizes = obj["sizes"]
     if not isinstance(sizes, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes):
         raise _Problem(f"{where}.sizes", f"expected a list of integers, got {sizes!r}")
@@ -401,15 +429,13 @@ class LoadResult:
         return {c.id: c for c in self.cases}
 
 
-def load_file(path: str | Path) -> LoadResult:
-    """One file: a single case object, or {"schema_version": 1, "cases": [...]}."""
+def load_file(path: str | Path, only: Iterable[str] | None = None) -> LoadResult:
+    """One file: a single case object, or {"schema_version": 1, "cases": [...]}; `only`: just these ids."""
     path = Path(path)
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        return LoadResult([], [CaseFileError(path, "$", f"cannot read: {e}")])
-    except json.JSONDecodeError as e:
-        return LoadResult([], [CaseFileError(path, "$", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")])
+        obj = read_json(path)
+    except JsonFileError as e:
+        return LoadResult([], [CaseFileError(path, "$", e.detail)])
     if isinstance(obj, dict) and "cases" in obj:
         extra = sorted(set(obj) - {"schema_version", "cases", "generator"})
         if extra or not isinstance(obj["cases"], list):
@@ -418,6 +444,9 @@ def load_file(path: str | Path) -> LoadResult:
         items = [(f"$.cases[{i}]", c) for i, c in enumerate(obj["cases"])]
     else:
         items = [("$", obj)]
+    if only is not None:
+        wanted = set(only)
+        items = [(where, item) for where, item in items if isinstance(item, dict) and item.get("id") in wanted]
     result = LoadResult([], [])
     for where, item in items:
         try:

@@ -14,8 +14,9 @@ Format (JSON, so nothing beyond the standard library is needed):
 or a list), `category` (the failing category it excuses, a name or a list: a waived `rejected`
 that becomes a `fail` is not waived), `mismatch`: "nan-payload-only" (every differing element is
 a NaN on both sides, so only NaN bits changed) or the name of a deviation model in
-conformance/deviations.py (the outputs equal that model's prediction bit for bit), and `descriptor_contains: {"strides": 0}` (each
-named descriptor array holds that value).  A failure outside the conditions is not waived.
+conformance/deviations.py (the outputs equal that model's prediction bit for bit), and
+`descriptor_contains: {"strides": 0}` (each named descriptor array holds that value).  A
+failure outside the conditions is not waived.
 
 A waiver turns a failing category (fail, rejected, error, crash, timeout) into `waived` and
 keeps the original in `waived_category`.  A waived case that passes stays `pass` and is flagged
@@ -24,18 +25,22 @@ keeps the original in `waived_category`.  A waived case that passes stays `pass`
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import oracle
 
 from .deviations import DEVIATIONS
-from .runner import FAILING
+from .jsonfile import JsonFileError, read_json
+
+if TYPE_CHECKING:
+    from .run.record import Record
 
 KNOWN_ISSUES_DIR = Path(__file__).resolve().parent / "known_issues"
 WHEN_FIELDS = {"operator", "data_type", "category", "mismatch", "descriptor_contains"}
 MISMATCH_KINDS = {"nan-payload-only", *DEVIATIONS}
+FAILING_NAMES = ("fail", "rejected", "error", "crash", "timeout")  # conformance.run.record.FAILING, by name
 
 
 class ExpectationsError(ValueError):
@@ -50,7 +55,6 @@ class Waiver:
     tracker: str | None = None
     when: dict = field(default_factory=dict)
     source: str = ""  # the file it came from (a vendor's expectations or a backend's known issues)
-    matched: int = 0
 
     @property
     def pattern(self) -> str:
@@ -59,23 +63,24 @@ class Waiver:
     def matches(self, case_id: str) -> bool:
         return case_id == self.id if self.id is not None else case_id.startswith(self.prefix or "")
 
-    def applies(self, record: dict) -> bool:
+    def applies(self, record: Record) -> bool:
         """The id matches and the record has every property `when` asks for."""
-        if not self.matches(record["id"]):
+        if not self.matches(record.id):
             return False
         for key in ("operator", "data_type", "category"):
             wanted = self.when.get(key)
-            if wanted is not None and record.get(key) not in ([wanted] if isinstance(wanted, str) else wanted):
+            value = getattr(record, key)
+            if wanted is not None and str(value) not in ([wanted] if isinstance(wanted, str) else wanted):
                 return False
-        descriptor = record.get("descriptor") or {}
+        descriptor = record.descriptor or {}
         for name, value in self.when.get("descriptor_contains", {}).items():
             if value not in (descriptor.get(name) or ()):
                 return False
         mismatch = self.when.get("mismatch")
         if mismatch == "nan-payload-only":
-            return bool(record.get("mismatch", {}).get("nan_payload_only"))
+            return record.mismatch is not None and record.mismatch.nan_payload_only
         if mismatch is not None:
-            return mismatch in (record.get("mismatch") or {}).get("explained_by", ())
+            return record.mismatch is not None and mismatch in record.mismatch.explained_by
         return True
 
     def to_json(self) -> dict:
@@ -95,7 +100,7 @@ class Expectations:
     path: str = ""
     waivers: list[Waiver] = field(default_factory=list)
 
-    def find(self, record: dict) -> Waiver | None:
+    def find(self, record: Record) -> Waiver | None:
         """The exact-id waiver that applies if any, else the applying one with the longest prefix."""
         best: Waiver | None = None
         for w in self.waivers:
@@ -111,43 +116,38 @@ class Expectations:
         paths = [p for p in (self.path, other.path) if p]
         return Expectations(" + ".join(paths), self.waivers + other.waivers)
 
-    def note_selected(self, case_ids: list[str]) -> None:
-        """Count, per waiver, how many cases of the run it matches (for the unmatched-entry warning)."""
-        for w in self.waivers:
-            w.matched = sum(1 for c in case_ids if w.matches(c))
+    def unmatched(self, case_ids: list[str]) -> list[Waiver]:
+        """The waivers that match none of `case_ids` (the run's cases): stale entries, warned about."""
+        return [w for w in self.waivers if not any(w.matches(c) for c in case_ids)]
 
-    def unmatched(self) -> list[Waiver]:
-        return [w for w in self.waivers if w.matched == 0]
-
-    def apply(self, record: dict) -> dict:
+    def apply(self, record: Record) -> Record:
         """Waive a failing record in place (returns it)."""
+        from .run.record import Category
+
         waiver = self.find(record)
-        if waiver is None:
+        if waiver is None or record.category is Category.WAIVED:
             return record
-        record["waiver"] = waiver.to_json()
-        if record["category"] in FAILING:
-            record["waived_category"] = record["category"]
-            record["category"] = "waived"
-            record["reason"] = f"waived ({waiver.reason}): {record.get('reason', '')}"
-        elif record["category"] == "pass":  # observed results are never judged, so no waiver is stale there
-            record["waived_but_passed"] = True
+        record.waiver = waiver.to_json()
+        if record.category.failing:
+            record.waived_category = record.category
+            record.set(Category.WAIVED, f"waived ({waiver.reason}): {record.reason}")
+        elif record.category is Category.PASS:  # observed results are never judged, so no waiver is stale there
+            record.waived_but_passed = True
         return record
 
 
 def load_expectations(path: str | Path) -> Expectations:
     path = Path(path)
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ExpectationsError(f"{path}: cannot read the expectations file: {e}") from e
-    except json.JSONDecodeError as e:
-        raise ExpectationsError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from e
+        obj = read_json(path)
+    except JsonFileError as e:
+        raise ExpectationsError(str(e)) from None
     if not isinstance(obj, dict) or not isinstance(obj.get("waivers"), list):
         raise ExpectationsError(f"{path}: $: expected an object with a list 'waivers'")
     unknown = sorted(set(obj) - {"schema_version", "waivers", "comment"})
     if unknown:
         raise ExpectationsError(f"{path}: $: unknown field(s) {', '.join(unknown)}")
-    if obj.get("schema_version", 1) != 1:
+    if obj.get("schema_version", 1) != 1 or isinstance(obj.get("schema_version"), bool):
         raise ExpectationsError(f"{path}: $.schema_version: {obj['schema_version']!r} is not supported (1)")
     result = Expectations(str(path))
     for i, entry in enumerate(obj["waivers"]):
@@ -180,11 +180,11 @@ def _check_when(when, where: str) -> dict:
     if unknown:
         raise ExpectationsError(f"{where}: unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(WHEN_FIELDS))}")
     allowed = {"operator": set(oracle.OPERATORS), "data_type": {t.value for t in oracle.DataType},
-               "category": set(FAILING)}
+               "category": set(FAILING_NAMES)}
     for key, names in allowed.items():
         if key in when:
             values = [when[key]] if isinstance(when[key], str) else when[key]
-            bad = [v for v in values if v not in names] if isinstance(values, list) else [values]
+            bad = [v for v in values if not isinstance(v, str) or v not in names] if isinstance(values, list) else [values]
             if bad:
                 raise ExpectationsError(f"{where}.{key}: {bad!r} not among {', '.join(sorted(names))}")
     contains = when.get("descriptor_contains", {})
@@ -192,8 +192,9 @@ def _check_when(when, where: str) -> dict:
                                                  for k, v in contains.items()):
         raise ExpectationsError(f"{where}.descriptor_contains: expected an object of descriptor array names to "
                                 f"integers, e.g. {{\"strides\": 0}}")
-    if "mismatch" in when and when["mismatch"] not in MISMATCH_KINDS:
-        raise ExpectationsError(f"{where}.mismatch: {when['mismatch']!r}; expected one of {', '.join(sorted(MISMATCH_KINDS))}")
+    if "mismatch" in when and not (isinstance(when["mismatch"], str) and when["mismatch"] in MISMATCH_KINDS):
+        raise ExpectationsError(f"{where}.mismatch: {when['mismatch']!r}; expected one of "
+                                f"{', '.join(repr(k) for k in sorted(MISMATCH_KINDS))}")
     return dict(when)
 
 

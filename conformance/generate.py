@@ -22,7 +22,7 @@ import oracle
 from oracle import InvalidDescriptor, PaddingMode
 
 from .builders import INVALID_FAMILIES, CaseSpec, RngChooser, build_invalid, build_valid, choose_config, corners
-from .corpus import SCHEMA_VERSION, case_id, tensor_to_json
+from .corpus import SCHEMA_VERSION, Case, Expected, case_id, case_to_json
 
 # Bump when a builder, a value pool or the encoding changes: the same seed then gives a new corpus.
 GENERATOR_VERSION = "2"
@@ -58,17 +58,16 @@ def _clauses(spec: CaseSpec) -> list[str]:
     return sorted(clauses)
 
 
-def case_json(spec: CaseSpec, source: str) -> dict:
-    """The case object of cases/README.md for a built case; expected outputs from the oracle."""
+def case_from_spec(spec: CaseSpec, source: str, case_id_: str | None = None) -> Case:
+    """The case of a built spec (expected outputs from the oracle); `case_id_` if already computed."""
     desc, level = spec.descriptor, spec.feature_level
     dt = desc.input_tensor.data_type
     tags = ["generated", *spec.tags]
     if spec.valid:
         tags += [f"corner:{c}" for c in corners(desc)]
-        outputs = oracle.compute(desc, spec.inputs, feature_level=level)
+        expected = Expected("valid", tuple(oracle.compute(desc, spec.inputs, feature_level=level)))
         reached = oracle.unspecified(desc)
         tags += reached
-        expected = {"outcome": "valid", "outputs": [tensor_to_json(y) for y in outputs]}
         what = f"{spec.operator} {dt.value} rank {desc.input_tensor.dimension_count}"
         if spec.operator == "PADDING":
             what += f" {desc.padding_mode.value}"
@@ -82,30 +81,35 @@ def case_json(spec: CaseSpec, source: str) -> dict:
             raise AssertionError(f"family {spec.family!r} built a valid descriptor: {desc}")
         reached = []
         tags.append(f"family:{spec.family}")
-        expected = {"outcome": "invalid", "clause": spec.clause}
+        expected = Expected("invalid", clause=spec.clause)
         what = f"invalid ({spec.clause}: {spec.family}), {dt.value} rank {desc.input_tensor.dimension_count}"
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "id": case_id(spec.operator, level, desc, spec.inputs),
-        "operator": spec.operator,
-        "description": f"{what} at FL {level}",
-        "source": source,
-        "feature_level": str(level),
-        "clauses": _clauses(spec),
-        "tags": sorted(set(tags), key=tags.index),
-        "unspecified": reached,
-        "descriptor": oracle.descriptor_to_json(desc),
-        "inputs": [tensor_to_json(x) for x in spec.inputs],
-        "expected": expected,
-    }
+    return Case(
+        id=case_id_ or case_id(spec.operator, level, desc, spec.inputs), operator=spec.operator,
+        feature_level=level, descriptor=desc, inputs=tuple(spec.inputs), expected=expected,
+        clauses=tuple(_clauses(spec)), tags=tuple(sorted(set(tags), key=tags.index)), unspecified=tuple(reached),
+        description=f"{what} at FL {level}", source=source,
+    )
 
 
-def generate_cases(seed: int, count: int, operators: Sequence[str] = oracle.OPERATORS) -> dict[str, list[dict]]:
-    """`count` distinct case objects, spread round-robin over `operators`; deterministic in `seed`."""
+def case_json(spec: CaseSpec, source: str) -> dict:
+    """The case object of cases/README.md for a built spec; expected outputs from the oracle."""
+    return case_to_json(case_from_spec(spec, source))
+
+
+def _source(seed: int, count: int) -> str:
+    return f"generated: seed {seed}, count {count}, generator {GENERATOR_VERSION}"
+
+
+def generate(seed: int, count: int, operators: Sequence[str] = oracle.OPERATORS, source: str | None = None) -> list[Case]:
+    """`count` distinct cases, spread round-robin over `operators`, in generation order; deterministic in `seed`.
+
+    The first n cases of a longer generation with the same seed are the n-case generation:
+    one cache of the longest serves every shorter count (conformance.run.selection).
+    """
     rng = np.random.Generator(np.random.PCG64(seed))
     ch = RngChooser(rng)
-    source = f"generated: seed {seed}, count {count}, generator {GENERATOR_VERSION}"
-    out: dict[str, list[dict]] = {op: [] for op in operators}
+    source = source or _source(seed, count)
+    out: list[Case] = []
     seen: set[str] = set()
     for i in range(count):
         op = operators[i % len(operators)]
@@ -114,13 +118,21 @@ def generate_cases(seed: int, count: int, operators: Sequence[str] = oracle.OPER
                 spec = build_invalid(ch, op, ch.choice(INVALID_FAMILIES[op]))
             else:
                 spec = build_valid(ch, choose_config(ch, op))
-            case = case_json(spec, source)
-            if case["id"] not in seen:
+            id_ = case_id(spec.operator, spec.feature_level, spec.descriptor, spec.inputs)
+            if id_ not in seen:
                 break
         else:
             raise RuntimeError(f"{_MAX_REDRAWS} redraws gave only duplicates for {op}; the corpus is saturated")
-        seen.add(case["id"])
-        out[op].append(case)
+        seen.add(id_)
+        out.append(case_from_spec(spec, source, id_))
+    return out
+
+
+def generate_cases(seed: int, count: int, operators: Sequence[str] = oracle.OPERATORS) -> dict[str, list[dict]]:
+    """`count` distinct case objects (JSON, as case files hold them) per operator; deterministic in `seed`."""
+    out: dict[str, list[dict]] = {op: [] for op in operators}
+    for case in generate(seed, count, operators):
+        out[case.operator].append(case_to_json(case))
     return out
 
 

@@ -1,19 +1,30 @@
 """The HTML conformance report: one self-contained static file made from results files only.
 
 No network, no suite code run: every table comes from the results records and the tables the
-run header embeds.  Everything taken from a results file is HTML-escaped.  Several results
-files (backends, driver builds) are shown side by side.
+run header embeds.  Everything taken from a results file is HTML-escaped (and was cleaned of
+lone surrogates and control characters when read).  Several results files (backends, driver
+builds) are shown side by side; shards of one run arrive here already merged.
+
+Writing is atomic (a unique temporary file in the same folder, then a rename) and refuses to
+replace anything that is not a report: a results file given as `-o` is never overwritten.
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
+import os
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .results import Results
-from .runner import CATEGORIES, FAILING
+from .run.record import CATEGORIES, FAILING, Category, Record, TensorData, Verdict
+from .run.results import Results
+
+GENERATOR = "dml-conformance"
+# A file this module wrote starts with this (reports before the meta tag carry the title).
+REPORT_MARKERS = (f"<meta name='generator' content='{GENERATOR}'>", "<title>DirectML conformance report</title>")
 
 MAX_LISTED_PER_ERRATUM = 25
 MAX_GRID_ROWS = 1000
@@ -26,11 +37,14 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 th{background:#f3f3f3}.num{text-align:right}
 .verdict{font-size:1.4em;font-weight:bold;padding:.3em .8em;display:inline-block;border-radius:4px}
 .v-PASS{background:#d4f4d4;color:#064}.v-FAIL{background:#f8d0d0;color:#900}.v-INCOMPLETE{background:#fbeec0;color:#740}
+.v-UNTESTED{background:#e4e4e4;color:#444}
 .c-pass{background:#e3f6e3}.c-fail,.c-rejected,.c-error,.c-crash,.c-timeout{background:#f9d6d6}
 .c-unsupported{background:#eee;color:#555}.c-observed{background:#e2ecfb}.c-waived{background:#fbeec0}
+.c-interrupted{background:#fbeec0;color:#740}
 .cell-ok{background:#e3f6e3}.cell-bad{background:#f9d6d6}.cell-none{background:#f6f6f6;color:#999}.cell-part{background:#eef}
 .failure{border:1px solid #d99;border-radius:4px;padding:.5em 1em;margin:1em 0}
 .diff td{font-family:monospace;font-size:12px;padding:1px 4px}.diff td.bad{background:#f4a0a0;font-weight:bold}
+.diff td.open{background:#c9dcf7}
 pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}
 code.repro{background:#222;color:#eee;padding:2px 6px;display:inline-block}
 #filters{position:sticky;top:0;background:#fff;padding:.5em 0;border-bottom:1px solid #ccc;z-index:1}
@@ -69,8 +83,9 @@ def _run_name(i: int, run: Results) -> str:
     return f"{i + 1}: {run.label}"
 
 
-def _cat(category: str) -> str:
-    return f'<span class="c-{esc(category)}">{esc(category)}</span>'
+def _cat(category: Category | str) -> str:
+    value = category.value if isinstance(category, Category) else category
+    return f'<span class="c-{esc(value)}">{esc(value)}</span>'
 
 
 def device_line(versions: dict) -> str:
@@ -90,42 +105,52 @@ def _summary(runs: list[Results]) -> str:
     for i, run in enumerate(runs):
         counts = run.counts()
         h = run.header
-        versions = ", ".join(f"{k} {v}" for k, v in (h.get("backend_versions") or {}).items())
-        device = device_line(h.get("backend_versions") or {})
+        versions = ", ".join(f"{k} {v}" for k, v in h.backend_versions.items())
+        device = device_line(h.backend_versions)
         device = f'<div class="device">device: {esc(device)}</div>' if device else ""
-        cells = "".join(f'<td class="num c-{c}">{counts[c]}</td>' for c in CATEGORIES)
-        waived_passed = sum(1 for r in run.records if r.get("waived_but_passed"))
-        notes = "".join(f'<div class="note">{esc(n)}</div>' for n in run.notes)
-        unmatched = (run.footer or {}).get("unmatched_waivers") or []
-        notes += "".join(f'<div class="note">waiver {esc(w.get("id") or (w.get("prefix", "") + "*"))} matches no case '
-                         f'({esc(w.get("reason"))})</div>' for w in unmatched)
+        cells = "".join(f'<td class="num c-{c.value}">{counts[c]}</td>' for c in CATEGORIES)
+        waived_passed = sum(1 for r in run.records if r.waived_but_passed)
+        notes = "".join(f'<div class="note">{esc(n)}</div>' for n in [*run.notes, *h.input_errors])
+        footer = run.footer
+        if footer is not None:
+            notes += "".join(f'<div class="note">waiver {esc(w.get("id") or (str(w.get("prefix", "")) + "*"))} '
+                             f'matches no case ({esc(w.get("reason"))})</div>' for w in footer.unmatched_waivers)
+            if footer.stopped:
+                notes += f'<div class="note">stopped: {esc(footer.stopped)}; {footer.not_run} case(s) not run</div>'
+            notes += "".join(f'<div class="note">{esc(w)}</div>' for w in footer.warnings)
         if waived_passed:
             notes += f'<div class="note">{waived_passed} waived case(s) passed (waived-but-passed: stale waivers)</div>'
+        settings = f"FL {esc(h.feature_level)}<br>profile {esc(h.profile)}<br>seed {esc(h.seed)}"
+        if h.shard:
+            settings += f"<br>shard {esc(h.shard)}"
+        verdict = run.verdict().value
         rows.append(
-            f'<tr><td>{esc(_run_name(i, run))}</td><td><span class="verdict v-{run.verdict()}">{run.verdict()}</span>'
-            f'</td><td>{esc(h.get("backend_spec", run.backend))}{device}<br><small>{esc(versions)}</small></td>'
-            f'<td>FL {esc(h.get("feature_level"))}<br>profile {esc(h.get("profile"))}<br>seed {esc(h.get("seed"))}</td>'
+            f'<tr><td>{esc(_run_name(i, run))}</td><td><span class="verdict v-{verdict}">{verdict}</span>'
+            f'</td><td>{esc(h.backend_spec or run.backend)}{device}<br><small>{esc(versions)}</small></td><td>{settings}</td>'
             f'<td class="num">{len(run.records)}</td>{cells}<td><small>{esc(run.path)}<br>'
-            f'{esc(h.get("started"))} on {esc((h.get("platform") or {}).get("system"))} '
-            f'{esc((h.get("platform") or {}).get("machine"))}, suite {esc(h.get("suite_version"))}</small>{notes}</td></tr>')
-    head = "".join(f"<th>{c}</th>" for c in CATEGORIES)
+            f'{esc(h.started)} on {esc(h.platform.get("system"))} {esc(h.platform.get("machine"))}, suite '
+            f'{esc(h.suite_version)}</small>{notes}</td></tr>')
+    head = "".join(f"<th>{c.value}</th>" for c in CATEGORIES)
     return (f'<table id="summary"><tr><th>run</th><th>verdict</th><th>backend</th><th>settings</th><th>cases</th>{head}'
             f'<th>file</th></tr>{"".join(rows)}</table>'
             "<p>Only <b>fail, rejected, error, crash, timeout</b> fail a run. <b>observed</b>: behaviour the spec "
-            "leaves open, recorded and shown, never judged. <b>unsupported</b>: the backend cannot express or run the "
-            "case (with the reason); never counted as a pass. <b>waived</b>: a failure excused by a waiver "
-            "(the vendor's expectations file, or a built-in backend's known issues), with its reason; the "
-            "original category is kept in the case's details.</p>")
+            "leaves open, recorded and shown, never judged; only the elements an unspecified register entry really "
+            "leaves open are exempt. <b>unsupported</b>: the backend cannot express or run the case (with the "
+            "reason); never counted as a pass. <b>waived</b>: a failure excused by a waiver (the vendor's "
+            "expectations file, or a built-in backend's known issues), with its reason; the original category is "
+            "kept in the case's details. <b>interrupted</b>: the run was stopped while the case ran. Verdicts: "
+            "<b>FAIL</b> a case failed (or a case file could not be read); <b>INCOMPLETE</b> the run did not finish "
+            "(interrupted, stopped, or shards missing); <b>UNTESTED</b> it finished but no case executed (all "
+            "unsupported or deselected); <b>PASS</b> otherwise.</p>")
 
 
 def _matrix(run: Results, i: int, key: str, values: list) -> str:
-    operators = [o for o in (run.header.get("tables") or {}).get("operators", [])] or sorted(
-        {r["operator"] for r in run.records})
+    operators = list(run.header.tables.get("operators") or []) or sorted({r.operator for r in run.records})
     cells: dict[tuple, Counter] = defaultdict(Counter)
     for r in run.records:
-        if r.get("hypothesis") and r.get("data_type") == "*":
+        if r.hypothesis and r.data_type == "*":
             continue
-        cells[(r["operator"], r.get(key))][r["category"]] += 1
+        cells[(r.operator, getattr(r, key))][r.category.value] += 1
     head = "".join(f"<th>{esc(v)}</th>" for v in values)
     rows = []
     for op in operators:
@@ -137,7 +162,7 @@ def _matrix(run: Results, i: int, key: str, values: list) -> str:
                 continue
             total = sum(c.values())
             ok = c["pass"] + c["observed"]
-            bad = sum(c[k] for k in FAILING)
+            bad = sum(c[k.value] for k in FAILING)
             klass = "cell-bad" if bad else "cell-ok" if ok == total else "cell-part"
             title = ", ".join(f"{k} {n}" for k, n in sorted(c.items()))
             extra = f" <b>✗{bad}</b>" if bad else ""
@@ -151,8 +176,8 @@ def _matrices(runs: list[Results]) -> str:
     out = ["<h2 id='matrix'>Operator × data type, operator × rank</h2><p>Each cell: (pass + observed) / total; "
            "<b>✗n</b>: failing cases; hover for every category. Unsupported cases count in the total.</p>"]
     for i, run in enumerate(runs):
-        types = (run.header.get("tables") or {}).get("data_types") or sorted({r.get("data_type") for r in run.records})
-        ranks = sorted({r.get("rank") for r in run.records if isinstance(r.get("rank"), int) and r.get("rank")})
+        types = list(run.header.tables.get("data_types") or []) or sorted({r.data_type for r in run.records})
+        ranks = sorted({r.rank for r in run.records if r.rank})
         out.append(_matrix(run, i, "data_type", types))
         out.append(_matrix(run, i, "rank", ranks))
     return "".join(out)
@@ -162,9 +187,8 @@ def _reached(runs: list[Results]) -> str:
     rows = []
     for i, run in enumerate(runs):
         # Live-Hypothesis summary records (data_type "*") stand for many runs and name no operator.
-        counts = Counter((r["operator"], r.get("reached_operator")) for r in run.records
-                         if r.get("outcome") != "invalid" and r["category"] != "unsupported"
-                         and r.get("data_type") != "*")
+        counts = Counter((r.operator, r.reached_operator) for r in run.records
+                         if r.outcome != "invalid" and r.category.executed and r.data_type != "*")
         for (op, reached), n in sorted(counts.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
             shown = reached or f"DML_{op} (as described; the backend names no other)"
             rows.append(f"<tr><td>{esc(_run_name(i, run))}</td><td>DML_{esc(op)}</td><td>{esc(shown)}</td>"
@@ -177,18 +201,18 @@ def _reached(runs: list[Results]) -> str:
 
 
 def _clauses(runs: list[Results]) -> str:
-    clauses = {}
+    clauses: dict[str, str] = {}
     for run in runs:
-        clauses.update((run.header.get("tables") or {}).get("clauses") or {})
+        clauses.update(run.header.tables.get("clauses") or {})
     per: dict[str, list[Counter]] = {c: [Counter() for _ in runs] for c in clauses}
     ids: dict[str, set] = defaultdict(set)
     for i, run in enumerate(runs):
         for r in run.records:
-            for c in r.get("clauses") or ():
-                per.setdefault(c, [Counter() for _ in runs])[i][r["category"]] += 1
-                ids[c].add(r["id"])
-            if r.get("expected_clause"):
-                ids[r["expected_clause"]].add(r["id"])
+            for c in r.clauses:
+                per.setdefault(c, [Counter() for _ in runs])[i][r.category.value] += 1
+                ids[c].add(r.id)
+            if r.expected_clause:
+                ids[r.expected_clause].add(r.id)
     head = "".join(f"<th>{esc(_run_name(i, run))}</th>" for i, run in enumerate(runs))
     rows = []
     for c in per:
@@ -203,23 +227,23 @@ def _clauses(runs: list[Results]) -> str:
 
 
 def _errata(runs: list[Results]) -> str:
-    errata = {}
+    errata: dict[str, dict] = {}
     for run in runs:
-        for e in (run.header.get("tables") or {}).get("errata") or []:
+        for e in run.header.tables.get("errata") or []:
             errata[e["id"]] = e
     blocks = []
     for eid, e in errata.items():
         parts = []
         for i, run in enumerate(runs):
-            hits = [r for r in run.records if eid in (r.get("unspecified") or ()) or eid in (r.get("tags") or ())]
-            counts = Counter(r["category"] for r in hits)
+            hits = [r for r in run.records if eid in r.unspecified or eid in r.tags]
+            counts = Counter(r.category.value for r in hits)
             items = []
             for r in hits[:MAX_LISTED_PER_ERRATUM]:
                 what = ""
-                if r["category"] == "observed":
-                    what = ("matches the policy" if (r.get("observed") or {}).get("matches_policy")
-                            else f"differs: {r.get('reason', '')[:MAX_REASON]}")
-                items.append(f"<li><a href='#case-{i}-{esc(r['id'])}'>{esc(r['id'])}</a> {_cat(r['category'])} "
+                if r.category is Category.OBSERVED:
+                    what = ("matches the policy" if r.observed and r.observed.matches_policy
+                            else f"differs: {r.reason[:MAX_REASON]}")
+                items.append(f"<li><a href='#case-{i}-{esc(r.id)}'>{esc(r.id)}</a> {_cat(r.category)} "
                              f"{esc(what)}</li>")
             more = f"<li>… {len(hits) - MAX_LISTED_PER_ERRATUM} more</li>" if len(hits) > MAX_LISTED_PER_ERRATUM else ""
             summary = ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) or "no case of this run"
@@ -235,20 +259,20 @@ def _errata(runs: list[Results]) -> str:
             f"<th>what the backends did</th></tr>{''.join(blocks)}</table>")
 
 
-def _tensor_grid(t: dict, other: dict | None, bad_coords: set) -> str:
-    if not t or t.get("truncated") or "values" not in t:
-        return f"<i>{esc(t.get('size') if t else '?')} elements: too large to store; see the mismatch list</i>"
-    shape = t.get("shape") or [len(t["values"])]
-    cols = shape[-1] if shape else 1
-    cols = max(cols, 1)
+def _tensor_grid(t: TensorData | None, other: TensorData | None, bad: set, opened: set) -> str:
+    if t is None or t.truncated or t.values is None or t.hex is None:
+        return f"<i>{esc(t.size if t else '?')} elements: too large to store; see the mismatch list</i>"
+    shape = t.shape or [len(t.values)]
+    cols = max(shape[-1] if shape else 1, 1)
     rows = []
-    other_hex = (other or {}).get("hex")
-    for start in range(0, len(t["values"]), cols):
+    other_hex = other.hex if other is not None else None
+    for start in range(0, len(t.values), cols):
         tds = []
-        for k in range(start, min(start + cols, len(t["values"]))):
+        for k in range(start, min(start + cols, len(t.values))):
             coord = _unravel(k, shape)
-            differs = coord in bad_coords or (other_hex is not None and k < len(other_hex) and other_hex[k] != t["hex"][k])
-            tds.append(f'<td class="{"bad" if differs else ""}" title="0x{esc(t["hex"][k])}">{esc(t["values"][k])}</td>')
+            differs = coord in bad or (other_hex is not None and k < len(other_hex) and other_hex[k] != t.hex[k])
+            klass = "open" if coord in opened else "bad" if differs else ""
+            tds.append(f'<td class="{klass}" title="0x{esc(t.hex[k])}">{esc(t.values[k])}</td>')
         lead = _unravel(start, shape)[:-1]
         rows.append(f"<tr><th>[{esc(','.join(map(str, lead)))}]</th>{''.join(tds)}</tr>")
     return f'<table class="diff">{"".join(rows)}</table>'
@@ -263,51 +287,65 @@ def _unravel(k: int, shape: list) -> tuple:
     return tuple(reversed(coord))
 
 
+def _shown_in_failures(r: Record) -> bool:
+    return (r.category.failing or r.category in (Category.WAIVED, Category.INTERRUPTED)
+            or (r.category is Category.OBSERVED and r.mismatch is not None))
+
+
+def _failure(i: int, run: Results, r: Record, repro: str) -> str:
+    parts = [f"<h3>{esc(r.id)} {_cat(r.category)} <small>{esc(_run_name(i, run))}</small></h3>",
+             f"<p>{esc(r.reason)}</p>"]
+    if r.waiver:
+        parts.append(f"<p>waiver: {esc(r.waiver.get('reason'))} {esc(r.waiver.get('tracker') or '')} "
+                     f"(was {esc(r.waived_category.value if r.waived_category else '')})</p>")
+    if r.crash:
+        how = (f"signal {r.crash.signal} ({r.crash.signal_name})" if r.crash.signal is not None
+               else f"exit code {r.crash.exit_code}")
+        parts.append(f"<p>worker process ended: {esc(how)}</p>")
+        if r.crash.stderr:
+            parts.append("<details open><summary>its last stderr lines</summary><pre>"
+                         + esc("\n".join(r.crash.stderr)) + "</pre></details>")
+    parts.append(f"<p>DML_{esc(r.operator)}, {esc(r.data_type)}, rank {esc(r.rank)}, FL {esc(r.feature_level)}; "
+                 f"clauses {esc(', '.join(r.clauses))}; reached operator: "
+                 f"<b>{esc(r.reached_operator or 'not reported')}</b></p>")
+    parts += [f"<p class='note'>backend note: {esc(n)}</p>" for n in r.notes]
+    mm = r.mismatch
+    if mm is not None and mm.problems:
+        parts.append("<p>" + esc("; ".join(mm.problems)) + "</p>")
+    tensors = r.tensors
+    if tensors is not None and mm is not None:
+        for j, exp in enumerate(tensors.expected):
+            act = tensors.actual[j] if j < len(tensors.actual) else None
+            bad = {tuple(m.coordinate) for m in mm.first if m.output == j and not m.open}
+            opened = {tuple(m.coordinate) for m in mm.first if m.output == j and m.open}
+            open_note = f", {mm.open_count} of them where the spec leaves the value open (blue)" if mm.open_count else ""
+            parts.append(f"<div class='diffpair'><b>output {j}</b> ({mm.count} element(s) differ in all outputs"
+                         f"{open_note}; mismatching cells marked)<table><tr><th>expected</th><th>actual</th></tr><tr>"
+                         f"<td class='expected'>{_tensor_grid(exp, act, bad, opened)}</td><td class='actual'>"
+                         f"{_tensor_grid(act, exp, bad, opened) if act else '<i>missing</i>'}</td></tr></table></div>")
+    if mm is not None and mm.first:
+        lis = "".join(f"<li>output {m.output} [{esc(','.join(map(str, m.coordinate)))}]: expected "
+                      f"{esc(m.expected)} ({esc(m.expected_hex)}), actual {esc(m.actual)} ({esc(m.actual_hex)})"
+                      f"{' (open: observed)' if m.open else ''}</li>" for m in mm.first)
+        parts.append(f"<details open><summary>first mismatches</summary><ul>{lis}</ul></details>")
+    if r.descriptor:
+        parts.append("<details><summary>descriptor</summary><pre>" + esc(json.dumps(r.descriptor, indent=1))
+                     + "</pre></details>")
+    if r.case_json:
+        parts.append("<details><summary>the case as a case file (save it, run it with --cases)</summary><pre>"
+                     + esc(json.dumps(r.case_json, indent=1)) + "</pre></details>")
+    else:
+        parts.append(f"<p>reproduce: <code class='repro'>{esc(repro.replace('{id}', r.id))}</code></p>")
+    return (f"<div class='failure f' id='fail-{i}-{esc(r.id)}' data-cat='{esc(r.category.value)}' "
+            f"data-op='{esc(r.operator)}' data-dt='{esc(r.data_type)}' data-run='{i}' "
+            f"data-id='{esc(r.id)}'>{''.join(parts)}</div>")
+
+
 def _failures(runs: list[Results]) -> str:
     blocks = []
     for i, run in enumerate(runs):
-        repro = run.header.get("repro") or f"dml-conformance run --backend {run.backend} --case {{id}}"
-        for r in run.records:
-            if r["category"] not in FAILING and r["category"] != "waived" and not (
-                    r["category"] == "observed" and r.get("mismatch")):
-                continue
-            parts = [f"<h3>{esc(r['id'])} {_cat(r['category'])} <small>{esc(_run_name(i, run))}</small></h3>",
-                     f"<p>{esc(r.get('reason'))}</p>"]
-            if r.get("waiver"):
-                w = r["waiver"]
-                parts.append(f"<p>waiver: {esc(w.get('reason'))} {esc(w.get('tracker') or '')} "
-                             f"(was {esc(r.get('waived_category'))})</p>")
-            parts.append(f"<p>DML_{esc(r.get('operator'))}, {esc(r.get('data_type'))}, rank {esc(r.get('rank'))}, "
-                         f"FL {esc(r.get('feature_level'))}; clauses {esc(', '.join(r.get('clauses') or ()))}; "
-                         f"reached operator: <b>{esc(r.get('reached_operator') or 'not reported')}</b></p>")
-            parts += [f"<p class='note'>backend note: {esc(n)}</p>" for n in r.get("notes") or ()]
-            mm = r.get("mismatch") or {}
-            if mm.get("problems"):
-                parts.append("<p>" + esc("; ".join(mm["problems"])) + "</p>")
-            tensors = r.get("tensors") or {}
-            for j, exp in enumerate(tensors.get("expected") or []):
-                act = (tensors.get("actual") or [None] * (j + 1))[j] if j < len(tensors.get("actual") or []) else None
-                bad = {tuple(m["coordinate"]) for m in mm.get("first") or [] if m.get("output") == j}
-                parts.append(f"<div class='diffpair'><b>output {j}</b> ({mm.get('count', 0)} element(s) differ in all "
-                             f"outputs; mismatching cells marked)<table><tr><th>expected</th><th>actual</th></tr><tr>"
-                             f"<td class='expected'>{_tensor_grid(exp, act, bad)}</td><td class='actual'>"
-                             f"{_tensor_grid(act, exp, bad) if act else '<i>missing</i>'}</td></tr></table></div>")
-            if mm.get("first"):
-                lis = "".join(f"<li>output {m['output']} [{esc(','.join(map(str, m['coordinate'])))}]: expected "
-                              f"{esc(m['expected'])} ({esc(m['expected_hex'])}), actual {esc(m['actual'])} "
-                              f"({esc(m['actual_hex'])})</li>" for m in mm["first"])
-                parts.append(f"<details open><summary>first mismatches</summary><ul>{lis}</ul></details>")
-            if r.get("descriptor"):
-                parts.append("<details><summary>descriptor</summary><pre>"
-                             + esc(json.dumps(r["descriptor"], indent=1)) + "</pre></details>")
-            if r.get("case_json"):
-                parts.append("<details><summary>the minimal case as a case file (save it, run it with --cases)"
-                             "</summary><pre>" + esc(json.dumps(r["case_json"], indent=1)) + "</pre></details>")
-            else:
-                parts.append(f"<p>reproduce: <code class='repro'>{esc(repro.replace('{id}', r['id']))}</code></p>")
-            blocks.append(f"<div class='failure f' id='fail-{i}-{esc(r['id'])}' data-cat='{esc(r['category'])}' "
-                          f"data-op='{esc(r.get('operator'))}' data-dt='{esc(r.get('data_type'))}' data-run='{i}' "
-                          f"data-id='{esc(r['id'])}'>{''.join(parts)}</div>")
+        repro = run.header.repro or f"dml-conformance run --backend {run.backend} --case {{id}}"
+        blocks += [_failure(i, run, r, repro) for r in run.records if _shown_in_failures(r)]
     if not blocks:
         return "<h2 id='failures'>Failures</h2><p>None.</p>"
     return f"<h2 id='failures'>Failures, waived failures and differing observations ({len(blocks)})</h2>" + "".join(blocks)
@@ -316,13 +354,13 @@ def _failures(runs: list[Results]) -> str:
 def _grid(runs: list[Results]) -> str:
     if len(runs) < 2:
         return ""
-    by_run = [{r["id"]: r for r in run.records} for run in runs]
+    by_run = [{r.id: r.category.value for r in run.records} for run in runs]
     ids = sorted(set().union(*by_run))
-    differing = [c for c in ids if len({(b.get(c) or {}).get("category") for b in by_run}) > 1]
+    differing = [c for c in ids if len({b.get(c) for b in by_run}) > 1]
     head = "".join(f"<th>{esc(_run_name(i, run))}</th>" for i, run in enumerate(runs))
     rows = []
     for c in differing[:MAX_GRID_ROWS]:
-        cells = "".join(f"<td>{_cat((b.get(c) or {}).get('category', 'absent'))}</td>" for b in by_run)
+        cells = "".join(f"<td>{_cat(b.get(c, 'absent'))}</td>" for b in by_run)
         rows.append(f"<tr><td>{esc(c)}</td>{cells}</tr>")
     more = f"<p>… {len(differing) - MAX_GRID_ROWS} more</p>" if len(differing) > MAX_GRID_ROWS else ""
     return (f"<h2 id='grid'>Comparison grid</h2><p>{len(ids)} distinct cases; {len(differing)} with different "
@@ -334,24 +372,22 @@ def _cases_table(runs: list[Results]) -> str:
     rows = []
     for i, run in enumerate(runs):
         for r in run.records:
-            reason = str(r.get("reason", ""))
-            if len(reason) > MAX_REASON:
-                reason = reason[:MAX_REASON] + "…"
+            reason = r.reason if len(r.reason) <= MAX_REASON else r.reason[:MAX_REASON] + "…"
+            cat = esc(r.category.value)
             rows.append(
-                f"<tr class='f c-{esc(r['category'])}' id='case-{i}-{esc(r['id'])}' data-cat='{esc(r['category'])}' "
-                f"data-op='{esc(r.get('operator'))}' data-dt='{esc(r.get('data_type'))}' data-run='{i}' "
-                f"data-id='{esc(r['id'])}'><td>{esc(r['id'])}</td><td>{i + 1}</td><td>{esc(r.get('operator'))}</td>"
-                f"<td>{esc(r.get('data_type'))}</td><td>{esc(r.get('rank'))}</td><td>{esc(r['category'])}</td>"
-                f"<td>{esc(r.get('reached_operator') or '')}</td><td>{esc(reason)}</td></tr>")
+                f"<tr class='f c-{cat}' id='case-{i}-{esc(r.id)}' data-cat='{cat}' data-op='{esc(r.operator)}' "
+                f"data-dt='{esc(r.data_type)}' data-run='{i}' data-id='{esc(r.id)}'><td>{esc(r.id)}</td>"
+                f"<td>{i + 1}</td><td>{esc(r.operator)}</td><td>{esc(r.data_type)}</td><td>{esc(r.rank)}</td>"
+                f"<td>{cat}</td><td>{esc(r.reached_operator or '')}</td><td>{esc(reason)}</td></tr>")
     return ("<h2 id='cases'>All cases</h2><table id='cases-table'><tr><th>case</th><th>run</th><th>operator</th>"
             "<th>type</th><th>rank</th><th>category</th><th>reached</th><th>reason</th></tr>" + "".join(rows)
             + "</table>")
 
 
 def _filters(runs: list[Results]) -> str:
-    ops = sorted({r.get("operator") for run in runs for r in run.records} - {None})
-    dts = sorted({str(r.get("data_type")) for run in runs for r in run.records})
-    cats = [c for c in CATEGORIES if any(run.counts()[c] for run in runs)]
+    ops = sorted({r.operator for run in runs for r in run.records})
+    dts = sorted({r.data_type for run in runs for r in run.records})
+    cats = [c.value for c in CATEGORIES if any(run.counts()[c] for run in runs)]
     run_opts = "".join(f'<option value="{i}">{esc(_run_name(i, run))}</option>' for i, run in enumerate(runs))
     return ("<div id='filters'>Filter failures and cases: "
             f"<select id='f-cat'><option value=''>any category</option>{_options(cats)}</select> "
@@ -361,12 +397,19 @@ def _filters(runs: list[Results]) -> str:
             "<input id='f-text' placeholder='case id contains'> <span id='f-count'></span></div>")
 
 
+def overall_verdict(runs: list[Results]) -> Verdict:
+    verdicts = {run.verdict() for run in runs}
+    for v in (Verdict.FAIL, Verdict.INCOMPLETE, Verdict.UNTESTED):
+        if v in verdicts:
+            return v
+    return Verdict.PASS
+
+
 def render(runs: list[Results]) -> str:
     """The whole report as one HTML string (inline CSS and JS, no external resources)."""
     if not runs:
         raise ValueError("no results to report")
-    overall = "FAIL" if any(r.verdict() == "FAIL" for r in runs) else (
-        "INCOMPLETE" if any(r.verdict() == "INCOMPLETE" for r in runs) else "PASS")
+    overall = overall_verdict(runs).value
     total = sum(len(r.records) for r in runs)
     nav = " · ".join(f"<a href='#{a}'>{t}</a>" for a, t in (
         ("summary", "summary"), ("grid", "comparison"), ("matrix", "matrix"), ("reached", "reached operators"),
@@ -377,15 +420,71 @@ def render(runs: list[Results]) -> str:
         _summary(runs), _grid(runs), _matrices(runs), _reached(runs), _clauses(runs), _errata(runs),
         _filters(runs), _failures(runs), _cases_table(runs),
     ]
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>DirectML conformance report</title>"
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<meta name='generator' content='{GENERATOR}'><title>DirectML conformance report</title>"
             f"<style>{CSS}</style><script>{JS}</script></head><body>{''.join(body)}</body></html>")
 
 
-def write_report(runs: list[Results], path: str | Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(render(runs), encoding="utf-8")
-    tmp.replace(path)  # never leave a half-written report
-    return path
+# --- writing, safely ---------------------------------------------------------------------------------
 
+class ReportError(OSError):
+    """The report cannot be written where asked; the message names the file and why."""
+
+
+def is_report(path: Path) -> bool:
+    """Whether `path` is a report this suite wrote (the only kind of file a report may replace)."""
+    try:
+        with path.open("rb") as f:
+            start = f.read(512).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return start.startswith("<!DOCTYPE html>") and any(m in start for m in REPORT_MARKERS)
+
+
+def check_folder(folder: Path, option: str) -> None:
+    from .run.config import UsageError
+
+    if not folder.is_dir():
+        raise UsageError(f"{option}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{option}: cannot write in {folder} (permission denied)")
+
+
+def check_target(path: Path, option: str, avoid: list[Path] = ()) -> None:
+    """`path` may receive a report: not one of `avoid` (results files), not a folder, not a non-report file."""
+    from .run.config import UsageError
+
+    for other in avoid:
+        if path.resolve() == other.resolve():
+            raise UsageError(f"{option}: {path} is the results file; a report never replaces results")
+    if path.is_dir():
+        raise UsageError(f"{option}: {path} is a folder; give a file name (e.g. {path / 'report.html'})")
+    if path.exists() and not is_report(path):
+        raise UsageError(f"{option}: {path} exists and is not a dml-conformance report; it is never overwritten")
+    folder = path.parent
+    if folder.exists():
+        check_folder(folder, option)
+    else:
+        try:
+            folder.mkdir(parents=True)
+        except OSError as e:
+            raise UsageError(f"{option}: cannot create the folder {folder}: {e.strerror or e}") from None
+
+
+def write_report(runs: list[Results], path: str | Path) -> Path:
+    """Write atomically: a unique temporary file next to `path`, then a rename; ReportError if it cannot."""
+    path = Path(path)
+    text = render(runs).encode("utf-8", "replace")  # the records' text is clean; this is a second guard
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as e:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise ReportError(e.errno, f"cannot write the report {path}: {e.strerror or e}") from None
+    return path

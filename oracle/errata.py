@@ -89,7 +89,7 @@ ERRATA: dict[str, Erratum] = {
             "DML_SLICE Strides are UINT and the page does not forbid 0.",
             "The formula defines a result (stride 0 repeats one element); observed, and so is a refusal "
             "(whether 0 is allowed at all is what the page leaves open).",
-            "oracle.op_slice.validate (stride 0 accepted); conformance.runner (refusal observed)", True,
+            "oracle.op_slice.validate (stride 0 accepted); conformance.run.execute (refusal observed)", True,
             refusal_observed=True,
         ),
         Erratum(

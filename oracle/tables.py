@@ -48,6 +48,8 @@ class DataType(enum.Enum):
         """Accept a member, its name (any case, with or without the DML prefix) or a numpy dtype."""
         if isinstance(value, DataType):
             return value
+        if value is None:  # np.dtype(None) is float64: a missing type must never read as FLOAT64
+            raise ValueError(f"data type None; expected one of {', '.join(cls.__members__)}")
         if isinstance(value, str):
             key = value.upper().removeprefix("DML_TENSOR_DATA_TYPE_")
             if key in cls.__members__:

@@ -71,12 +71,16 @@ class Backend(abc.ABC):
     """Subclass, set `name`, and implement `capabilities`, `versions` and `run`."""
 
     name: str = ""
+    # At most this many instances at once: a run uses min(--jobs, max_jobs) worker processes, each
+    # constructing one.  Read from the class, before any is constructed.  None: no limit.  (A
+    # DirectML device under Wine costs 1.5 GB per process, so such a backend says 1 or 2.)
+    max_jobs: int | None = None
 
     @abc.abstractmethod
     def capabilities(self) -> Capabilities: ...
 
     def close(self) -> None:  # noqa: B027 - optional hook, nothing to release by default
-        """Release sessions, devices or processes; the runner calls it once at the end."""
+        """Release sessions, devices or processes; called once in each worker process as it ends normally."""
 
     def versions(self) -> dict[str, str]:
         """Versions worth recording in a run header (runtime, driver, provider...)."""

@@ -1,7 +1,16 @@
-"""Find backends by name: every backend, built-in or third-party, is an entry point of ENTRY_POINT_GROUP."""
+"""Find backends by name: every backend, built-in or third-party, is an entry point of ENTRY_POINT_GROUP.
+
+`resolve_backend` finds a backend's factory (its class) without constructing it: a run checks
+the class (its `max_jobs`, the keyword options its constructor takes) in the parent and
+constructs the backend only in its worker processes.
+"""
 
 from __future__ import annotations
 
+import importlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 
 from .base import ENTRY_POINT_GROUP, Backend
@@ -15,16 +24,72 @@ def backend_names() -> list[str]:
     return sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
 
 
-def load_backend(name: str, **options: str) -> Backend:
-    """Instantiate the backend registered as `name`; errors say what is installed and what to do."""
-    matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
-    if not matches:
-        raise BackendNotFound(
-            f"no backend named {name!r}; installed backends: {', '.join(backend_names()) or 'none'} "
-            f"(third-party backends register under the entry point group {ENTRY_POINT_GROUP!r})"
-        )
-    factory = matches[0].load()
-    backend = factory(**options)
+@dataclass(frozen=True)
+class BackendFactory:
+    """What a backend spec names: the callable that constructs it, and what can be known before calling it."""
+
+    spec: str
+    factory: Callable[..., Backend]
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.factory, "name", "") or self.spec)
+
+    @property
+    def max_jobs(self) -> int | None:
+        """At most this many instances at once (one per worker); None: no limit (Backend.max_jobs)."""
+        value = getattr(self.factory, "max_jobs", None)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else None
+
+    def accepts(self, keyword: str) -> bool | None:
+        """Whether the constructor takes `keyword`: True, False, or None when it takes **kwargs (unknown)."""
+        try:
+            parameters = inspect.signature(self.factory).parameters.values()
+        except (TypeError, ValueError):  # a builtin without a signature: let construction decide
+            return None
+        if any(p.name == keyword and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters):
+            return True
+        return None if any(p.kind is p.VAR_KEYWORD for p in parameters) else False
+
+
+def resolve_backend(spec: str) -> BackendFactory:
+    """An entry point name, or `module:Class`; raises BackendNotFound saying what is wrong and what exists."""
+    if ":" in spec:
+        module_name, _, attr = spec.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as e:
+            raise BackendNotFound(f"cannot import module {module_name!r} of backend {spec!r}: {e}") from e
+        try:
+            factory = getattr(module, attr)
+        except AttributeError:
+            raise BackendNotFound(f"module {module_name!r} has no attribute {attr!r} (backend {spec!r})") from None
+    else:
+        matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec]
+        if not matches:
+            raise BackendNotFound(
+                f"no backend named {spec!r}; installed backends: {', '.join(backend_names()) or 'none'} "
+                f"(third-party backends register under the entry point group {ENTRY_POINT_GROUP!r}; "
+                "or give module:Class)")
+        try:
+            factory = matches[0].load()
+        except ImportError as e:
+            raise BackendNotFound(f"cannot import backend {spec!r} ({matches[0].value}): {e}") from e
+    if isinstance(factory, type):
+        if not issubclass(factory, Backend):
+            raise BackendNotFound(f"{spec} is the class {factory.__qualname__}, not a subclass of "
+                                  "conformance.backends.base.Backend")
+        if inspect.isabstract(factory):
+            missing = ", ".join(sorted(factory.__abstractmethods__))
+            raise BackendNotFound(f"{spec} is abstract: it does not implement {missing}")
+    elif not callable(factory):
+        raise BackendNotFound(f"{spec} is a {type(factory).__name__}, not a Backend subclass or factory")
+    return BackendFactory(spec, factory)
+
+
+def load_backend(name: str, **kwargs) -> Backend:
+    """Construct the backend `name` (entry point or module:Class) in this process."""
+    backend = resolve_backend(name).factory(**kwargs)
     if not isinstance(backend, Backend):
-        raise TypeError(f"entry point {name!r} ({matches[0].value}) did not produce a conformance Backend")
+        raise TypeError(f"backend {name!r} did not produce a conformance Backend")
     return backend

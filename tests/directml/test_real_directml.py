@@ -18,11 +18,14 @@ import pytest
 from directml_helpers import require_directml
 
 import oracle
-from conformance import runner
 from conformance.backends.directml import DirectMLBackend, stack
 from conformance.corpus import CASES_DIR, load
 from conformance.expectations import known_issues
-from conformance.plugin import select_cases
+from conformance.run.config import RunConfig
+from conformance.run.execute import execute_case
+from conformance.run.record import Category, Record
+from conformance.run.selection import select
+from conformance.run.units import Work
 from oracle import FeatureLevel, InvalidDescriptor
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,8 +40,8 @@ def dml():
     backend.close()
 
 
-def execute(backend, case) -> dict:
-    return known_issues("directml").apply(runner.execute(case, backend))
+def execute(backend, case) -> Record:
+    return known_issues("directml").apply(execute_case(Work(0, case), backend, None))
 
 
 def test_the_device_and_stack_are_recorded(dml):
@@ -55,31 +58,31 @@ def test_the_device_and_stack_are_recorded(dml):
 def test_every_worked_example_passes_bit_exact(dml):
     examples = [c for c in STORED.cases if "example" in c.tags]
     assert len(examples) == 10
-    outcomes = {c.id: execute(dml, c)["category"] for c in examples}
+    outcomes = {c.id: execute(dml, c).category.value for c in examples}
     assert outcomes == {c.id: "pass" for c in examples}  # DML_SLICE and SYMMETRIC included
 
 
 def test_curated_cases_fail_nothing_beyond_known_issues(dml):
     records = [execute(dml, c) for c in STORED.cases if "curated" in c.tags]
-    failing = [(r["id"], r["category"], r["reason"]) for r in records if r["category"] in runner.FAILING]
+    failing = [(r.id, r.category, r.reason) for r in records if r.category.failing]
     assert failing == []
-    by_id = {r["id"]: r for r in records}
+    by_id = {r.id: r for r in records}
     # The known issue is waived exactly where it is, with its smallest case.
-    assert by_id["SLICE-zero-stride-size-1"]["category"] == "waived"
-    assert by_id["SLICE-zero-stride-size-1"]["waived_category"] == "rejected"
+    assert by_id["SLICE-zero-stride-size-1"].category is Category.WAIVED
+    assert by_id["SLICE-zero-stride-size-1"].waived_category is Category.REJECTED
     # U-SLICE-1 leaves open whether stride 0 is allowed: DirectML's refusal is observed, not failed.
-    assert by_id["SLICE-stride-zero"]["category"] == "observed" and "E_INVALIDARG" in by_id["SLICE-stride-zero"]["reason"]
+    assert by_id["SLICE-stride-zero"].category is Category.OBSERVED and "E_INVALIDARG" in by_id["SLICE-stride-zero"].reason
 
 
 def test_invalid_descriptors_are_refused_by_create_operator(dml):
     judged = 0
     for case in (c for c in STORED.cases if not c.valid):
         record = execute(dml, case)
-        if record["category"] == "unsupported":
+        if record.category is Category.UNSUPPORTED:
             continue
         judged += 1
-        assert record["category"] == "pass", (case.id, record["reason"])
-        assert "CreateOperator returned 0x80070057 (E_INVALIDARG)" in record["reason"]
+        assert record.category is Category.PASS, (case.id, record.reason)
+        assert "CreateOperator returned 0x80070057 (E_INVALIDARG)" in record.reason
     assert judged >= 10
 
 
@@ -96,20 +99,20 @@ def test_feature_level_only_cases_are_accepted_by_directml_so_they_are_unsupport
         seen += 1
         header, _ = dml._send(case.descriptor, case.feature_level, b"", check_only=True)
         assert header["status"] == "accepted", (case.id, header)
-        assert execute(dml, case)["category"] == "unsupported"
+        assert execute(dml, case).category is Category.UNSUPPORTED
     assert seen >= 5
 
 
 def test_a_thousand_generated_cases_fail_nothing_beyond_known_issues(dml):
-    cases, errors, _ = select_cases(generated=1200, seed=7)
-    generated = [c for c in cases if "generated" in c.tags]
-    assert not errors and len(generated) >= 1000
+    selection = select(RunConfig(generated=1200, seed=7, hypothesis_examples=0))
+    generated = [c for c in selection.cases if "generated" in c.tags]
+    assert not selection.errors and len(generated) >= 1000
     records = [execute(dml, c) for c in generated]
-    counts = Counter(r["category"] for r in records)
-    failing = [(r["id"], r["category"], r["reason"][:200]) for r in records if r["category"] in runner.FAILING]
+    counts = Counter(r.category for r in records)
+    failing = [(r.id, r.category, r.reason[:200]) for r in records if r.category.failing]
     assert failing == []
-    assert counts["pass"] >= 0.75 * len(records), counts  # executed, not silently unsupported
-    reached = {r["reached_operator"] for r in records if r["category"] == "pass"}
+    assert counts[Category.PASS] >= 0.75 * len(records), counts  # executed, not silently unsupported
+    reached = {r.reached_operator for r in records if r.category is Category.PASS}
     assert reached == {"SLICE", "SLICE1", "PADDING", "SPLIT"}
 
 
@@ -128,11 +131,12 @@ def test_a_runner_killed_mid_case_is_a_crash_and_the_run_goes_on(tmp_path):
     env = dict(os.environ, DML_TEST_KILL_AT="2", PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), str(Path(__file__).parents[1])]))
     done = subprocess.run(
         [sys.executable, "-m", "conformance.cli", "run", "--backend", "directml_helpers:KillingDirectML",
-         "--out", str(tmp_path), "--generated", "0", "--hypothesis-examples", "0", *(f"--case={i}" for i in ids)],
+         "--out", str(tmp_path), "--generated", "0", "--hypothesis-examples", "0", "--jobs", "1",
+         *(f"--case={i}" for i in ids)],
         capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
     assert done.returncode == 1, done.stdout + done.stderr
     records = [json.loads(line) for f in tmp_path.glob("results-*.jsonl") for line in f.read_text().splitlines()]
-    cases = [r for r in records if r.get("kind") == "case"]
+    cases = sorted((r for r in records if r.get("kind") == "case"), key=lambda r: r["index"])
     # The second case to run was killed; the run went on with a fresh runner.
     assert sorted(r["id"] for r in cases) == sorted(ids)
     assert [r["category"] for r in cases] == ["pass", "crash", "pass"]
@@ -140,7 +144,7 @@ def test_a_runner_killed_mid_case_is_a_crash_and_the_run_goes_on(tmp_path):
     # What produced the results is on record: in the header, the report and the pytest header line.
     versions = records[0]["backend_versions"]
     assert versions["adapter"] and versions["directml"] and versions["directml_dll_path"].endswith("DirectML.dll")
-    report = (tmp_path / "report.html").read_text()
+    report = next(tmp_path.glob("report-*.html")).read_text()
     assert "device: " + versions["adapter"] in report and f"DirectML {versions['directml']}" in report
     assert f"device:  {versions['adapter']}" in done.stdout
 

@@ -1,17 +1,24 @@
 """Deliberately broken backends, loaded as `dml_test_backends:Name` by the runner tests.
 
 Built on the oracle so everything they do not break is right: each failure in a test is
-the one planted here.
+the one planted here.  `Hostile` misbehaves per case, as a JSON file named by
+$DML_TEST_FAULTS says (descriptor JSON -> fault), and logs every call's start and end with
+its process id to $DML_TEST_CALLS, so a test can check what ran where and when.
 """
 
 from __future__ import annotations
 
+import ctypes
+import json
 import os
+import signal
+import sys
 import time
 
 import numpy as np
 
-from conformance.backends.base import Capabilities, RunResult
+import oracle
+from conformance.backends.base import Backend, BackendUnavailable, Capabilities, RunResult
 from conformance.backends.oracle_backend import OracleBackend
 from oracle import FeatureLevel
 
@@ -63,3 +70,157 @@ class NoInvalidChecks(AllLevels):
 
     def capabilities(self) -> Capabilities:
         return Capabilities(operators=frozenset({"SLICE", "SLICE1", "SPLIT"}), feature_level=max(FeatureLevel))
+
+
+class NothingSupported(AllLevels):
+    """Declares no operator: every case is unsupported, so nothing is tested."""
+
+    name = "nothing"
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(operators=frozenset(), checks_invalid_descriptors=False, feature_level=max(FeatureLevel))
+
+
+class Garbage(AllLevels):
+    """Returns the right shapes and types filled with 90: wrong wherever the spec fixes a value."""
+
+    name = "garbage"
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        result = super().run(descriptor, inputs, feature_level)
+        return RunResult.ok([np.full_like(o, 90) for o in result.outputs]) if result.status == "ok" else result
+
+
+class Unavailable(AllLevels):
+    name = "unavailable"
+
+    def __init__(self):
+        raise BackendUnavailable("unavailable needs the Acme driver: install acme-dml (Windows, driver >= 31.0)")
+
+
+class ExitsInConstructor(AllLevels):
+    name = "exits"
+
+    def __init__(self):
+        sys.exit(5)
+
+
+class DiesInConstructor(AllLevels):
+    name = "dies"
+
+    def __init__(self):
+        print("constructor: about to die", file=sys.stderr, flush=True)
+        os._exit(9)
+
+
+class SlowConstructor(AllLevels):
+    """Takes DML_TEST_CONSTRUCT seconds to construct (a runtime under Wine): not a case's time."""
+
+    name = "slow-constructor"
+
+    def __init__(self):
+        time.sleep(float(os.environ.get("DML_TEST_CONSTRUCT", "1.5")))
+
+
+class OneAtATime(AllLevels):
+    """max_jobs = 1: the run must use one worker, whatever --jobs says."""
+
+    name = "one-at-a-time"
+    max_jobs = 1
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        result = super().run(descriptor, inputs, feature_level)
+        result.notes = [f"pid {os.getpid()}"]
+        return result
+
+
+class WithOptions(AllLevels):
+    """Takes the DirectML backend's options; reports them as versions."""
+
+    name = "with-options"
+
+    def __init__(self, *, dml_dll: str | None = None, adapter: str | None = None):
+        self.dml_dll, self.adapter = dml_dll, adapter
+
+    def versions(self) -> dict[str, str]:
+        return {"dml_dll": str(self.dml_dll), "adapter": str(self.adapter)}
+
+
+class BadExtras(AllLevels):
+    """Answers right, but with a close() that raises and versions that are not text."""
+
+    name = "bad-extras"
+
+    def versions(self) -> dict[str, str]:
+        return {"driver": object(), "nan": float("nan")}  # type: ignore[dict-item]
+
+    def close(self) -> None:
+        raise RuntimeError("close exploded")
+
+
+def fault_key(descriptor) -> str:
+    return json.dumps(oracle.descriptor_to_json(descriptor), sort_keys=True)
+
+
+class Hostile(AllLevels):
+    """The oracle, except for the cases $DML_TEST_FAULTS names: there it does the named harm."""
+
+    name = "hostile"
+
+    def __init__(self):
+        path = os.environ.get("DML_TEST_FAULTS")
+        self.faults: dict[str, str] = json.loads(open(path).read()) if path else {}
+        self.calls = os.environ.get("DML_TEST_CALLS")
+
+    def _log(self, what: str, key: str) -> None:
+        if self.calls:
+            line = json.dumps({"pid": os.getpid(), "what": what, "t": time.monotonic(), "fault": self.faults.get(key)})
+            fd = os.open(self.calls, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+            os.write(fd, (line + "\n").encode())
+            os.close(fd)
+
+    def unsupported_reason(self, descriptor, feature_level):
+        if self.faults.get(fault_key(descriptor)) == "unsupported_reason_raises":
+            raise ValueError("unsupported_reason exploded")
+        return super().unsupported_reason(descriptor, feature_level)
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        key = fault_key(descriptor)
+        self._log("start", key)
+        try:
+            return self._run(self.faults.get(key), descriptor, inputs, feature_level)
+        finally:
+            self._log("end", key)
+
+    def _run(self, fault, descriptor, inputs, feature_level) -> RunResult:
+        good = super().run(descriptor, inputs, feature_level)
+        if fault is None:
+            return good
+        print(f"hostile: doing {fault}", file=sys.stderr, flush=True)
+        if fault == "segfault":
+            ctypes.string_at(0)
+        if fault == "os_exit":
+            os._exit(7)
+        if fault == "sys_exit":
+            sys.exit(5)
+        if fault == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)
+        if fault == "raise":
+            raise RuntimeError("driver exploded")
+        if fault == "hang":
+            time.sleep(1000)  # releases the GIL
+        if fault == "hang_gil":
+            ctypes.PyDLL(None).sleep(1000)  # a C call made without releasing the GIL
+        if fault == "ok_none":
+            return RunResult("ok", None)  # type: ignore[arg-type]
+        if fault == "nan_timing":
+            return RunResult.ok(good.outputs, timings={"device_s": float("nan")}, notes=[object()])  # type: ignore[list-item]
+        if fault == "surrogate":
+            return RunResult.error("driver said \udc80 and \x1b[31mred\x1b[0m")
+        if fault == "garbage":
+            return RunResult.ok([np.full_like(o, 90) for o in good.outputs])
+        raise AssertionError(f"unknown fault {fault!r}")
+
+
+class NotABackend:
+    """A class that is not a Backend."""

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from conformance.corpus import CASES_DIR
+from conformance.corpus import CASES_DIR, load
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = CASES_DIR / "examples"
+CURATED = CASES_DIR / "curated"
+TRACEBACK = "Traceback (most recent call last)"
 
 
-def cli(*args: str, env_extra: dict | None = None, **kw) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(HERE), **(env_extra or {})}
-    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True, env=env,
-                          timeout=120, **kw)
+def env(**extra: str) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(HERE), **extra}
+
+
+def cli(*args: str, env_extra: dict | None = None, timeout: float = 120, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True,
+                          env=env(**(env_extra or {})), timeout=timeout, **kw)
 
 
 def _run(out: Path, backend: str, label: str) -> tuple[subprocess.CompletedProcess, Path]:
@@ -25,3 +31,30 @@ def _run(out: Path, backend: str, label: str) -> tuple[subprocess.CompletedProce
     return proc, results
 
 
+def lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def case_lines(path: Path) -> list[dict]:
+    return [r for r in lines(path) if r["kind"] == "case"]
+
+
+def faults_file(tmp_path: Path, faults: dict[str, str], cases_dir: Path = EXAMPLES) -> Path:
+    """A $DML_TEST_FAULTS file for dml_test_backends.Hostile: case id -> fault, keyed by descriptor."""
+    from dml_test_backends import fault_key
+
+    by_id = {c.id: c for c in load([cases_dir]).cases}
+    path = tmp_path / "faults.json"
+    path.write_text(json.dumps({fault_key(by_id[i].descriptor): f for i, f in faults.items()}))
+    return path
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is dead for our purpose
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return True

@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import sys
-import time
+from runner_helpers import EXAMPLES, TRACEBACK, case_lines, cli, lines
 
-from runner_helpers import EXAMPLES, HERE, cli
-
-from conformance.results import read_results
+from conformance.run.results import read_results
 
 
 def test_broken_backend_run_exits_1_and_writes_results_and_report(broken_run):
     proc, results = broken_run
     assert proc.returncode == 1, proc.stderr
     assert "verdict: FAIL" in proc.stdout
-    report = results.with_name("report.html").read_text()
+    report = next(results.parent.glob("report-*.html")).read_text()
     assert "SLICE1-example-2" in report and "<script>alert(1)</script>" not in report
+    assert "FAIL SLICE1-example-2: 1 element(s) differ" in proc.stdout
+    assert "reproduce: dml-conformance run --backend dml_test_backends:BitFlip" in proc.stdout
 
 
 def test_good_backend_run_exits_0(good_run):
     proc, results = good_run
     assert proc.returncode == 0, proc.stdout + proc.stderr
     run = read_results(results)
-    assert run.verdict() == "PASS" and {r["category"] for r in run.records} == {"pass"}
+    assert run.verdict().value == "PASS" and {r.category.value for r in run.records} == {"pass"}
+    assert [r.index for r in run.records] == list(range(len(run.records)))  # selection order, whatever the workers
 
 
 def test_case_filter_and_unknown_case(tmp_path):
@@ -34,9 +30,9 @@ def test_case_filter_and_unknown_case(tmp_path):
                "--case", "SLICE1-example-2")
     assert proc.returncode == 1
     (results,) = tmp_path.glob("results-*.jsonl")
-    assert [r["id"] for r in read_results(results).records] == ["SLICE1-example-2"]
+    assert [r.id for r in read_results(results).records] == ["SLICE1-example-2"]
     missing = cli("run", "--backend", "oracle", "--cases", str(EXAMPLES), "--out", str(tmp_path), "--case", "SLICE-nope")
-    assert missing.returncode == 2 and "no case matches SLICE-nope" in missing.stderr
+    assert missing.returncode == 2 and "--case: no case matches SLICE-nope" in missing.stderr
 
 
 def test_usage_errors_exit_2(tmp_path):
@@ -69,8 +65,9 @@ def test_malformed_case_file_exits_2_and_loses_nothing(tmp_path):
     assert proc.returncode == 2
     assert "bad.json: $: not valid JSON" in proc.stderr
     (results,) = (tmp_path / "out").glob("results-*.jsonl")
-    categories = {r["id"]: r["category"] for r in read_results(results).records}
-    assert categories["SLICE-example-1"] == "pass"  # the good file still ran
+    run = read_results(results)
+    assert {r.id: r.category.value for r in run.records} == {"SLICE-example-1": "pass"}  # the good file still ran
+    assert run.verdict().value == "FAIL" and "bad.json" in run.header.input_errors[0]
 
 
 def test_report_side_by_side(broken_run, good_run, tmp_path):
@@ -92,28 +89,28 @@ def test_explain_cases_list_backends():
     assert any(line.startswith("oracle:") for line in backends.stdout.splitlines())
 
 
-def test_killed_run_leaves_a_results_file_that_report_renders(tmp_path):
-    results = tmp_path / "r.jsonl"
-    env = {**os.environ, "PYTHONPATH": str(HERE), "DML_TEST_DELAY": "0.3"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:Slow",
-         "--dml-cases", str(EXAMPLES), "--dml-results", str(results), "--dml-report", "none", "--rootdir",
-         str(tmp_path), str(tmp_path)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if results.exists() and results.read_text().count('"kind":"case"') >= 3:
-                break
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-    finally:
-        proc.wait(timeout=10)
-    run = read_results(results)
-    assert run.footer is None and 3 <= len(run.records) < len(list(EXAMPLES.glob("*.json")))
-    assert run.records[-1]["category"] == "crash"  # the case in flight when the process died
-    out = tmp_path / "partial.html"
-    report = cli("report", str(results), "-o", str(out))
-    assert report.returncode == 0
-    assert "no footer" in report.stderr and run.records[-1]["id"] in out.read_text()
-    header = json.loads(results.read_text().splitlines()[0])
-    assert header["backend_spec"] == "dml_test_backends:Slow"
+def test_explain_a_generated_case_and_an_unknown_id():
+    listed = cli("cases", "list", "--operators", "SPLIT")
+    generated = next(line.split("\t")[0] for line in listed.stdout.splitlines() if "-example-" not in line
+                     and line.split("\t")[0].count("-") == 1 and len(line.split("\t")[0]) == len("SPLIT-01234567"))
+    explain = cli("explain", generated)
+    assert explain.returncode == 0 and explain.stdout.startswith(f"{generated}: DML_SPLIT")
+    nope = cli("explain", "NOPE")
+    assert nope.returncode == 2 and "no case 'NOPE'" in nope.stderr and TRACEBACK not in nope.stderr
+
+
+def test_unsupported_everywhere_is_untested_exit_3(tmp_path):
+    proc = cli("run", "--backend", "dml_test_backends:NothingSupported", "--cases", str(EXAMPLES), "--out",
+               str(tmp_path))
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "verdict: UNTESTED" in proc.stdout
+    assert {r["category"] for r in case_lines(next(tmp_path.glob("results-*.jsonl")))} == {"unsupported"}
+    assert "v-UNTESTED" in next(tmp_path.glob("report-*.html")).read_text()
+
+
+def test_header_and_footer_say_what_the_run_was(good_run):
+    records = lines(good_run[1])
+    header, footer = records[0], records[-1]
+    assert header["format_version"] == 2 and header["backend_spec"] == "dml_test_backends:AllLevels"
+    assert header["config"]["backend"] == "dml_test_backends:AllLevels" and header["jobs"] >= 1
+    assert footer["kind"] == "footer" and footer["counts"] == {"pass": len(records) - 2}

@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 
 import oracle
-from conformance import runner
 from conformance.backends.base import Backend, Capabilities, RunResult
 from conformance.corpus import Case, Expected
 from conformance.expectations import ExpectationsError, known_issues, load_expectations
+from conformance.run.execute import execute_case
+from conformance.run.record import Category, Comparison, Record
+from conformance.run.units import Work
 from oracle import TensorDesc
 
 
@@ -56,10 +58,10 @@ def test_shipped_onnxruntime_cpu_file_loads_and_is_conditional():
 def test_nan_payload_change_is_waived_value_change_is_not():
     exp = known_issues("onnxruntime-cpu")
     case = _padding_case([0x7E01, 0x3C00])  # a NaN with payload, then 1.0
-    quieted = exp.apply(runner.execute(case, _Replace(0x7E00)))
-    assert quieted["category"] == "waived" and quieted["waived_category"] == "fail"
-    wrong_value = exp.apply(runner.execute(case, _Replace(0x3C00)))  # NaN became 1.0: a real bug
-    assert wrong_value["category"] == "fail"
+    quieted = exp.apply(execute_case(Work(0, case), _Replace(0x7E00), None))
+    assert quieted.category is Category.WAIVED and quieted.waived_category is Category.FAIL
+    wrong_value = exp.apply(execute_case(Work(0, case), _Replace(0x3C00), None))  # NaN became 1.0: a real bug
+    assert wrong_value.category is Category.FAIL
 
 
 def test_when_fields_are_checked(tmp_path):
@@ -74,7 +76,7 @@ def test_when_fields_are_checked(tmp_path):
 
 def test_observed_results_are_never_flagged_as_stale_waivers():
     exp = known_issues("onnxruntime-cpu")
-    record = {"id": "PADDING-x", "operator": "PADDING", "data_type": "FLOAT16", "category": "observed",
-              "mismatch": {"nan_payload_only": True}}
-    assert "waived_but_passed" not in exp.apply(record)
-    assert record["category"] == "observed"
+    record = Record("PADDING-x", "PADDING", Category.OBSERVED, data_type="FLOAT16",
+                    mismatch=Comparison(False, nan_payload_only=True))
+    assert not exp.apply(record).waived_but_passed
+    assert record.category is Category.OBSERVED

@@ -97,3 +97,56 @@ def test_hypothesis_item_shrinks_a_failure_to_a_minimal_case(tester):
     assert record["hypothesis"] and record["category"] == "fail"
     # Any SLICE1 output is broken by the bit flip, so the minimal case is the smallest one.
     assert record["case_json"]["descriptor"]["input_tensor"]["sizes"] == [1]
+
+
+def _ids_and_categories(path: Path) -> dict[str, str]:
+    return {r["id"]: r["category"] for r in _records(path) if r["kind"] == "case"}
+
+
+def test_xdist_gives_what_one_process_gives(tester):
+    pytest.importorskip("xdist")
+    args = ["-p", "no:cacheprovider", "--dml-backend", "onnxruntime-cpu", "--dml-generated", "300",
+            "--dml-hypothesis-examples", "3"]
+    one = tester.runpytest_subprocess(*args, "--dml-results", "one.jsonl")
+    two = tester.runpytest_subprocess(*args, "--dml-results", "two.jsonl", "-n", "2")
+    assert one.ret == two.ret == 0, two.stdout.str()
+    single, merged = _ids_and_categories(tester.path / "one.jsonl"), _ids_and_categories(tester.path / "two.jsonl")
+    assert len(single) > 300 and merged == single
+    assert sorted(tester.path.glob("*.jsonl")) == [tester.path / "one.jsonl", tester.path / "two.jsonl"]
+    lines = _records(tester.path / "two.jsonl")
+    assert lines[0]["kind"] == "header" and lines[0]["backend_versions"]["onnxruntime"]
+    assert lines[-1]["kind"] == "footer" and sum(lines[-1]["counts"].values()) == len(single)
+    assert (tester.path / "two.html").stat().st_size > 1000
+
+
+def test_report_onto_the_results_file_is_refused(tester):
+    result = tester.runpytest_subprocess("--dml-backend", "oracle", "--dml-results", "x.jsonl", "--dml-report",
+                                         "x.jsonl")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--dml-report: x.jsonl is the results file; a report never replaces results" in result.stderr.str()
+    assert not (tester.path / "x.jsonl").exists()
+
+
+def test_an_unwritable_report_is_found_before_any_case_runs(tester):
+    (tester.path / "afile").write_text("not a folder")
+    result = tester.runpytest_subprocess("--dml-backend", "oracle", "--dml-report", "afile/report.html")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--dml-report: afile is not a folder" in result.stderr.str()
+    assert "passed" not in result.stdout.str()
+
+
+def test_nothing_tested_is_not_a_pass(tester):
+    result = tester.runpytest_subprocess("-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:NothingSupported",
+                                         "--dml-cases", str(EXAMPLES), "--dml-results", "r.jsonl")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "verdict: UNTESTED: no case executed" in result.stdout.str()
+
+
+def test_every_plugin_option_is_in_the_table_and_in_help(tester):
+    from conformance.run.options import OPTIONS
+
+    help_text = tester.runpytest_subprocess("--help").stdout.str()
+    for option in OPTIONS:
+        if option.plugin:
+            assert option.plugin in help_text, option.plugin
+    assert "--dml-dll" in help_text and "--dml-adapter" in help_text and "--dml-jobs" in help_text

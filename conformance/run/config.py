@@ -1,0 +1,171 @@
+"""A run's configuration: the options' values with their defaults, and what identifies the run.
+
+Front ends parse their flags with the one option table (conformance.run.options) and call
+`RunConfig.from_values`; everything after that reads this object.  `identity()` is the part
+that decides which cases a run has and how they are judged (backend, options passed to it,
+profile, seed, filters, case paths, expectations, label): `--resume` continues only a file of
+the same identity, and `dml-conformance report` merges shard files only when it matches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from oracle import DataType, FeatureLevel
+
+from .options import (
+    BACKEND_KWARGS,
+    BY_NAME,
+    DEFAULT_BACKEND,
+    DEFAULT_TIMEOUT_S,
+    GENERATED_AT_RUN_TIME,
+    HYPOTHESIS_EXAMPLES,
+    OPTIONS,
+    flag,
+)
+from .record import Shard
+
+
+class UsageError(Exception):
+    """Bad options or input files: the message names the option, file or JSON path (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    backend: str = DEFAULT_BACKEND
+    dml_dll: str | None = None
+    adapter: str | None = None
+    profile: str = "quick"
+    feature_level: FeatureLevel | None = None
+    operators: tuple[str, ...] | None = None
+    data_types: tuple[DataType, ...] | None = None
+    case: tuple[str, ...] | None = None
+    cases: tuple[str, ...] | None = None
+    seed: int = 0
+    generated: int | None = None  # None: the profile's count
+    hypothesis_examples: int | None = None  # None: the profile's count
+    expectations: str | None = None
+    no_known_issues: bool = False
+    label: str | None = None
+    jobs: int | None = None  # None: the number of cores
+    timeout: float = DEFAULT_TIMEOUT_S
+    shard: Shard | None = None
+    resume: str | None = None
+    out: str = "reports"
+    results: str | None = None
+    report: str | None = None
+    exitfirst: bool = False
+    given: frozenset[str] = frozenset()  # the options the user gave
+
+    @classmethod
+    def from_values(cls, values: dict[str, Any]) -> RunConfig:
+        """From parsed option values (None or False: not given)."""
+        given = {k for k, v in values.items() if k in BY_NAME and v not in (None, False)}
+        kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items() if k in given}
+        return cls(**kwargs, given=frozenset(given))
+
+    # --- derived values ------------------------------------------------------------------------
+    @property
+    def generated_count(self) -> int:
+        return GENERATED_AT_RUN_TIME[self.profile] if self.generated is None else self.generated
+
+    @property
+    def hypothesis_count(self) -> int:
+        return HYPOTHESIS_EXAMPLES[self.profile] if self.hypothesis_examples is None else self.hypothesis_examples
+
+    @property
+    def timeout_s(self) -> float | None:
+        return self.timeout or None
+
+    @property
+    def backend_kwargs(self) -> dict[str, str]:
+        """Keyword arguments for the backend's constructor: only the ones the user gave."""
+        return {o.backend_kwarg: getattr(self, o.name) for o in BACKEND_KWARGS if getattr(self, o.name) is not None}
+
+    @property
+    def report_off(self) -> bool:
+        return self.report == "none"
+
+    # --- identity ------------------------------------------------------------------------------
+    def identity(self) -> dict[str, Any]:
+        """What makes two runs the same run: the same cases, judged the same way."""
+        return {
+            "backend": self.backend, "backend_options": self.backend_kwargs, "label": self.label,
+            "profile": self.profile, "seed": self.seed,
+            "feature_level": str(self.feature_level) if self.feature_level else None,
+            "operators": list(self.operators or ()), "data_types": [d.value for d in self.data_types or ()],
+            "case": list(self.case or ()), "cases": [str(Path(p).resolve()) for p in self.cases or ()],
+            "generated": self.generated_count, "hypothesis_examples": self.hypothesis_count,
+            "expectations": str(Path(self.expectations).resolve()) if self.expectations else None,
+            "no_known_issues": self.no_known_issues,
+        }
+
+    def with_identity(self, identity: dict[str, Any], where: str) -> RunConfig:
+        """This configuration continuing a run of `identity` (a results header's `config`).
+
+        The run-configuration options come from the file; giving one with another value is a
+        UsageError naming it.  The rest (jobs, timeout, report...) stay as given now.
+        """
+        theirs = _from_identity(identity)
+        mine = self.identity()
+        differ = [name for name in self.given if BY_NAME[name].identity
+                  and _identity_key(name) in mine and mine[_identity_key(name)] != identity.get(_identity_key(name))]
+        if differ:
+            details = ", ".join(f"{flag(n)} {_show(mine[_identity_key(n)])} (the file has "
+                                f"{_show(identity.get(_identity_key(n)))})" for n in sorted(differ))
+            raise UsageError(f"--resume {where}: another run configuration: {details}; resume with the file's "
+                             "options (or leave them out)")
+        return dataclasses.replace(theirs, **{f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                                              if not (f.name in BY_NAME and BY_NAME[f.name].identity)})
+
+    def repro(self) -> str:
+        """The command that runs one case of this run again (`{id}` stands for the case id)."""
+        parts = ["dml-conformance", "run", "--backend", self.backend]
+        for o in BACKEND_KWARGS:
+            if getattr(self, o.name) is not None:
+                parts += [o.cli or "", getattr(self, o.name)]
+        if self.profile != "quick":
+            parts += ["--profile", self.profile]
+        if self.seed:
+            parts += ["--seed", str(self.seed)]
+        if self.generated is not None and self.generated > GENERATED_AT_RUN_TIME["full"]:
+            parts += ["--generated", str(self.generated)]
+        if self.feature_level:
+            parts += ["--feature-level", str(self.feature_level)]
+        for p in self.cases or ():
+            parts += ["--cases", str(p)]
+        return " ".join(shlex.quote(p) for p in parts) + " --case {id}"
+
+
+def _identity_key(name: str) -> str:
+    return "backend_options" if BY_NAME[name].backend_kwarg else name
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "(none)"
+    return repr(value) if value is not None else "(not given)"
+
+
+def _from_identity(identity: dict[str, Any]) -> RunConfig:
+    """The run configuration a results header recorded (`Header.config`)."""
+    get = identity.get
+    options = get("backend_options") or {}
+    kw_names = {o.backend_kwarg: o.name for o in BACKEND_KWARGS}
+    return RunConfig(
+        backend=get("backend") or DEFAULT_BACKEND, profile=get("profile") or "quick", seed=get("seed") or 0,
+        label=get("label"), feature_level=FeatureLevel.parse(get("feature_level")) if get("feature_level") else None,
+        operators=tuple(get("operators") or ()) or None,
+        data_types=tuple(DataType.parse(d) for d in get("data_types") or ()) or None,
+        case=tuple(get("case") or ()) or None, cases=tuple(get("cases") or ()) or None,
+        generated=get("generated"), hypothesis_examples=get("hypothesis_examples"),
+        expectations=get("expectations"), no_known_issues=bool(get("no_known_issues")),
+        **{kw_names[k]: v for k, v in options.items() if k in kw_names},
+    )
+
+
+IDENTITY_OPTIONS = tuple(o.name for o in OPTIONS if o.identity)

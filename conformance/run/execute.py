@@ -1,0 +1,198 @@
+"""Execute one unit on a backend, in the process that owns the backend, and categorise what happened.
+
+Never raises for a backend's faults: an exception from any backend method is `crash`, naming
+the method and the error; a RunResult that breaks the contract (docs/backends.md) is `error`,
+naming what is wrong with it.  Only BaseExceptions that are not Exceptions (SystemExit,
+KeyboardInterrupt) escape, so that the worker running this can end.  Timeouts are not
+handled here: the parent kills a worker whose case runs too long (conformance.run.pool).
+
+A difference is judged only where the spec fixes the value: elements an unspecified register
+entry leaves open (oracle.unspecified_mask) are observed, never failed, and nothing else is.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import traceback
+from collections.abc import Callable
+
+import numpy as np
+
+import oracle
+from oracle import FeatureLevel
+
+from .. import deviations
+from ..backends.base import Backend, RunResult
+from ..compare import compare_outputs
+from ..corpus import Case
+from .jsontypes import safe_text
+from .record import Category, Observed, Record, TensorData, Tensors
+from .units import LiveUnit, Work, blank_record
+
+STATUSES = ("ok", "unsupported", "rejected", "error")
+
+
+class BackendRaised(Exception):
+    """A backend method raised: the record becomes `crash` with this text."""
+
+
+def describe_exception(e: BaseException) -> str:
+    frames = traceback.extract_tb(e.__traceback__)
+    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    return safe_text(f"{type(e).__name__}: {e}{where}")
+
+
+def call(method: str, fn: Callable, *args):
+    """Call a backend method; an Exception becomes BackendRaised naming the method."""
+    try:
+        return fn(*args)
+    except Exception as e:
+        raise BackendRaised(f"backend.{method}() raised {describe_exception(e)}") from e
+
+
+def check_result(result: object, record: Record) -> str | None:
+    """What is wrong with a backend's answer (None if nothing); copies its extras into the record.
+
+    Notes and timings are informational: values that are not text or finite numbers are kept
+    as text or dropped, with a note saying so, rather than costing the case its verdict.
+    """
+    if not isinstance(result, RunResult):
+        return f"backend returned {type(result).__name__}, not a RunResult"
+    if result.status not in STATUSES:
+        return f"backend returned unknown status {result.status!r} (expected one of {', '.join(STATUSES)})"
+    if not isinstance(result.reason, str):
+        return f"RunResult.reason is {type(result.reason).__name__}, not a string"
+    if result.reached_operator is not None and not isinstance(result.reached_operator, str):
+        return f"RunResult.reached_operator is {type(result.reached_operator).__name__}, not a string"
+    if result.status == "ok" and not (isinstance(result.outputs, (list, tuple))
+                                      and all(isinstance(o, np.ndarray) for o in result.outputs)):
+        return f"RunResult.outputs is {safe_text(repr(result.outputs))[:80]}, not a list of numpy arrays"
+    record.reached_operator = result.reached_operator
+    notes = result.notes if isinstance(result.notes, (list, tuple)) else [result.notes]
+    record.notes = [safe_text(str(n)) for n in notes if n is not None]
+    timings = result.timings if isinstance(result.timings, dict) else {}
+    for key, value in timings.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            record.timings[f"backend.{safe_text(str(key))}"] = float(value)
+        else:
+            record.notes.append(safe_text(f"backend timing {key!r}={value!r} dropped: not a finite number"))
+    return None
+
+
+def execute(work: Work, backend: Backend, level: FeatureLevel | None,
+            on_example: Callable[[Case], None] | None = None) -> Record:
+    """Run one unit; the record carries the unit's index.  `on_example` sees each live example before it runs."""
+    if isinstance(work.unit, LiveUnit):
+        from .live import run_live
+
+        return run_live(work, backend, level=level, on_example=on_example)
+    return execute_case(work, backend, level)
+
+
+def execute_case(work: Work, backend: Backend, level: FeatureLevel | None) -> Record:
+    """Run `work.unit` (a Case) on `backend` and return its record (never raises for the backend's faults)."""
+    record = blank_record(work)
+    started = time.perf_counter()
+    try:
+        _execute(work.unit, backend, level, record)
+    except BackendRaised as e:
+        # The backend contract is "never raise for the implementation's errors": an exception is
+        # the implementation (or its binding) crashing, not a typed refusal.
+        record.set(Category.CRASH, str(e))
+    record.timings["total_s"] = round(time.perf_counter() - started, 6)
+    return record
+
+
+def _run(record: Record, method: str, fn: Callable, *args) -> RunResult | None:
+    t0 = time.perf_counter()
+    try:
+        result = call(method, fn, *args)
+    finally:
+        record.timings["backend_s"] = round(time.perf_counter() - t0, 6)
+    problem = check_result(result, record)
+    if problem:
+        record.set(Category.ERROR, f"backend.{method}(): {problem}")
+        return None
+    return result
+
+
+def _execute(case: Case, backend: Backend, level: FeatureLevel | None, record: Record) -> None:
+    if level is not None and case.feature_level > level:
+        record.set(Category.UNSUPPORTED, f"the case needs feature level {case.feature_level}; the run targets {level}")
+        return
+    if not case.valid:
+        _execute_invalid(case, backend, record)
+        return
+    reason = call("unsupported_reason", backend.unsupported_reason, case.descriptor, case.feature_level)
+    if reason:
+        record.set(Category.UNSUPPORTED, str(reason))
+        return
+    result = _run(record, "run", backend.run, case.descriptor, list(case.inputs), case.feature_level)
+    if result is None:
+        return
+    open_validity = [u for u in case.unspecified if oracle.ERRATA[u].refusal_observed]
+    if result.status == "rejected" and open_validity:
+        # The pages leave open whether this descriptor is valid at all: refusing it is observed, not failed.
+        record.observed = Observed(False, refused=True)
+        record.set(Category.OBSERVED, f"refused where the pages leave validity open ({', '.join(open_validity)}): "
+                                      f"{result.reason}")
+        return
+    if result.status != "ok":
+        record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
+        return
+    _judge(case, list(result.outputs), record)
+
+
+def _judge(case: Case, outputs: list[np.ndarray], record: Record) -> None:
+    expected = list(case.expected.outputs)
+    open_elements = oracle.unspecified_mask(case.descriptor) if case.unspecified else None
+    open_count = sum(int(m.sum()) for m in open_elements) if open_elements else 0
+    entries = ", ".join(case.unspecified)
+    comparison = compare_outputs(expected, outputs, open_elements)
+    if comparison.equal:
+        if open_count:
+            record.observed = Observed(True, open_count)
+            record.set(Category.OBSERVED, f"matches the oracle's policy for {entries} in {open_count} open element(s)")
+        else:
+            record.set(Category.PASS, "bit-exact")
+        return
+    record.mismatch = comparison
+    if not comparison.problems:
+        # Which known deviations predict exactly this output (a waiver may name one: conformance.deviations).
+        comparison.explained_by = deviations.explain(case.descriptor, case.inputs, outputs)
+    record.tensors = Tensors(TensorData.of(case.inputs[0]), [TensorData.of(e) for e in expected],
+                             [_tensor(a) for a in outputs])
+    if comparison.fails:
+        record.set(Category.FAIL, comparison.summary())
+        return
+    # Values differ only where the spec is silent: record what the implementation did, never judge it.
+    record.observed = Observed(False, open_count)
+    record.set(Category.OBSERVED, f"differs from the oracle's policy for {entries} only in open elements: "
+                                  f"{comparison.summary()}")
+
+
+def _tensor(array: np.ndarray) -> TensorData:
+    try:
+        return TensorData.of(array)
+    except (TypeError, ValueError):  # a dtype no DirectML type has: the mismatch's problems say so
+        return TensorData("?", list(np.shape(array)), int(np.size(array)), truncated=True)
+
+
+def _execute_invalid(case: Case, backend: Backend, record: Record) -> None:
+    clause = case.expected.clause
+    record.expected_clause = clause
+    if not call("capabilities", backend.capabilities).checks_invalid_descriptors:
+        record.set(Category.UNSUPPORTED, f"{backend.name} cannot observe descriptor validation (U-ALL-2); "
+                                         f"the descriptor breaks {clause}")
+        return
+    result = _run(record, "check_descriptor", backend.check_descriptor, case.descriptor, case.feature_level)
+    if result is None:
+        return
+    if result.status == "rejected":
+        record.clause_matched = clause == result.reached_operator or f"[{clause}]" in result.reason
+        record.set(Category.PASS, f"rejected as expected ({clause}); backend said: {result.reason}")
+    elif result.status == "ok":
+        record.set(Category.FAIL, f"accepted an invalid descriptor that breaks {clause}: {oracle.CLAUSES.get(clause, '')}")
+    else:
+        record.set(Category(result.status), result.reason or f"backend said {result.status}")

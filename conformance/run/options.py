@@ -1,0 +1,225 @@
+"""The run's options, declared once: the CLI's `run` arguments and the pytest plugin's `--dml-*` options.
+
+Each `Option` names its RunConfig field, its CLI flag and its plugin flag (either may be
+absent), a `type=` callable that validates the text and says what was expected, its help,
+whether it is part of the run configuration (`identity`: what --resume and report merging
+compare), and whether it is a keyword argument of the backend's constructor
+(`backend_kwarg`: passed only when given).  Defaults live in RunConfig, so a value of None
+here means "not given".
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import oracle
+from oracle import DataType, FeatureLevel
+
+from .record import Shard
+
+PROFILES = ("quick", "full")
+# Hypothesis examples per operator item, by profile ("many more" in full).
+HYPOTHESIS_EXAMPLES = {"quick": 20, "full": 500}
+# Cases generated at run time (deterministic by seed) on top of the stored ones, by profile.
+GENERATED_AT_RUN_TIME = {"quick": 5000, "full": 20000}
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_BACKEND = "onnxruntime-cpu"
+MAX_SEED = 2**64 - 1  # numpy's PCG64 takes a non-negative seed; bounded so it prints and round-trips
+
+
+def default_jobs() -> int:
+    """The cores this process may use (its affinity where the platform says)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+# --- value types: each raises ArgumentTypeError with what was expected ---------------------------
+
+def _typed(name: str, parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as e:  # argparse shows an ArgumentTypeError's text, not a ValueError's
+            raise argparse.ArgumentTypeError(str(e)) from e
+    convert.__name__ = name  # argparse names the type in its error message
+    return convert
+
+
+def csv(parse: Callable[[str], Any], what: str) -> Callable[[str], tuple]:
+    def convert(text: str) -> tuple:
+        items = [t.strip() for t in text.split(",") if t.strip()]
+        if not items:
+            raise ValueError(f"expected a comma-separated list of {what}")
+        return tuple(parse(t) for t in items)
+    return _typed(what, convert)
+
+
+def parse_operator(text: str) -> str:
+    name = text.upper().removeprefix("DML_").removesuffix("_OPERATOR_DESC")
+    if name not in oracle.OPERATORS:
+        raise ValueError(f"{text!r} is not one of {', '.join(oracle.OPERATORS)}")
+    return name
+
+
+def _profile(text: str) -> str:
+    if text not in PROFILES:
+        raise ValueError(f"{text!r} is not one of {', '.join(PROFILES)}")
+    return text
+
+
+def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not an integer ({what})") from None
+        if value < low or (high is not None and value > high):
+            raise ValueError(f"{value} is out of range: expected {what}")
+        return value
+    return parse
+
+
+def _timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{text!r}: expected a finite number of seconds > 0, or 0 for no limit")
+    return value
+
+
+def _shard(text: str) -> Shard:
+    index, sep, count = text.partition("/")
+    try:
+        shard = Shard(int(index), int(count))
+    except ValueError:
+        shard = None
+    if not sep or shard is None or not 1 <= shard.index <= shard.count:
+        raise ValueError(f"{text!r}: expected I/N with 1 <= I <= N, e.g. 2/3")
+    return shard
+
+
+def _nonempty(text: str) -> str:
+    if not text.strip():
+        raise ValueError("expected a non-empty value")
+    return text
+
+
+OPERATORS_TYPE = csv(parse_operator, "operators")
+DATA_TYPES_TYPE = csv(DataType.parse, "data types")
+FEATURE_LEVEL_TYPE = _typed("feature level", FeatureLevel.parse)
+SEED_TYPE = _typed("seed", _int_in(0, MAX_SEED, f"0..{MAX_SEED}"))
+COUNT_TYPE = _typed("count", _int_in(0, None, "an integer >= 0"))
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str  # the RunConfig field
+    cli: str | None  # the `dml-conformance run` flag; None: plugin only
+    plugin: str | None  # the pytest flag; None: CLI only
+    help: str
+    type: Callable[[str], Any] | None = None
+    metavar: str | None = None
+    action: str = "store"  # "store", "append" or "store_true"
+    short: str | None = None
+    identity: bool = False
+    backend_kwarg: str | None = None
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("backend", "--backend", "--dml-backend", "a registered name (entry point of 'dml_conformance.backends') "
+           f"or module:Class. Default: {DEFAULT_BACKEND!r} (the plugin is inert without it)",
+           _typed("backend", _nonempty), "NAME|module:Class", identity=True),
+    Option("dml_dll", "--dml-dll", "--dml-dll", "the DirectML.dll to test, for backends that take one (passed to "
+           "the backend as dml_dll=). directml: default the pinned onnxruntime-directml wheel's, fetched by "
+           "`dml-conformance setup directml`", metavar="PATH", identity=True, backend_kwarg="dml_dll"),
+    Option("adapter", "--adapter", "--dml-adapter", "the GPU, by index or part of its name, for backends that take "
+           "one (passed to the backend as adapter=). directml: default the first", metavar="INDEX|NAME",
+           identity=True, backend_kwarg="adapter"),
+    Option("profile", "--profile", "--dml-profile", "quick: examples, curated and a bounded generated set; full: "
+           "everything, incl. the frozen corpus, and many more Hypothesis examples. Default: 'quick'",
+           _typed("profile", _profile), "quick|full", identity=True),
+    Option("feature_level", "--feature-level", "--dml-feature-level", "the level the run targets; cases needing "
+           "more are unsupported. Default: the backend's own level", FEATURE_LEVEL_TYPE, "X.Y", identity=True),
+    Option("operators", "--operators", "--dml-operators", "only these operators (SLICE, SLICE1, PADDING, SPLIT). "
+           "Default: all", OPERATORS_TYPE, "OP,...", identity=True),
+    Option("data_types", "--data-types", "--dml-data-types", "only these data types (FLOAT32, UINT8, ...). "
+           "Default: all", DATA_TYPES_TYPE, "T,...", identity=True),
+    Option("case", "--case", "--dml-case", "only this case id (repeatable; 'PREFIX*' for a prefix)",
+           _typed("case id", _nonempty), "ID", "append", identity=True),
+    Option("cases", "--cases", "--dml-cases", "case files or folders to run instead of the packaged corpus "
+           "(repeatable)", metavar="PATH", action="append", identity=True),
+    Option("seed", "--seed", "--dml-seed", f"seed for generation and Hypothesis, 0..{MAX_SEED}. Default: 0",
+           SEED_TYPE, "N", identity=True),
+    Option("generated", "--generated", "--dml-generated", "cases generated at run time from the seed (over all "
+           f"operators, then filtered). Default: {GENERATED_AT_RUN_TIME['quick']} (quick), "
+           f"{GENERATED_AT_RUN_TIME['full']} (full)", COUNT_TYPE, "N", identity=True),
+    Option("hypothesis_examples", "--hypothesis-examples", "--dml-hypothesis-examples", "live Hypothesis examples "
+           f"per operator, 0 to skip. Default: {HYPOTHESIS_EXAMPLES['quick']} (quick), "
+           f"{HYPOTHESIS_EXAMPLES['full']} (full)", COUNT_TYPE, "N", identity=True),
+    Option("expectations", "--expectations", "--dml-expectations", "a JSON expectations file of waivers "
+           "(README: 'An expectations file')", metavar="FILE", identity=True),
+    Option("no_known_issues", "--no-known-issues", "--dml-no-known-issues", "do not apply the backend's shipped "
+           "known-issues waivers (conformance/known_issues/)", action="store_true", identity=True),
+    Option("label", "--label", "--dml-label", "a name for this run in comparison grids (e.g. a driver build)",
+           metavar="TEXT", identity=True),
+    Option("jobs", "--jobs", "--dml-jobs", "worker processes running cases, each with its own backend; at most "
+           "the backend's max_jobs. Default: the number of cores (1 per pytest-xdist worker)",
+           _typed("jobs", _int_in(1, 1024, "1..1024")), "N", short="-j"),
+    Option("timeout", "--timeout", "--dml-timeout", "per-case limit in seconds (backend construction has its own, "
+           f"at least 120 s); 0: no limit. Default: {DEFAULT_TIMEOUT_S:g}", _typed("timeout", _timeout), "SECONDS"),
+    Option("shard", "--shard", "--dml-shard", "run the I-th of N deterministic shares of the cases (merge the "
+           "shards' results with `dml-conformance report`)", _typed("shard", _shard), "I/N"),
+    Option("resume", "--resume", "--dml-resume", "continue this results file: run only the cases of its run "
+           "configuration that have no finished record, and append to it", metavar="RESULTS.jsonl"),
+    Option("out", "--out", None, "folder for the results and report. Default: 'reports'", metavar="DIR"),
+    Option("results", "--results", "--dml-results", "the results file (never overwritten). Default: "
+           "<out>/results-<backend>-<time>.jsonl", metavar="FILE"),
+    Option("report", "--report", "--dml-report", "the HTML report ('none' to skip). Default: the results file's "
+           "name with report- and .html", metavar="FILE"),
+    Option("exitfirst", "--exitfirst", None, "stop at the first failing case", action="store_true", short="-x"),
+)
+BY_NAME = {o.name: o for o in OPTIONS}
+BACKEND_KWARGS = tuple(o for o in OPTIONS if o.backend_kwarg)
+
+
+def add_cli_options(parser: argparse.ArgumentParser) -> None:
+    for o in OPTIONS:
+        if o.cli:
+            flags = [o.short, o.cli] if o.short else [o.cli]
+            kw: dict[str, Any] = {"dest": o.name, "help": o.help, "default": None}
+            if o.action == "store_true":
+                kw.update(action="store_true", default=False)
+            else:
+                kw.update(action=o.action, type=o.type, metavar=o.metavar)
+            parser.add_argument(*flags, **kw)
+
+
+def add_plugin_options(group) -> None:
+    """`group`: a pytest OptionGroup (`parser.getgroup(...)`)."""
+    for o in OPTIONS:
+        if o.plugin:
+            kw: dict[str, Any] = {"dest": plugin_dest(o), "help": o.help, "default": None}
+            if o.action == "store_true":
+                kw.update(action="store_true", default=False)
+            else:
+                kw.update(action=o.action, type=o.type, metavar=o.metavar)
+            group.addoption(o.plugin, **kw)
+
+
+def plugin_dest(option: Option) -> str:
+    return "dml_" + option.name.removeprefix("dml_")
+
+
+def flag(name: str, plugin: bool = False) -> str:
+    """How the user spells option `name` in the front end at hand (for messages)."""
+    o = BY_NAME[name]
+    return (o.plugin if plugin else o.cli) or o.cli or o.plugin or name

@@ -1,0 +1,261 @@
+"""The result record: what happened to one case, typed; the one place records are made and read.
+
+Categories follow the Khronos CTS: a verdict per case, and only some fail a run.  A record
+is a dataclass; `to_line`/`from_json` are the only ways it becomes a results-file line or
+comes back from one (conformance.run.jsontypes checks every field against its type, and
+cleans every string).  The header, footer and resume lines of a results file live here too.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import oracle
+
+from ..compare import Comparison
+from .jsontypes import from_json, safe_text, to_json
+
+FORMAT = "dml-conformance-results"
+# 2: typed records without `start` lines, the `interrupted` category, crash details, shards,
+# resume lines.  Version 1 files stay readable.
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+# Tensors with at most this many elements are stored in a record for the report's diff; larger ones are
+# summarised by the mismatch list only (a 1M-element diff helps nobody and bloats the results file).
+MAX_STORED_ELEMENTS = 1024
+
+
+class Category(str, enum.Enum):
+    PASS = "pass"
+    FAIL = "fail"
+    REJECTED = "rejected"
+    ERROR = "error"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    UNSUPPORTED = "unsupported"
+    OBSERVED = "observed"
+    WAIVED = "waived"
+    INTERRUPTED = "interrupted"
+
+    @property
+    def failing(self) -> bool:
+        return self in FAILING
+
+    @property
+    def executed(self) -> bool:
+        """The case reached the implementation and was judged (or observed, or waived)."""
+        return self not in (Category.UNSUPPORTED, Category.INTERRUPTED)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+CATEGORIES = tuple(Category)
+# Only these make a run fail (exit code 1); waived ones were failures a vendor's expectations file excused.
+FAILING = frozenset({Category.FAIL, Category.REJECTED, Category.ERROR, Category.CRASH, Category.TIMEOUT})
+
+
+class Verdict(str, enum.Enum):
+    PASS = "PASS"
+    FAIL = "FAIL"
+    INCOMPLETE = "INCOMPLETE"  # stopped early, interrupted, or shards missing
+    UNTESTED = "UNTESTED"  # finished, but no case executed: all unsupported or deselected
+
+    def __str__(self) -> str:
+        return self.value
+
+
+# --- the parts of a case record ----------------------------------------------------------------
+
+@dataclass
+class TensorData:
+    """A small tensor for the report's diff: values as numbers ('nan'/'inf' as text) and as hex bits."""
+
+    data_type: str
+    shape: list[int]
+    size: int
+    values: list[int | float | str] | None = None
+    hex: list[str] | None = None
+    truncated: bool = False
+
+    @classmethod
+    def of(cls, array: np.ndarray) -> TensorData:
+        array = np.asarray(array)
+        data_type = oracle.DataType.from_numpy(array.dtype)
+        flat = np.ascontiguousarray(array, dtype=data_type.numpy).reshape(-1)
+        out = cls(data_type.value, list(array.shape), int(flat.size))
+        if flat.size > MAX_STORED_ELEMENTS:
+            out.truncated = True
+            return out
+        width = data_type.numpy.itemsize * 2
+        out.values = [repr(v) if isinstance(v, float) and not math.isfinite(v) else v for v in flat.tolist()]
+        out.hex = [f"{int(b):0{width}x}" for b in flat.view(data_type.bits).tolist()]
+        return out
+
+
+@dataclass
+class Tensors:
+    input: TensorData | None = None
+    expected: list[TensorData] = field(default_factory=list)
+    actual: list[TensorData] = field(default_factory=list)
+
+
+@dataclass
+class Observed:
+    matches_policy: bool
+    open_elements: int | None = None  # how many output elements the entries leave open
+    refused: bool = False  # the backend refused a descriptor whose validity the pages leave open
+
+
+@dataclass
+class Crash:
+    """How a worker process ended while the case ran: exit code or signal, and its last stderr lines."""
+
+    exit_code: int | None = None
+    signal: int | None = None
+    signal_name: str | None = None
+    stderr: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Record:
+    """One case's result.  Everything about the case itself is copied in, so a report needs no corpus."""
+
+    id: str
+    operator: str
+    category: Category
+    reason: str = ""
+    data_type: str = ""  # "*" for a live-Hypothesis summary
+    rank: int = 0
+    feature_level: str = ""
+    outcome: str = ""  # "valid" or "invalid" (the case's expected outcome)
+    clauses: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    unspecified: list[str] = field(default_factory=list)
+    source: str = ""
+    index: int | None = None  # position in the run's full selection: a stable order across workers and shards
+    descriptor: dict[str, Any] | None = None
+    reached_operator: str | None = None
+    notes: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    mismatch: Comparison | None = None
+    tensors: Tensors | None = None
+    observed: Observed | None = None
+    expected_clause: str | None = None
+    clause_matched: bool | None = None
+    crash: Crash | None = None
+    hypothesis: bool = False
+    case_json: dict[str, Any] | None = None  # a live-Hypothesis case (shrunk failure, or the one in flight)
+    waiver: dict[str, Any] | None = None
+    waived_category: Category | None = None
+    waived_but_passed: bool = False
+    synthesized: bool = False  # made by the reader of a version-1 file for a case that never finished
+
+    def set(self, category: Category, reason: str) -> Record:
+        self.category = category
+        self.reason = safe_text(reason)
+        return self
+
+    def to_line(self) -> str:
+        return dumps({"kind": "case", **to_json(self)})
+
+
+def dumps(obj: dict) -> str:
+    """One results-file line (no NaN: JSON has none; the codec wrote non-finite floats as text)."""
+    return json.dumps(obj, separators=(",", ":"), allow_nan=False)
+
+
+# --- header, footer, resume ------------------------------------------------------------------------
+
+@dataclass
+class Shard:
+    index: int  # 1-based
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+
+@dataclass
+class Header:
+    """Line 1: what the run was, so the file alone reproduces and reports it."""
+
+    format: str
+    format_version: int
+    suite_version: str = ""
+    started: str = ""
+    run_id: str = ""
+    platform: dict[str, str] = field(default_factory=dict)
+    backend: str = "?"
+    backend_spec: str = ""
+    backend_options: dict[str, str] = field(default_factory=dict)
+    backend_versions: dict[str, str] = field(default_factory=dict)
+    label: str | None = None
+    feature_level: str = ""
+    profile: str = ""
+    seed: int = 0
+    hypothesis_examples: int = 0
+    generated: int = 0
+    filters: dict[str, list[str]] = field(default_factory=dict)
+    case_paths: list[str] = field(default_factory=list)
+    case_count: int = 0  # the cases this file is for (this shard's)
+    shard: Shard | None = None
+    config: dict[str, Any] = field(default_factory=dict)  # the run configuration: what --resume and merging compare
+    expectations: dict[str, Any] = field(default_factory=dict)
+    repro: str = ""
+    notes: list[str] = field(default_factory=list)
+    input_errors: list[str] = field(default_factory=list)  # malformed case files: the run's input needs fixing
+    jobs: int = 1
+    timeout_s: float = 0.0
+    tables: dict[str, Any] = field(default_factory=dict)
+
+    def to_line(self) -> str:
+        return dumps({"kind": "header", **to_json(self)})
+
+
+@dataclass
+class Footer:
+    finished: str = ""
+    duration_s: float = 0.0
+    counts: dict[str, int] = field(default_factory=dict)
+    interrupted: bool = False
+    stopped: str | None = None  # why the run stopped before its last case (signal, -x, disk full, backend lost)
+    not_run: int = 0
+    unmatched_waivers: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    exitstatus: int | None = None
+
+    def to_line(self) -> str:
+        return dumps({"kind": "footer", **to_json(self)})
+
+
+@dataclass
+class Resume:
+    """A `--resume` continued the file from here; an earlier footer no longer ends the run."""
+
+    started: str = ""
+    run_id: str = ""
+
+    def to_line(self) -> str:
+        return dumps({"kind": "resume", **to_json(self)})
+
+
+KINDS: dict[str, type] = {"header": Header, "case": Record, "footer": Footer, "resume": Resume}
+
+
+def parse_line(obj: Any, where: str) -> Header | Record | Footer | Resume:
+    """One parsed results-file line as its typed object (JsonTypeError names the wrong field)."""
+    from .jsontypes import JsonTypeError
+
+    if not isinstance(obj, dict):
+        raise JsonTypeError(f"{where}: expected an object, got {type(obj).__name__}")
+    kind = obj.get("kind")
+    if kind not in KINDS:
+        raise JsonTypeError(f"{where}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+    return from_json(KINDS[kind], {k: v for k, v in obj.items() if k != "kind"}, where)

@@ -1,0 +1,334 @@
+"""Results files: JSON Lines, the single source of truth for the report.
+
+Line 1 is the run header (conformance.run.record.Header); then one `case` record per case,
+written by the parent process as each finishes, in completion order (records carry their
+selection index, so readers sort them back); a `footer` ends a run.  `--resume` appends a
+`resume` line and more records to the same file; the last footer then ends the run, and a
+case's last record is its result.
+
+Nothing is lost: a new results file is created exclusively (two runs started in the same
+second get two files), every line is one write to an unbuffered file, and a write that fails
+(a full disk) stops the run, leaving every line written before it readable.  The reader
+repairs what an interrupted run leaves (a torn last line) and reads format version 1 (with
+its `start` lines: a case started and never recorded was the one in flight when the
+process died, recorded as `crash`).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..jsonfile import JsonFileError, read_text
+from .jsontypes import JsonTypeError
+from .record import (
+    FORMAT,
+    FORMAT_VERSION,
+    READABLE_VERSIONS,
+    Category,
+    Footer,
+    Header,
+    Record,
+    Resume,
+    Shard,
+    Verdict,
+    parse_line,
+)
+
+
+class ResultsFileError(ValueError):
+    """A file that is not a readable results file; the message names the file, line and JSON path."""
+
+
+class ResultsWriteError(OSError):
+    """The results file cannot be written (a full disk, a lost mount): the run stops."""
+
+
+# --- names --------------------------------------------------------------------------------------
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text)
+
+
+def create_results_file(folder: Path, backend: str) -> Path:
+    """A new, empty `results-<backend>-<time>[-n].jsonl` in `folder`, created exclusively: never anyone else's."""
+    stem = f"results-{_safe(backend)}-{time.strftime('%Y%m%d-%H%M%S')}"
+    for n in range(1, 10_000):
+        path = folder / (stem + (f"-{n}" if n > 1 else "") + ".jsonl")
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            return path
+        except FileExistsError:
+            continue
+    raise ResultsWriteError(errno.EEXIST, f"no free results file name in {folder}")
+
+
+def report_path_for(results: Path) -> Path:
+    """results-X.jsonl -> report-X.html, next to it (any other name: NAME.html)."""
+    name = results.name.removesuffix(".jsonl")
+    name = "report-" + name.removeprefix("results-") if name.startswith("results-") else name
+    return results.with_name(name + ".html")
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+class ResultsWriter:
+    """Appends lines to a results file the caller has created (or is resuming); each line is one write."""
+
+    def __init__(self, path: Path, *, resume: bool = False):
+        self.path = path
+        if resume:
+            _drop_torn_line(path)
+        try:
+            self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except OSError as e:
+            raise ResultsWriteError(e.errno, f"cannot open {path} for writing: {e.strerror}") from e
+        self.counts: Counter[Category] = Counter()
+        self.written = 0
+
+    def _write(self, line: str) -> None:
+        if self._fd is None:
+            raise ResultsWriteError(errno.EBADF, f"{self.path} is closed")
+        data = (line + "\n").encode("utf-8")
+        try:
+            while data:
+                data = data[os.write(self._fd, data):]
+        except OSError as e:
+            raise ResultsWriteError(e.errno, f"cannot write {self.path}: {e.strerror}") from e
+
+    def header(self, header: Header) -> None:
+        self._write(header.to_line())
+
+    def resume(self, resume: Resume) -> None:
+        self._write(resume.to_line())
+
+    def record(self, record: Record) -> None:
+        try:
+            line = record.to_line()
+        except (TypeError, ValueError) as e:  # a bug, not the backend's: keep the case, say why
+            line = Record(record.id, record.operator, Category.ERROR, index=record.index,
+                          reason=f"the suite could not write this record: {type(e).__name__}: {e}").to_line()
+        self._write(line)
+        self.counts[record.category] += 1
+        self.written += 1
+
+    def footer(self, footer: Footer) -> None:
+        self._write(footer.to_line())
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _drop_torn_line(path: Path) -> None:
+    """A run killed mid-write leaves a partial last line: cut it before appending after it."""
+    try:
+        with path.open("rb+") as f:
+            data = f.read()
+            if data and not data.endswith(b"\n"):
+                f.truncate(data.rfind(b"\n") + 1)
+    except OSError as e:
+        raise ResultsWriteError(e.errno, f"cannot repair {path}: {e.strerror}") from e
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+@dataclass
+class Results:
+    path: str
+    header: Header
+    records: list[Record] = field(default_factory=list)  # one per case (its last), in selection order
+    footer: Footer | None = None
+    notes: list[str] = field(default_factory=list)  # what the reader had to repair or merge
+    missing_shards: list[Shard] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return (self.footer is not None and not self.footer.interrupted and not self.footer.stopped
+                and not self.missing_shards and not any(r.category is Category.INTERRUPTED for r in self.records))
+
+    @property
+    def backend(self) -> str:
+        return self.header.backend
+
+    @property
+    def label(self) -> str:
+        return self.header.label or self.backend
+
+    def counts(self) -> Counter[Category]:
+        return Counter(r.category for r in self.records)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.header.input_errors) or any(r.category.failing for r in self.records)
+
+    @property
+    def executed(self) -> int:
+        return sum(1 for r in self.records if r.category.executed)
+
+    def verdict(self) -> Verdict:
+        """FAIL over INCOMPLETE over UNTESTED over PASS: an unfinished run, or one that tested nothing, never passes."""
+        if self.failed:
+            return Verdict.FAIL
+        if not self.complete:
+            return Verdict.INCOMPLETE
+        if not self.executed:
+            return Verdict.UNTESTED
+        return Verdict.PASS
+
+
+def final_records(records: list[Record]) -> list[Record]:
+    """One record per case (a resumed run's later record replaces an earlier one), in selection order."""
+    by_id: dict[str, Record] = {}
+    for r in records:
+        by_id.pop(r.id, None)
+        by_id[r.id] = r
+    return sorted(by_id.values(), key=lambda r: (r.index is None, r.index or 0))
+
+
+def read_header(path: str | Path) -> Header:
+    return _read(Path(path), header_only=True).header
+
+
+def read_results(path: str | Path) -> Results:
+    """Read a results file, repairing what an interrupted run leaves (a torn last line, unfinished cases)."""
+    return _read(Path(path))
+
+
+def _read(path: Path, header_only: bool = False) -> Results:
+    try:
+        lines = read_text(path).splitlines()
+    except JsonFileError as e:
+        raise ResultsFileError(str(e)) from None
+    if not lines:
+        raise ResultsFileError(f"{path}: empty file, not a results file")
+    header = _header(path, lines[0])
+    results = Results(str(path), header)
+    if header_only:
+        return results
+    records: list[Record] = []
+    pending: dict[str, None] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            if number == len(lines):
+                results.notes.append(f"line {number} is torn (the run was stopped while writing it); ignored")
+                continue
+            raise ResultsFileError(f"{path}:{number}: not JSON") from None
+        if header.format_version == 1 and isinstance(obj, dict) and obj.get("kind") == "start":
+            if not isinstance(obj.get("id"), str):
+                raise ResultsFileError(f"{path}:{number}: $.id: expected a string, got {obj.get('id')!r}")
+            pending[obj["id"]] = None
+            continue
+        try:
+            item = parse_line(obj, "$")
+        except JsonTypeError as e:
+            raise ResultsFileError(f"{path}:{number}: {e}") from None
+        if isinstance(item, Record):
+            pending.pop(item.id, None)
+            records.append(item)
+        elif isinstance(item, Footer):
+            results.footer = item
+        elif isinstance(item, Resume):
+            results.footer = None  # the run went on: an earlier footer no longer ends it
+        else:
+            raise ResultsFileError(f"{path}:{number}: a second header")
+    for case_id in pending:
+        records.append(Record(case_id, case_id.split("-", 1)[0], Category.CRASH, synthesized=True,
+                              reason="the run stopped while this case was running (the process crashed or was killed)"))
+        results.notes.append(f"{case_id} was running when the run stopped: recorded as crash")
+    results.records = final_records(records)
+    if results.footer is None:
+        results.notes.append("no footer: the run did not finish (interrupted or crashed); the results are partial")
+    return results
+
+
+def _header(path: Path, line: str) -> Header:
+    try:
+        obj = json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        raise ResultsFileError(f"{path}:1: not JSON; not a results file") from None
+    if not isinstance(obj, dict) or obj.get("format") != FORMAT or obj.get("kind") not in ("header", None):
+        raise ResultsFileError(f"{path}:1: the first line is not a {FORMAT} header")
+    version = obj.get("format_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ResultsFileError(f"{path}:1: $.format_version: expected an integer, got {version!r}")
+    if version > FORMAT_VERSION:
+        raise ResultsFileError(f"{path}:1: format_version {version} is newer than this reader ({FORMAT_VERSION}); "
+                               "upgrade dml-conformance")
+    if version not in READABLE_VERSIONS:
+        raise ResultsFileError(f"{path}:1: format_version {version} is not one this reader knows "
+                               f"({', '.join(map(str, READABLE_VERSIONS))})")
+    try:
+        header = parse_line({**obj, "kind": "header"}, "$")
+    except JsonTypeError as e:
+        raise ResultsFileError(f"{path}:1: {e}") from None
+    assert isinstance(header, Header)
+    return header
+
+
+# --- merging shards -------------------------------------------------------------------------------
+
+def _config_key(run: Results) -> str | None:
+    if run.header.shard is None or not run.header.config:
+        return None
+    return json.dumps([run.header.config, run.header.shard.count], sort_keys=True)
+
+
+def merge_shards(runs: list[Results]) -> list[Results]:
+    """Shard files of one run configuration become one run; everything else stays side by side, in order."""
+    groups: dict[str, list[Results]] = {}
+    out: list[Results | str] = []
+    for run in runs:
+        key = _config_key(run)
+        if key is None:
+            out.append(run)
+            continue
+        if key not in groups:
+            groups[key] = []
+            out.append(key)
+        groups[key].append(run)
+    return [_merge(groups[item]) if isinstance(item, str) else item for item in out]
+
+
+def _merge(shards: list[Results]) -> Results:
+    count = shards[0].header.shard.count  # type: ignore[union-attr]
+    by_index: dict[int, Results] = {}
+    for run in shards:
+        index = run.header.shard.index  # type: ignore[union-attr]
+        if index in by_index:
+            raise ResultsFileError(f"{run.path}: shard {index}/{count} of this run configuration is already given "
+                                   f"({by_index[index].path}); give each shard once")
+        by_index[index] = run
+    first = shards[0]
+    header = Header(**{**first.header.__dict__, "shard": None,
+                       "case_count": sum(r.header.case_count for r in shards),
+                       "input_errors": sorted({e for r in shards for e in r.header.input_errors})})
+    missing = [Shard(i, count) for i in range(1, count + 1) if i not in by_index]
+    footers = [r.footer for r in shards]
+    footer = None
+    if all(footers):
+        footer = Footer(finished=max(f.finished for f in footers if f), duration_s=max(f.duration_s for f in footers if f),
+                        interrupted=any(f.interrupted for f in footers if f),
+                        stopped=next((f.stopped for f in footers if f and f.stopped), None),
+                        not_run=sum(f.not_run for f in footers if f),
+                        warnings=[w for f in footers if f for w in f.warnings])
+    records = final_records([r for run in shards for r in run.records])
+    footer_counts = Counter(r.category.value for r in records)
+    if footer:
+        footer.counts = dict(footer_counts)
+    notes = [f"{len(shards)} of {count} shards merged: " + ", ".join(
+        f"{r.header.shard} ({r.path})" for r in sorted(shards, key=lambda r: r.header.shard.index))]  # type: ignore
+    notes += [f"shard {s} is missing: the run is incomplete" for s in missing]
+    notes += [f"{r.path}: {n}" for r in shards for n in r.notes]
+    return Results(" + ".join(r.path for r in shards), header, records, footer, notes, missing)

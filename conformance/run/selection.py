@@ -1,0 +1,207 @@
+"""Which units a run has: stored cases, cases generated at run time, live Hypothesis batches; filters, shards.
+
+Order is stable (stored files in path order, then generation order, then the live batches),
+and each unit keeps its position in the full selection (`Work.index`), so shards and
+resumed runs name the same cases in the same order.  A shard is every N-th unit.
+
+Run-time generation is deterministic in the seed, and the first n cases of a longer
+generation are the n-case generation, so one cache file per seed and generator code holds
+them all (`generated_cases`): a run, `--case ID` and `explain` after the first pay a file
+read, not seconds of generation.  The cache lives in $DML_CONFORMANCE_CACHE, else
+$XDG_CACHE_HOME/dml-conformance or ~/.cache/dml-conformance ("none" turns it off); it is
+keyed by a hash of the code that makes the cases, so a changed builder or oracle never
+reads stale ones.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+import oracle
+
+from ..corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
+from .config import RunConfig, UsageError
+from .units import LiveUnit, Unit, Work
+
+RUN_TIME_SOURCE = "generated at run time"
+# The code whose output the generation cache holds: any change there is a new key.
+_CODE = [Path(__file__).resolve().parents[1] / name for name in ("builders.py", "values.py", "generate.py",
+                                                                    "corpus.py")]
+
+
+def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:
+    """quick: cases/examples and cases/curated; full: every file under cases/; or the user's paths."""
+    if paths:
+        roots = [Path(p) for p in paths]
+        for root in roots:
+            if not root.exists():
+                raise UsageError(f"--cases: {root} does not exist")
+        return roots
+    if profile == "full":
+        return [CASES_DIR]
+    return [p for p in (CASES_DIR / "examples", CASES_DIR / "curated") if p.is_dir()]
+
+
+# --- the generation cache ---------------------------------------------------------------------------
+
+def cache_dir() -> Path | None:
+    env = os.environ.get("DML_CONFORMANCE_CACHE")
+    if env is not None:
+        return None if env.strip().lower() in ("", "none", "off") else Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "dml-conformance"
+
+
+def _code_key() -> str:
+    digest = hashlib.sha256(np.__version__.encode())
+    for path in sorted(_CODE) + sorted(Path(oracle.__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_path(seed: int) -> Path | None:
+    folder = cache_dir()
+    return None if folder is None else folder / f"generated-{_code_key()}-seed{seed}.pickle"
+
+
+def _read_cache(path: Path | None) -> list[Case]:
+    if path is None:
+        return []
+    try:
+        with path.open("rb") as f:
+            cases = pickle.load(f)
+        return cases if isinstance(cases, list) else []
+    except Exception:  # missing, torn or foreign: generate again
+        return []
+
+
+def _write_cache(path: Path | None, cases: list[Case]) -> None:
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".generated-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(cases, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)  # concurrent runs: each writes whole files; the last one wins
+    except OSError:
+        with contextlib.suppress(OSError, UnboundLocalError):
+            os.unlink(tmp)
+
+
+def generated_cases(seed: int, count: int) -> list[Case]:
+    """The first `count` cases generated from `seed` (all operators), from the cache when it holds them."""
+    if count <= 0:
+        return []
+    path = _cache_path(seed)
+    cached = _read_cache(path)
+    if len(cached) >= count:
+        return cached[:count]
+    from ..generate import GENERATOR_VERSION, generate
+
+    cases = generate(seed, count, source=f"{RUN_TIME_SOURCE}: seed {seed}, generator {GENERATOR_VERSION}")
+    _write_cache(path, cases)
+    return cases
+
+
+# --- selection ------------------------------------------------------------------------------------
+
+@dataclass
+class Selection:
+    works: list[Work]  # this run's units (after shard and resume), each with its index in the full selection
+    total: int  # units in the full selection (all shards)
+    errors: list[CaseFileError] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def cases(self) -> list[Case]:
+        return [w.unit for w in self.works if isinstance(w.unit, Case)]
+
+
+def _matches(case_id: str, patterns: Iterable[str]) -> bool:
+    return any(case_id.startswith(p[:-1]) if p.endswith("*") else case_id == p for p in patterns)
+
+
+def _exact(patterns: Iterable[str] | None) -> list[str] | None:
+    """The ids when every pattern is an exact id (a fast lookup), else None."""
+    patterns = list(patterns or ())
+    return patterns if patterns and not any(p.endswith("*") for p in patterns) else None
+
+
+def load_stored(roots: list[Path], ids: list[str] | None = None) -> LoadResult:
+    """Load the case files under `roots`; with exact `ids`, parse only the files whose text names one."""
+    if ids is None:
+        return load(roots)
+    result = LoadResult([], [])
+    for path in _files(roots):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        except OSError:
+            text = ""
+        if any(f'"{i}"' in text for i in ids) or not path.is_file():
+            part = load_file(path, only=ids)
+            result.cases.extend(part.cases)
+            result.errors.extend(part.errors)
+    return result
+
+
+def _files(roots: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for root in roots:
+        files.extend(sorted(root.rglob("*.json")) if root.is_dir() else [root])
+    return files
+
+
+def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError], list[str]]:
+    """The full selection of `config` (before sharding and resume), in its stable order."""
+    exact = _exact(config.case)
+    loaded = load_stored(stored_roots(config.profile, config.cases), exact)
+    cases = list(loaded.cases)
+    notes: list[str] = []
+    if not config.cases:
+        seen = {c.id for c in cases}
+        generated = generated_cases(config.seed, config.generated_count)
+        cases.extend(c for c in generated if c.id not in seen)
+    if config.operators:
+        cases = [c for c in cases if c.operator in config.operators]
+    if config.data_types:
+        cases = [c for c in cases if c.data_type in config.data_types]
+    if config.case:
+        cases = [c for c in cases if _matches(c.id, config.case)]
+    units: list[Unit] = list(cases)
+    if config.hypothesis_count and not config.case and not config.cases:
+        units += [LiveUnit(op, config.hypothesis_count, config.seed) for op in config.operators or oracle.OPERATORS]
+    return units, loaded.errors, notes
+
+
+def select(config: RunConfig, finished: set[str] | frozenset[str] = frozenset()) -> Selection:
+    """This run's units: the full selection, this shard's share of it, less the `finished` ids (--resume)."""
+    units, errors, notes = all_units(config)
+    works = [Work(i, u) for i, u in enumerate(units)]
+    if config.shard:
+        works = [w for w in works if w.index % config.shard.count == config.shard.index - 1]
+    if finished:
+        works = [w for w in works if w.id not in finished]
+    return Selection(works, len(units), errors, notes)
+
+
+def find_case(case_id: str, *, paths: Iterable[str] | None = None, seed: int = 0) -> Case | None:
+    """One case by id: the stored corpus (quick, then full), then the cases generated from `seed`."""
+    from .options import GENERATED_AT_RUN_TIME
+
+    roots = stored_roots("full", paths)
+    for case in load_stored(roots, [case_id]).cases:
+        if case.id == case_id:
+            return case
+    if paths:
+        return None
+    return next((c for c in generated_cases(seed, max(GENERATED_AT_RUN_TIME.values())) if c.id == case_id), None)

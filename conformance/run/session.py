@@ -1,0 +1,353 @@
+"""A run: select its units, run them in worker processes, write every record, end with a footer and a report.
+
+Both front ends drive a Session.  The CLI: `Session(config)`, `start()`, `run(stop)`,
+`finish()`.  The pytest plugin maps the session's units to items and asks for each one's
+record (`submit`, `wait_for`); under pytest-xdist each xdist worker executes (`write=False`)
+and the controller writes (`execute=False`, `accept`).
+
+Every check a user's input can fail is done in `__init__`, before a worker starts or a file is
+created, and raises UsageError naming the option or file: the backend spec and the options
+passed to it, the expectations file, the case paths, where results and report go.  The parent
+is the only writer of the results file; a failed write (a full disk) stops the run with
+everything written before it readable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import platform
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import oracle
+
+from .. import report as report_file
+from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
+from ..expectations import Expectations, ExpectationsError, known_issues, load_expectations
+from .config import RunConfig, UsageError
+from .options import BACKEND_KWARGS, default_jobs, flag
+from .pool import BackendStartError, Pool, WorkerInfo
+from .record import FORMAT, FORMAT_VERSION, Category, Footer, Header, Record, Resume
+from .results import (
+    Results,
+    ResultsFileError,
+    ResultsWriteError,
+    ResultsWriter,
+    create_results_file,
+    final_records,
+    read_results,
+    report_path_for,
+)
+from .selection import Selection, select
+from .units import LiveUnit, Work, blank_record
+
+
+def suite_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("dml-conformance")
+    except Exception:  # not installed (a source checkout on sys.path)
+        return oracle.__version__
+
+
+def platform_info() -> dict[str, str]:
+    return {"python": sys.version.split()[0], "system": platform.system(), "release": platform.release(),
+            "machine": platform.machine(), "node": platform.node()}
+
+
+def spec_tables() -> dict:
+    """The spec tables this run judged against, embedded so a report never needs the suite's code."""
+    return {
+        "clauses": dict(oracle.CLAUSES),
+        "errata": [dataclasses.asdict(e) for e in oracle.ERRATA.values()],
+        "operators": list(oracle.OPERATORS),
+        "data_types": [d.value for d in oracle.ALL_DATA_TYPES],
+    }
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+class Session:
+    """One run of one configuration (or one shard of it, or the rest of a resumed one)."""
+
+    def __init__(self, config: RunConfig, *, execute: bool = True, write: bool = True, plugin: bool = False,
+                 jobs_default: int | None = None):
+        self.plugin = plugin  # messages name the plugin's --dml-* flags
+        self.prior: list[Record] = []  # a resumed file's records
+        self.prior_header: Header | None = None
+        finished: set[str] = set()
+        if config.resume:
+            config, finished = self._resume(config)
+        self.config = config
+        self.factory = self._backend()
+        self.expectations = self._expectations()
+        self.write = write
+        self.results_path, self.report_path = self._outputs() if write else (None, None)
+        self.selection: Selection = select(config, finished)
+        if config.case and not self.selection.works and not finished:
+            raise UsageError(f"{self._flag('case')}: no case matches {', '.join(config.case)} (profile "
+                             f"{config.profile}, seed {config.seed}); see `dml-conformance cases list`")
+        wanted = config.jobs or jobs_default or default_jobs()
+        self.jobs = max(1, min(wanted, self.factory.max_jobs or wanted, len(self.selection.works) or 1))
+        self.execute = execute
+        self.pool: Pool | None = None
+        self.info: WorkerInfo | None = None
+        self.writer: ResultsWriter | None = None
+        self.records: list[Record] = []  # this session's
+        self.done: dict[int, Record] = {}
+        self.write_error: ResultsWriteError | None = None
+        self.started = time.monotonic()
+        self.run_id = uuid.uuid4().hex[:12]
+
+    # --- checks ---------------------------------------------------------------------------------------
+    def _flag(self, name: str) -> str:
+        return flag(name, self.plugin)
+
+    def _resume(self, config: RunConfig) -> tuple[RunConfig, set[str]]:
+        where = self._flag("resume")
+        try:
+            previous = read_results(config.resume)  # type: ignore[arg-type]
+        except ResultsFileError as e:
+            raise UsageError(f"{where}: {e}") from None
+        if not previous.header.config:
+            raise UsageError(f"{where}: {config.resume} was written by an older dml-conformance (format version "
+                             f"{previous.header.format_version}) and names no run configuration to resume")
+        try:
+            resumed = config.with_identity(previous.header.config, str(config.resume))
+        except (TypeError, ValueError, KeyError) as e:
+            raise UsageError(f"{where}: {config.resume}: the header's run configuration is malformed: {e}") from None
+        if config.shard and previous.header.shard and str(config.shard) != str(previous.header.shard):
+            raise UsageError(f"{where}: {config.resume} is shard {previous.header.shard}, not {config.shard}")
+        resumed = dataclasses.replace(resumed, shard=previous.header.shard)
+        self.prior, self.prior_header = previous.records, previous.header
+        return resumed, {r.id for r in previous.records if r.category is not Category.INTERRUPTED and not r.synthesized}
+
+    def _backend(self) -> BackendFactory:
+        try:
+            factory = resolve_backend(self.config.backend)
+        except BackendNotFound as e:
+            raise UsageError(f"{self._flag('backend')}: cannot load backend {self.config.backend!r}: {e}") from None
+        for o in BACKEND_KWARGS:
+            if getattr(self.config, o.name) is not None and factory.accepts(o.backend_kwarg or "") is False:
+                raise UsageError(f"{self._flag(o.name)}: backend {self.config.backend} does not take this option "
+                                 f"(its constructor has no {o.backend_kwarg} parameter)")
+        return factory
+
+    def _expectations(self) -> Expectations:
+        # A built-in backend's known deviations (conformance/known_issues/<name>.json) are waived
+        # by default, visibly: every such case reports `waived` with the reason, never `pass`.
+        try:
+            expectations = Expectations() if self.config.no_known_issues else known_issues(self.factory.name)
+            if self.config.expectations:
+                expectations = expectations.extend(load_expectations(self.config.expectations))
+        except ExpectationsError as e:
+            raise UsageError(f"{self._flag('expectations')}: {e}") from None
+        return expectations
+
+    def _outputs(self) -> tuple[Path | None, Path | None]:
+        """Where results and report go, checked before anything runs; the results file is created in `start`."""
+        c = self.config
+        if c.resume:
+            results: Path | None = Path(c.resume)
+            folder = results.parent
+        elif c.results:
+            results = Path(c.results)
+            if results.exists() or results.is_symlink():
+                raise UsageError(f"{self._flag('results')}: {results} exists; results files are never overwritten "
+                                 f"(continue it with {self._flag('resume')}, or choose another name)")
+            folder = results.parent
+            _folder(folder, self._flag("results"))
+        else:
+            results, folder = None, Path(c.out)
+            _folder(folder, self._flag("out"))
+        if c.report_off:
+            return results, None
+        report = Path(c.report) if c.report else None
+        if report is not None:
+            report_file.check_target(report, self._flag("report"),
+                                     avoid=[p for p in (results, Path(c.resume) if c.resume else None) if p])
+        elif results is not None:
+            report = report_path_for(results)
+            report_file.check_target(report, self._flag("report"), avoid=[results])
+        else:
+            report_file.check_folder(folder, self._flag("out"))
+        return results, report
+
+    # --- running --------------------------------------------------------------------------------------
+    def start(self, stop: Callable[[], str | None] = lambda: None) -> bool:
+        """Start the workers and write the header; False if `stop` said so before a backend was constructed.
+
+        Raises BackendStartError when no worker can construct the backend.
+        """
+        if self.execute:
+            self.pool = Pool(self.config.backend, self.config.backend_kwargs, jobs=self.jobs,
+                             timeout=self.config.timeout_s,
+                             feature_level=str(self.config.feature_level) if self.config.feature_level else None)
+            try:
+                self.info = self.pool.start(stop)
+            except BackendStartError:
+                self.pool.close(grace=1.0)
+                raise
+            if self.info is None:
+                self.pool.interrupt(stop() or "stopped")
+                self.pool.close(grace=1.0)
+                return False
+        if self.write and self.info is not None:
+            self._open()
+        return True
+
+    def _open(self) -> None:
+        """Create (or reopen) the results file and write the header (or the resume line)."""
+        try:
+            if self.results_path is None:
+                self.results_path = create_results_file(Path(self.config.out), self.info.name if self.info else
+                                                        self.factory.name)
+                if self.report_path is None and not self.config.report_off:
+                    self.report_path = report_path_for(self.results_path)
+            elif not self.config.resume:
+                self.results_path.touch(exist_ok=False)
+            self.writer = ResultsWriter(self.results_path, resume=bool(self.config.resume))
+            if self.config.resume:
+                self.writer.resume(Resume(_now(), self.run_id))
+            else:
+                self.writer.header(self.header())
+        except (ResultsWriteError, OSError) as e:
+            raise UsageError(f"cannot create the results file: {e}") from None
+
+    def _open_late(self) -> None:
+        try:
+            self._open()
+        except UsageError as e:
+            self.write_error = ResultsWriteError(str(e))
+
+    def header(self) -> Header:
+        c, info = self.config, self.info
+        return Header(
+            FORMAT, FORMAT_VERSION, suite_version(), _now(), self.run_id, platform_info(),
+            backend=info.name if info else self.factory.name, backend_spec=c.backend,
+            backend_options=c.backend_kwargs, backend_versions=info.versions if info else {}, label=c.label,
+            feature_level=str(c.feature_level) if c.feature_level else (info.feature_level if info else ""),
+            profile=c.profile, seed=c.seed, hypothesis_examples=c.hypothesis_count, generated=c.generated_count,
+            filters={"operators": list(c.operators or ()), "data_types": [d.value for d in c.data_types or ()],
+                     "cases": list(c.case or ())},
+            case_paths=[str(p) for p in c.cases or ()], case_count=len(self.selection.works), shard=c.shard,
+            config=c.identity(),
+            expectations={"path": self.expectations.path, "waivers": [w.to_json() for w in self.expectations.waivers]},
+            repro=c.repro(), notes=self.selection.notes, input_errors=[str(e) for e in self.selection.errors],
+            jobs=self.jobs, timeout_s=c.timeout, tables=spec_tables())
+
+    def ordered(self, works: Iterable[Work] | None = None) -> list[Work]:
+        """Live Hypothesis batches first (they are long: started first, they do not finish last), then the cases."""
+        works = list(self.selection.works if works is None else works)
+        return [w for w in works if isinstance(w.unit, LiveUnit)] + [w for w in works if not isinstance(w.unit, LiveUnit)]
+
+    def submit(self, works: Iterable[Work]) -> None:
+        assert self.pool is not None, "start() first"
+        self.pool.submit(works)
+
+    def accept(self, record: Record) -> Record:
+        """A finished record: waivers applied, written (a failed write stops the run)."""
+        self.expectations.apply(record)
+        self.records.append(record)
+        if record.index is not None:
+            self.done[record.index] = record
+        if self.write and self.writer is None and self.write_error is None:
+            self._open_late()  # the xdist controller: the header once it has something to write
+        if self.writer is not None and self.write_error is None:
+            try:
+                self.writer.record(record)
+            except ResultsWriteError as e:
+                self.write_error = e
+        return record
+
+    def pump(self, wait: float = 0.1) -> list[Record]:
+        assert self.pool is not None
+        return [self.accept(r) for r in self.pool.poll(wait)]
+
+    @property
+    def stop_reason(self) -> str | None:
+        """Why the run cannot go on, if it cannot: the results file cannot be written, or no backend starts."""
+        if self.write_error is not None:
+            return f"the results file cannot be written ({self.write_error})"
+        if self.pool is not None and self.pool.broken:
+            return f"the backend could not be started again: {self.pool.broken}"
+        return None
+
+    def run(self, stop: Callable[[], str | None] = lambda: None,
+            on_records: Callable[[list[Record]], None] | None = None) -> str | None:
+        """Run every unit; returns why it stopped early (a signal's name, -x, a failed write), or None."""
+        self.submit(self.ordered())
+        assert self.pool is not None
+        while self.pool.busy:
+            records = self.pump(0.1)
+            if on_records is not None and records:
+                on_records(records)
+            reason = stop() or self.stop_reason
+            if reason is None and self.config.exitfirst and any(r.category.failing for r in records):
+                reason = "-x: stopped at the first failure"
+            if reason:
+                return reason
+        return self.stop_reason
+
+    def wait_for(self, work: Work) -> Record:
+        """The record of `work` (already submitted), pumping the pool until it arrives."""
+        while work.index not in self.done:
+            if self.pool is None or not self.pool.busy or self.stop_reason:
+                return self.accept(blank_record(work).set(
+                    Category.INTERRUPTED, f"not run: {self.stop_reason or 'the run stopped'}"))
+            self.pump(0.1)
+        return self.done[work.index]
+
+    # --- the end --------------------------------------------------------------------------------------
+    def finish(self, *, stopped: str | None = None, interrupted: bool = False, exitstatus: int | None = None
+               ) -> Results:
+        """Stop what still runs, write the footer, render the report; the run's results (in memory)."""
+        not_run = 0
+        warnings: list[str] = []
+        if self.pool is not None:
+            if self.pool.busy:
+                records, not_run = self.pool.interrupt(stopped or "the run ended")
+                for r in records:
+                    self.accept(r)
+            warnings = self.pool.close()
+        if self.write and self.writer is None and self.write_error is None and self.info is not None:
+            self._open_late()
+        records = final_records(self.prior + self.records)
+        ids = {w.id for w in self.selection.works} | {r.id for r in self.prior}
+        footer = Footer(_now(), round(time.monotonic() - self.started, 3),
+                        {k.value: v for k, v in sorted(Counter(r.category for r in records).items())},
+                        interrupted=interrupted, stopped=stopped, not_run=not_run,
+                        unmatched_waivers=[w.to_json() for w in self.expectations.unmatched(sorted(ids))],
+                        warnings=warnings, exitstatus=exitstatus)
+        if self.writer is not None:
+            if self.write_error is None:
+                try:
+                    self.writer.footer(footer)
+                except ResultsWriteError as e:
+                    self.write_error = e
+            self.writer.close()
+        return Results(str(self.results_path), self.prior_header or self.header(), records, footer)
+
+    def write_report(self, results: Results) -> Path | None:
+        """Render the report (report_file.ReportError if it cannot be written)."""
+        if self.report_path is None:
+            return None
+        return report_file.write_report([results], self.report_path)
+
+
+def _folder(folder: Path, option: str) -> None:
+    """`folder` is a folder we may write in, created if missing; UsageError naming `option` otherwise."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{option}: {folder} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"{option}: cannot create the folder {folder}: {e.strerror or e}") from None
+    report_file.check_folder(folder, option)

@@ -1,0 +1,192 @@
+"""A worker process: constructs the backend once, then runs the units its parent sends, one at a time.
+
+`python -m conformance.run.worker`, started by conformance.run.pool in its own session (process
+group), so that the parent can kill it and everything it started at once.  Messages are
+length-prefixed pickles: the parent sends `init`, batches of work and `close`; the worker answers
+`ready` (or `failed`), one `done` record per unit, an `example` before each live Hypothesis
+example, `retire` before it exits on its own (the backend called sys.exit), and `closed`.  The protocol uses a private copy of stdout: anything the backend
+prints goes to stderr, whose last lines the parent keeps for crash records.
+
+One unit at a time, on the main thread: the backend is never called twice at once.  A case
+that hangs, even holding the GIL, is the parent's to end (it kills the worker).  The worker
+dies with its parent (Linux: PR_SET_PDEATHSIG; elsewhere: stdin closing).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import io
+import os
+import pickle
+import queue
+import signal
+import struct
+import sys
+import threading
+from typing import IO, Any
+
+HEADER = struct.Struct(">I")
+
+
+# --- framing (shared with the parent) ------------------------------------------------------------
+
+def frame(message: Any) -> bytes:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return HEADER.pack(len(data)) + data
+
+
+def read_frame(stream: IO[bytes]) -> Any:
+    """The next message, or None at end of file."""
+    head = _read_exactly(stream, HEADER.size)
+    if head is None:
+        return None
+    body = _read_exactly(stream, HEADER.unpack(head)[0])
+    return None if body is None else pickle.loads(body)
+
+
+def _read_exactly(stream: IO[bytes], n: int) -> bytes | None:
+    chunks, got = [], 0
+    while got < n:
+        chunk = stream.read(n - got)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+class FrameBuffer:
+    """Parent side: bytes in as they arrive, whole messages out."""
+
+    def __init__(self) -> None:
+        self._data = bytearray()
+
+    def feed(self, chunk: bytes) -> list[Any]:
+        self._data += chunk
+        out = []
+        while len(self._data) >= HEADER.size:
+            (size,) = HEADER.unpack_from(self._data)
+            if len(self._data) < HEADER.size + size:
+                break
+            out.append(pickle.loads(bytes(self._data[HEADER.size:HEADER.size + size])))
+            del self._data[:HEADER.size + size]
+        return out
+
+
+# --- the worker ----------------------------------------------------------------------------------
+
+def _die_with_parent(parent: int) -> None:
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(3)
+
+
+class Worker:
+    def __init__(self, out: IO[bytes]):
+        self.out = out
+        self.lock = threading.Lock()
+
+    def send(self, *message: Any) -> None:
+        data = frame(message)
+        with self.lock:
+            self.out.write(data)
+            self.out.flush()
+
+
+def _construct(init: dict) -> tuple[Any, dict]:
+    from ..backends.base import Backend
+    from ..backends.registry import resolve_backend
+    from .execute import call
+
+    factory = resolve_backend(init["spec"]).factory
+    backend = factory(**init["kwargs"])
+    if not isinstance(backend, Backend):
+        raise TypeError(f"{init['spec']} produced a {type(backend).__name__}, not a conformance.backends.base.Backend")
+    caps = call("capabilities", backend.capabilities)
+    try:
+        versions = call("versions", backend.versions)
+        versions = {str(k): str(v) for k, v in dict(versions).items()}
+    except Exception as e:  # versions are for the header; a broken one must not stop the run
+        versions = {"error": f"versions() failed: {e}"}
+    return backend, {"name": str(backend.name or init["spec"]), "versions": versions,
+                     "feature_level": str(caps.feature_level), "pid": os.getpid()}
+
+
+def _construction_failure(e: BaseException, spec: str) -> dict:
+    from ..backends.base import BackendUnavailable
+    from .execute import describe_exception
+
+    if isinstance(e, BackendUnavailable):
+        return {"unavailable": True, "message": str(e)}
+    if isinstance(e, SystemExit):
+        return {"unavailable": False, "message": f"constructing backend {spec} called sys.exit({e.code!r})"}
+    return {"unavailable": False, "message": f"constructing backend {spec} raised {describe_exception(e)}"}
+
+
+def main() -> int:
+    stdin = io.FileIO(0, closefd=False)  # raw: a daemon thread blocked in a buffered read aborts shutdown
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a backend printing to stdout must not corrupt the protocol
+    worker = Worker(out)
+    init = read_frame(stdin)
+    if init is None:
+        return 0
+    init = init[1]
+    _die_with_parent(init["parent"])
+    sys.path[:0] = [p for p in init["sys_path"] if p not in sys.path]
+    try:
+        backend, info = _construct(init)
+    except BaseException as e:  # BackendUnavailable, anything a constructor raises, sys.exit in it
+        worker.send("failed", _construction_failure(e, init["spec"]))
+        return 0
+    worker.send("ready", info)
+
+    from oracle import FeatureLevel
+
+    from .execute import describe_exception, execute
+    from .record import Category
+
+    level = FeatureLevel.parse(init["feature_level"] or info["feature_level"])
+    inbox: queue.Queue = queue.Queue()
+
+    def read_inbox() -> None:
+        while (message := read_frame(stdin)) is not None:
+            inbox.put(message)
+        os._exit(0)  # the parent closed the pipe or died: nobody is waiting for results
+
+    threading.Thread(target=read_inbox, name="dml-worker-inbox", daemon=True).start()
+    while True:
+        message = inbox.get()
+        if message[0] == "close":
+            try:
+                backend.close()
+                worker.send("closed", [])
+            except Exception as e:
+                worker.send("closed", [f"backend.close() raised {describe_exception(e)}"])
+            return 0
+        for work in message[1]:
+            try:
+                record = execute(work, backend, level, on_example=lambda case, w=work: worker.send(
+                    "example", w.index, _case_json(case)))
+            except BaseException as e:  # SystemExit or KeyboardInterrupt from the backend: this worker ends
+                from .units import blank_record
+
+                record = blank_record(work).set(Category.CRASH, f"the backend ended the worker: {describe_exception(e)}")
+                worker.send("done", work.index, record)
+                worker.send("retire")  # the next unit in this batch is not to blame for this exit
+                return 4
+            worker.send("done", work.index, record)
+
+
+def _case_json(case) -> dict:
+    from ..corpus import case_to_json
+
+    return case_to_json(case, compact=False)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""Cases in worker processes: whatever a backend does, the run finishes and every case has its record.
+
+One run of `dml_test_backends:Hostile` over the worked examples, each example doing a different
+harm (segfault, os._exit, sys.exit, SIGKILL, a hang releasing the GIL and one holding it,
+raising, bad RunResults), shows that the fault lands on the right case, the other cases still
+run, the process exits with the documented code, and the backend is never called twice at
+once in one process.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from runner_helpers import EXAMPLES, TRACEBACK, alive, case_lines, cli, faults_file, lines
+
+from conformance.run.pool import Pool
+
+FAULTS = {
+    "SLICE-example-1": "segfault",
+    "SLICE-example-2": "os_exit",
+    "SLICE1-example-1": "hang",
+    "SLICE1-example-2": "hang_gil",
+    "PADDING-example-1": "sys_exit",
+    "PADDING-example-2": "kill",
+    "PADDING-example-3": "raise",
+    "PADDING-example-4": "ok_none",
+    "SPLIT-example-1": "nan_timing",
+    "SPLIT-example-2": "surrogate",
+}
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hostile")
+    waivers = tmp / "waivers.json"
+    waivers.write_text(json.dumps({"waivers": [{"id": "SLICE-example-1", "reason": "known segfault, bug 7"}]}))
+    calls = tmp / "calls.jsonl"
+    started = time.monotonic()
+    proc = cli("run", "--backend", "dml_test_backends:Hostile", "--cases", str(EXAMPLES), "--out", str(tmp / "out"),
+               "--timeout", "2", "--jobs", "2", "--expectations", str(waivers),
+               env_extra={"DML_TEST_FAULTS": str(faults_file(tmp, FAULTS)), "DML_TEST_CALLS": str(calls)}, timeout=90)
+    elapsed = time.monotonic() - started
+    (results,) = (tmp / "out").glob("results-*.jsonl")
+    records = {r["id"]: r for r in case_lines(results)}
+    return proc, results, records, calls, elapsed
+
+
+def test_the_run_finishes_with_one_record_per_case_and_exit_1(hostile):
+    proc, results, records, _, elapsed = hostile
+    assert proc.returncode == 1, proc.stderr
+    assert sorted(records) == sorted(p.stem for p in EXAMPLES.glob("*.json"))
+    assert len(case_lines(results)) == len(records)  # no duplicates
+    assert lines(results)[-1]["kind"] == "footer"
+    assert TRACEBACK not in proc.stderr
+    assert elapsed < 60
+
+
+@pytest.mark.parametrize(("case_id", "category", "crash"), [
+    ("SLICE-example-2", "crash", {"exit_code": 7}),
+    ("PADDING-example-2", "crash", {"signal": 9, "signal_name": "SIGKILL"}),
+])
+def test_a_dying_worker_costs_the_case_in_flight(hostile, case_id, category, crash):
+    record = hostile[2][case_id]
+    assert record["category"] == category
+    assert {k: record["crash"].get(k) for k in crash} == crash
+    assert any("hostile: doing" in line for line in record["crash"]["stderr"])  # the worker's last stderr lines
+
+
+def test_a_segfault_is_a_crash_and_a_waiver_matches_it(hostile):
+    record = hostile[2]["SLICE-example-1"]
+    assert record["category"] == "waived" and record["waived_category"] == "crash"
+    assert record["crash"]["signal_name"] == "SIGSEGV" and "SIGSEGV" in record["reason"]
+
+
+def test_sys_exit_and_raising_are_crashes_with_the_real_error(hostile):
+    records = hostile[2]
+    assert records["PADDING-example-1"]["category"] == "crash"
+    assert "SystemExit: 5" in records["PADDING-example-1"]["reason"]
+    assert records["PADDING-example-3"]["category"] == "crash"
+    assert "backend.run() raised RuntimeError: driver exploded" in records["PADDING-example-3"]["reason"]
+
+
+@pytest.mark.parametrize("case_id", ["SLICE1-example-1", "SLICE1-example-2"])
+def test_hangs_time_out_whether_or_not_they_hold_the_gil(hostile, case_id):
+    record = hostile[2][case_id]
+    assert record["category"] == "timeout" and "no answer within 2 s" in record["reason"]
+    assert "killed and replaced" in record["reason"]
+
+
+def test_bad_run_results_are_errors_naming_what_is_wrong(hostile):
+    records = hostile[2]
+    assert records["PADDING-example-4"]["category"] == "error"
+    assert "RunResult.outputs is None, not a list of numpy arrays" in records["PADDING-example-4"]["reason"]
+    timing = records["SPLIT-example-1"]
+    assert timing["category"] == "pass"  # timings and notes are informational: cleaned, never the verdict
+    assert any("device_s" in n and "dropped" in n for n in timing["notes"])
+    assert "backend.device_s" not in timing["timings"]
+
+
+def test_a_lone_surrogate_and_control_characters_are_stored_and_rendered_safely(hostile):
+    _, results, records, _, _ = hostile
+    reason = records["SPLIT-example-2"]["reason"]
+    assert records["SPLIT-example-2"]["category"] == "error"
+    assert "\ufffd" in reason and "\\x1b[31mred" in reason and "\x1b" not in reason
+    report = next(results.parent.glob("report-*.html")).read_text(encoding="utf-8")
+    assert "driver said \ufffd" in report and "\x1b" not in report
+
+
+def test_never_two_calls_at_once_in_one_worker_and_no_worker_left(hostile):
+    calls = [json.loads(line) for line in hostile[3].read_text().splitlines()]
+    by_pid: dict[int, list[dict]] = {}
+    for c in calls:
+        by_pid.setdefault(c["pid"], []).append(c)
+    for pid, events in by_pid.items():
+        depth = 0
+        for e in events:  # appended in time order by the one process
+            depth += 1 if e["what"] == "start" else -1
+            assert depth in (0, 1), f"worker {pid} entered the backend twice at once"
+        assert not alive(pid), f"worker {pid} outlived the run"
+    # Every fatal fault ended its worker: the cases after it ran in other processes.
+    fatal = [c["pid"] for c in calls if c["what"] == "start"
+             and c["fault"] in ("segfault", "os_exit", "sys_exit", "kill", "hang", "hang_gil")]
+    assert len(set(fatal)) == len(fatal) == 6
+
+
+def test_a_slow_constructor_does_not_count_against_the_case_timeout(tmp_path):
+    proc = cli("run", "--backend", "dml_test_backends:SlowConstructor", "--cases", str(EXAMPLES / "SLICE-example-1.json"),
+               "--out", str(tmp_path), "--timeout", "0.5", env_extra={"DML_TEST_CONSTRUCT": "1.5"})
+    assert proc.returncode == 0, proc.stderr
+    assert [r["category"] for r in case_lines(next(tmp_path.glob("results-*.jsonl")))] == ["pass"]
+
+
+@pytest.mark.parametrize(("backend", "message"), [
+    ("dml_test_backends:Unavailable", "unavailable needs the Acme driver: install acme-dml"),
+    ("dml_test_backends:ExitsInConstructor", "called sys.exit(5)"),
+    ("builtins:exit", "builtins:exit called sys.exit(None)"),
+    ("dml_test_backends:DiesInConstructor", "exited with code 9 while constructing"),
+    ("dml_test_backends:NotABackend", "not a subclass of conformance.backends.base.Backend"),
+    ("no_such_module:Backend", "cannot import module 'no_such_module'"),
+])
+def test_a_backend_that_cannot_start_is_exit_2_with_its_message(tmp_path, backend, message):
+    proc = cli("run", "--backend", backend, "--cases", str(EXAMPLES), "--out", str(tmp_path))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert message in proc.stderr and TRACEBACK not in proc.stderr
+    assert not list(tmp_path.glob("results-*"))  # no case ran, nothing to keep
+
+
+def test_max_jobs_caps_the_workers(tmp_path):
+    proc = cli("run", "--backend", "dml_test_backends:OneAtATime", "--cases", str(EXAMPLES), "--out", str(tmp_path),
+               "--jobs", "4")
+    assert proc.returncode == 0, proc.stderr
+    assert "on 1 worker(s)" in proc.stderr
+    assert len({r["notes"][0] for r in case_lines(next(tmp_path.glob("results-*.jsonl")))}) == 1
+
+
+def test_backend_options_reach_the_constructor_and_the_header(tmp_path):
+    proc = cli("run", "--backend", "dml_test_backends:WithOptions", "--dml-dll", "C:/dml/DirectML.dll", "--adapter",
+               "1", "--cases", str(EXAMPLES / "SLICE-example-1.json"), "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    header = lines(next(tmp_path.glob("results-*.jsonl")))[0]
+    assert header["backend_options"] == {"dml_dll": "C:/dml/DirectML.dll", "adapter": "1"}
+    assert header["backend_versions"] == {"dml_dll": "C:/dml/DirectML.dll", "adapter": "1"}
+    assert "--dml-dll C:/dml/DirectML.dll --adapter 1" in header["repro"]
+
+
+@pytest.mark.parametrize("option", [["--dml-dll", "x.dll"], ["--adapter", "0"]])
+def test_an_option_the_backend_does_not_take_is_a_usage_error(tmp_path, option):
+    proc = cli("run", "--backend", "oracle", *option, "--out", str(tmp_path))
+    assert proc.returncode == 2
+    assert f"{option[0]}: backend oracle does not take this option" in proc.stderr
+
+
+def test_close_raising_and_odd_versions_are_warnings_not_a_lost_run(tmp_path):
+    proc = cli("run", "--backend", "dml_test_backends:BadExtras", "--cases", str(EXAMPLES), "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "backend.close() raised RuntimeError: close exploded" in proc.stderr
+    results = lines(next(tmp_path.glob("results-*.jsonl")))
+    assert results[0]["backend_versions"]["nan"] == "nan" and results[-1]["kind"] == "footer"
+    assert any("close exploded" in w for w in results[-1]["warnings"])
+
+
+def test_a_construction_that_never_ends_is_stopped_by_its_own_limit():
+    pool = Pool("dml_test_backends:SlowConstructor", {}, jobs=1, timeout=0.2, construct_timeout=0.5)
+    import os
+
+    os.environ["DML_TEST_CONSTRUCT"] = "30"
+    try:
+        from conformance.run.pool import BackendStartError
+
+        with pytest.raises(BackendStartError, match="did not finish constructing within 0.5 s"):
+            pool.start()
+    finally:
+        del os.environ["DML_TEST_CONSTRUCT"]
+        pool.close(grace=1)
+    assert all(not alive(w.proc.pid) for w in pool.workers)
