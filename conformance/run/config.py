@@ -64,7 +64,7 @@ class RunConfig:
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> RunConfig:
         """From parsed option values (None or False: not given)."""
-        given = {k for k, v in values.items() if k in BY_NAME and v not in (None, False)}
+        given = {k for k, v in values.items() if k in BY_NAME and v is not None and v is not False}
         kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items() if k in given}
         return cls(**kwargs, given=frozenset(given))
 

@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 import oracle
-from conformance.backends.base import Backend, BackendUnavailable, Capabilities, RunResult
+from conformance.backends.base import BackendUnavailable, Capabilities, RunResult
 from conformance.backends.oracle_backend import OracleBackend
 from oracle import FeatureLevel
 
@@ -224,3 +224,14 @@ class Hostile(AllLevels):
 
 class NotABackend:
     """A class that is not a Backend."""
+
+
+class SegfaultsOnSplit(AllLevels):
+    """Dies (SIGSEGV) on every SPLIT it runs, live Hypothesis examples included."""
+
+    name = "segfaults-on-split"
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        if descriptor.operator == "SPLIT":
+            ctypes.string_at(0)
+        return super().run(descriptor, inputs, feature_level)

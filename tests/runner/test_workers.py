@@ -189,9 +189,21 @@ def test_a_construction_that_never_ends_is_stopped_by_its_own_limit():
     try:
         from conformance.run.pool import BackendStartError
 
-        with pytest.raises(BackendStartError, match="did not finish constructing within 0.5 s"):
+        with pytest.raises(BackendStartError, match=r"did not finish constructing within 0\.5 s"):
             pool.start()
     finally:
         del os.environ["DML_TEST_CONSTRUCT"]
         pool.close(grace=1)
     assert all(not alive(w.proc.pid) for w in pool.workers)
+
+
+def test_a_segfault_in_a_live_hypothesis_example_is_that_example_s(tmp_path):
+    proc = cli("run", "--backend", "dml_test_backends:SegfaultsOnSplit", "--operators", "SPLIT", "--generated", "0",
+               "--hypothesis-examples", "5", "--out", str(tmp_path))
+    assert proc.returncode == 1, proc.stderr
+    records = {r["id"]: r for r in case_lines(next(tmp_path.glob("results-*.jsonl")))}
+    live = records["hypothesis-SPLIT"]
+    assert live["category"] == "crash" and live["crash"]["signal_name"] == "SIGSEGV"
+    assert live["case_json"]["operator"] == "SPLIT" and live["case_json"]["id"] in live["reason"]
+    valid = [r for r in records.values() if r["outcome"] == "valid"]
+    assert len(valid) > 1 and all(r["category"] == "crash" for r in valid)  # each stored SPLIT case on its own
