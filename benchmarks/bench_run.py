@@ -1,68 +1,137 @@
-"""Where a quick run's time goes: python benchmarks/bench_run.py [--backend NAME] [--generated N].
+"""Where a quick run's time goes: python benchmarks/bench_run.py [--backend NAME] [--repeat N] [--jobs N].
 
-Measures, in one process: corpus loading, run-time generation, backend runs through the
-runner (no pytest), report rendering; then the whole `dml-conformance run` as a user
-starts it (a subprocess, start-up included), so pytest's per-item overhead is the
-difference.  Not a timed test: numbers depend on the machine.
+Prints, as the median of --repeat rounds (the machine is shared: single rounds are noise):
+
+- the parts, measured in this process: imports, stored-case loading, run-time generation
+  from a cold cache and from a warm one, worker start-up (first backend constructed, all
+  constructed), case execution through the worker pool (cases/s: submit to last record,
+  records written to a results file as the CLI does), report rendering;
+- the whole `dml-conformance run` as a user starts it (a subprocess, start-up included),
+  with the generation cache warm and cold;
+- looking up one case id: `run --case ID` and `explain ID`, whole commands, cache warm.
+
+Not a timed test: numbers depend on the machine and on what else runs on it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 
+def _timed(rows: dict[str, list[float]], name: str, fn):
+    t = time.perf_counter()
+    result = fn()
+    rows[name].append(time.perf_counter() - t)
+    return result
+
+
+def _command(rows: dict[str, list[float]], name: str, args: list[str], env: dict[str, str]) -> str:
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True, env=env)
+    rows[name].append(time.perf_counter() - t)
+    if proc.returncode not in (0, 1):
+        print(proc.stdout[-1000:], proc.stderr[-2000:], file=sys.stderr)
+    return proc.stdout
+
+
+def one_round(args: argparse.Namespace, rows: dict[str, list[float]], counts: dict[str, int]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp) / "cache"
+        os.environ["DML_CONFORMANCE_CACHE"] = str(cache)
+        t = time.perf_counter()
+        from conformance.report import render
+        from conformance.run.config import RunConfig
+        from conformance.run.pool import Pool
+        from conformance.run.results import ResultsWriter
+        from conformance.run.selection import generated_cases, load_stored, stored_roots
+        from conformance.run.session import Session
+
+        rows["imports (parent)"].append(time.perf_counter() - t)
+        stored = _timed(rows, "load stored cases", lambda: load_stored(stored_roots("quick", None)).cases)
+        counts["stored"] = len(stored)
+        _timed(rows, f"generate {args.generated} cases (cold cache: generate and save)",
+               lambda: generated_cases(0, args.generated))
+        generated = _timed(rows, f"generate {args.generated} cases (warm cache: read)",
+                           lambda: generated_cases(0, args.generated))
+        config = RunConfig.from_values({"backend": args.backend, "generated": args.generated, "jobs": args.jobs,
+                                        "out": tmp, "report": "none"})
+        session = Session(config)
+        works = session.ordered()
+        counts["units"] = len(works)
+        counts["cases"] = len(stored) + len(generated)
+        pool = Pool(args.backend, {}, jobs=session.jobs, timeout=60)
+        counts["jobs"] = session.jobs
+        t = time.perf_counter()
+        pool.start()
+        rows["worker start-up: first backend constructed"].append(time.perf_counter() - t)
+        while not all(w.ready for w in pool.workers):
+            pool.poll(0.01)
+        rows["worker start-up: all backends constructed"].append(time.perf_counter() - t)
+        (Path(tmp) / "r.jsonl").touch()
+        writer = ResultsWriter(Path(tmp) / "r.jsonl")
+        writer.header(session.header())
+        records = []
+        t = time.perf_counter()
+        pool.submit(works)
+        while pool.busy:
+            for record in pool.poll(0.1, 0.05):
+                session.expectations.apply(record)
+                writer.record(record)
+                records.append(record)
+        elapsed = time.perf_counter() - t
+        rows["execute every unit (workers + parent writing records)"].append(elapsed)
+        live = sum(r.hypothesis for r in records)
+        rows["cases/s of case execution (incl. live examples)"].append(
+            (len(records) - live + live * args.hypothesis) / elapsed)
+        pool.close()
+        writer.close()
+        results = session.finish()
+        results.records = records
+        html = _timed(rows, "render the report", lambda: render([results]))
+        counts["report KiB"] = len(html) // 1024
+        env = {**os.environ, "DML_CONFORMANCE_CACHE": str(cache)}
+        out = _command(rows, "whole `dml-conformance run`, start-up included (warm cache)",
+                       ["run", "--backend", args.backend, "--out", tmp, "--generated", str(args.generated)], env)
+        counts["verdict"] = out.strip().splitlines()[-1] if out else "?"
+        cold = {**env, "DML_CONFORMANCE_CACHE": str(Path(tmp) / "cold")}
+        _command(rows, "whole `dml-conformance run`, start-up included (cold cache)",
+                 ["run", "--backend", args.backend, "--out", tmp, "--generated", str(args.generated)], cold)
+        case_id = generated[len(generated) // 2].id
+        _command(rows, f"whole `dml-conformance run --case {case_id}` (warm cache)",
+                 ["run", "--backend", args.backend, "--out", tmp, "--case", case_id], env)
+        _command(rows, f"whole `dml-conformance explain {case_id}` (warm cache)", ["explain", case_id], env)
+        _command(rows, "whole `dml-conformance explain NOPE` (warm cache: every stored and generated case)",
+                 ["explain", "NOPE"], env)
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="onnxruntime-cpu")
     parser.add_argument("--generated", type=int, default=5000)
+    parser.add_argument("--hypothesis", type=int, default=20, help="live examples per operator (the quick profile's)")
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    t = time.perf_counter()
-    from conformance import runner
-    from conformance.plugin import _generated_cases, load_backend_spec
-    from conformance.report import render
-    from conformance.results import ResultsWriter, make_header, read_results
-
-    rows = [("imports", time.perf_counter() - t)]
-    t = time.perf_counter()
-    backend = load_backend_spec(args.backend)
-    rows.append(("backend load", time.perf_counter() - t))
-    t = time.perf_counter()
-    from conformance.corpus import CASES_DIR, load
-
-    stored = load([p for p in (CASES_DIR / "examples", CASES_DIR / "curated") if p.is_dir()]).cases
-    rows.append((f"load stored cases ({len(stored)})", time.perf_counter() - t))
-    t = time.perf_counter()
-    generated, _ = _generated_cases(0, args.generated, None)
-    rows.append((f"generate at run time ({len(generated)})", time.perf_counter() - t))
-    cases = stored + generated
-    level = backend.capabilities().feature_level
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "r.jsonl"
-        writer = ResultsWriter(path, make_header(backend=backend.name))
-        watchdog = runner.Watchdog(60.0)
-        t = time.perf_counter()
-        for case in cases:
-            writer.start(case.id)
-            writer.record(runner.execute(case, backend, feature_level=level, watchdog=watchdog))
-        rows.append((f"run {len(cases)} cases (runner + backend + results file)", time.perf_counter() - t))
-        watchdog.close()
-        writer.close()
-        t = time.perf_counter()
-        html = render([read_results(path)])
-        rows.append((f"read results + render report ({len(html) // 1024} KiB)", time.perf_counter() - t))
-        t = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--backend", args.backend, "--out", tmp,
-                               "--generated", str(args.generated)], capture_output=True, text=True)
-        rows.append((f"whole `dml-conformance run` (exit {proc.returncode}), start-up included",
-                     time.perf_counter() - t))
-        print(proc.stdout.splitlines()[-6:] if proc.stdout else proc.stderr[-2000:])
-    for name, seconds in rows:
-        print(f"{seconds:8.2f} s  {name}")
+    rows: dict[str, list[float]] = defaultdict(list)
+    counts: dict[str, object] = {}
+    for i in range(args.repeat):
+        one_round(args, rows, counts)
+        print(f"round {i + 1}/{args.repeat} done", file=sys.stderr)
+    print(f"backend {args.backend}, {counts['cases']} cases ({counts['stored']} stored) + live Hypothesis, "
+          f"{counts['units']} units, {counts['jobs']} workers, report {counts['report KiB']} KiB; "
+          f"{counts['verdict']}; median of {args.repeat} (min-max)")
+    for name, values in rows.items():
+        median = statistics.median(values)
+        unit = "     " if "cases/s" in name else " s   "
+        print(f"{median:9.2f}{unit}{name}  ({min(values):.2f}-{max(values):.2f})")
 
 
 if __name__ == "__main__":

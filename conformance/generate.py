@@ -100,32 +100,54 @@ def _source(seed: int, count: int) -> str:
     return f"generated: seed {seed}, count {count}, generator {GENERATOR_VERSION}"
 
 
-def generate(seed: int, count: int, operators: Sequence[str] = oracle.OPERATORS, source: str | None = None) -> list[Case]:
-    """`count` distinct cases, spread round-robin over `operators`, in generation order; deterministic in `seed`.
+class Generation:
+    """The cases one seed generates, in order, taken in steps; resumable from `state()`.
 
-    The first n cases of a longer generation with the same seed are the n-case generation:
-    one cache of the longest serves every shorter count (conformance.run.selection).
+    The first n cases of a longer generation with the same seed are the n-case generation,
+    and `state()` (the RNG's state, how many were made, their ids) lets a later process go on
+    where this one stopped: the run-time cache extends a 5,000-case generation to 20,000 by
+    making only the 15,000 new ones (conformance.run.selection).
     """
-    rng = np.random.Generator(np.random.PCG64(seed))
-    ch = RngChooser(rng)
-    source = source or _source(seed, count)
-    out: list[Case] = []
-    seen: set[str] = set()
-    for i in range(count):
-        op = operators[i % len(operators)]
-        for _ in range(_MAX_REDRAWS):
-            if rng.random() < INVALID_SHARE:
-                spec = build_invalid(ch, op, ch.choice(INVALID_FAMILIES[op]))
+
+    def __init__(self, seed: int, operators: Sequence[str] = oracle.OPERATORS, source: str | None = None,
+                 state: dict | None = None, seen: Sequence[str] = ()):
+        self.rng = np.random.Generator(np.random.PCG64(seed))
+        self.operators = tuple(operators)
+        self.source = source
+        self.done = 0
+        if state is not None:
+            self.rng.bit_generator.state = state["rng"]
+            self.done = state["done"]
+        self.seen: set[str] = set(seen)
+
+    def state(self) -> dict:
+        return {"rng": self.rng.bit_generator.state, "done": self.done}
+
+    def take(self, count: int) -> list[Case]:
+        ch = RngChooser(self.rng)
+        source = self.source or _source(0, count)
+        out: list[Case] = []
+        for i in range(self.done, self.done + count):
+            op = self.operators[i % len(self.operators)]
+            for _ in range(_MAX_REDRAWS):
+                if self.rng.random() < INVALID_SHARE:
+                    spec = build_invalid(ch, op, ch.choice(INVALID_FAMILIES[op]))
+                else:
+                    spec = build_valid(ch, choose_config(ch, op))
+                id_ = case_id(spec.operator, spec.feature_level, spec.descriptor, spec.inputs)
+                if id_ not in self.seen:
+                    break
             else:
-                spec = build_valid(ch, choose_config(ch, op))
-            id_ = case_id(spec.operator, spec.feature_level, spec.descriptor, spec.inputs)
-            if id_ not in seen:
-                break
-        else:
-            raise RuntimeError(f"{_MAX_REDRAWS} redraws gave only duplicates for {op}; the corpus is saturated")
-        seen.add(id_)
-        out.append(case_from_spec(spec, source, id_))
-    return out
+                raise RuntimeError(f"{_MAX_REDRAWS} redraws gave only duplicates for {op}; the corpus is saturated")
+            self.seen.add(id_)
+            out.append(case_from_spec(spec, source, id_))
+        self.done += count
+        return out
+
+
+def generate(seed: int, count: int, operators: Sequence[str] = oracle.OPERATORS, source: str | None = None) -> list[Case]:
+    """`count` distinct cases, spread round-robin over `operators`, in generation order; deterministic in `seed`."""
+    return Generation(seed, operators, source or _source(seed, count)).take(count)
 
 
 def generate_cases(seed: int, count: int, operators: Sequence[str] = oracle.OPERATORS) -> dict[str, list[dict]]:

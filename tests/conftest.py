@@ -3,7 +3,10 @@
 Select with HYPOTHESIS_PROFILE=long (e.g. the 20,000-example literal-vs-fast run).
 """
 
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
@@ -12,3 +15,9 @@ settings.register_profile("dev", max_examples=200, deadline=None, suppress_healt
 settings.register_profile("long", max_examples=20_000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# Run-time generation is cached (conformance.run.selection); the tests and every CLI or pytest
+# subprocess they start share one private cache, removed at the end, never the user's.
+_CACHE = tempfile.mkdtemp(prefix="dml-conformance-test-cache-")
+os.environ.setdefault("DML_CONFORMANCE_CACHE", _CACHE)
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)

@@ -68,7 +68,7 @@ def check_result(result: object, record: Record) -> str | None:
     if result.status == "ok" and not (isinstance(result.outputs, (list, tuple))
                                       and all(isinstance(o, np.ndarray) for o in result.outputs)):
         return f"RunResult.outputs is {safe_text(repr(result.outputs))[:80]}, not a list of numpy arrays"
-    record.reached_operator = result.reached_operator
+    record.reached_operator = None if result.reached_operator is None else safe_text(result.reached_operator)
     notes = result.notes if isinstance(result.notes, (list, tuple)) else [result.notes]
     record.notes = [safe_text(str(n)) for n in notes if n is not None]
     timings = result.timings if isinstance(result.timings, dict) else {}

@@ -8,9 +8,11 @@ bool, Enum (by value), list[T], dict[str, T], T | None, unions of scalars, neste
 dataclasses and Any (any JSON value).  A schema can later be derived from the same hints.
 
 Writing omits fields equal to their default; reading fills them in and ignores unknown keys
-(so a newer writer's extra field does not break an older reader).  Every string read or
-written passes `safe_text`: lone surrogates and control characters cannot reach a file or a
-page.
+(so a newer writer's extra field does not break an older reader).  Every string read passes
+`safe_text` (a file may come from anywhere): lone surrogates and control characters cannot
+reach a page.  Text enters a record clean (conformance.run.execute and the pool clean what a
+backend or a worker says), so writing copies values as they are, which keeps it cheap; and
+json.dumps escapes whatever is left, so a results file is always valid JSON.
 """
 
 from __future__ import annotations
@@ -85,23 +87,17 @@ def _dec_any(value: Any, where: str) -> Any:
     return value
 
 
-def _enc_any(value: Any) -> Any:
-    if isinstance(value, str):
-        return safe_text(value)
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)  # JSON has no NaN; the text keeps it readable
-    if isinstance(value, dict):
-        return {safe_text(str(k)): _enc_any(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_enc_any(v) for v in value]
-    if value is None or isinstance(value, (bool, int, float)):
-        return value
-    return safe_text(str(value))
+def _same(value: Any) -> Any:
+    return value
+
+
+def _enc_float(value: float) -> float | str:
+    return value if math.isfinite(value) else repr(value)  # JSON has no NaN; the text keeps it readable
 
 
 _SCALARS: dict[Any, tuple[Decoder, Encoder]] = {
-    str: (_dec_str, safe_text), int: (_dec_int, int), float: (_dec_float, _enc_any), bool: (_dec_bool, bool),
-    Any: (_dec_any, _enc_any),
+    str: (_dec_str, _same), int: (_dec_int, _same), float: (_dec_float, _enc_float), bool: (_dec_bool, _same),
+    Any: (_dec_any, _same),
 }
 _CACHE: dict[Any, tuple[Decoder, Encoder]] = {}
 
@@ -127,7 +123,7 @@ def _build(tp: Any) -> tuple[Decoder, Encoder]:
                 raise _bad(where, "a list", value)
             return [dec_item(v, f"{where}[{i}]") for i, v in enumerate(value)]
 
-        return dec_list, lambda value: [enc_item(v) for v in value]
+        return dec_list, (_same if enc_item is _same else lambda value: [enc_item(v) for v in value])
     if origin is dict:
         key, item = typing.get_args(tp)
         assert key is str, f"JSON object keys are strings, not {key}"
@@ -138,7 +134,7 @@ def _build(tp: Any) -> tuple[Decoder, Encoder]:
                 raise _bad(where, "an object", value)
             return {safe_text(k): dec_item(v, f"{where}.{k}") for k, v in value.items()}
 
-        return dec_dict, lambda value: {safe_text(str(k)): enc_item(v) for k, v in value.items()}
+        return dec_dict, (_same if enc_item is _same else lambda value: {k: enc_item(v) for k, v in value.items()})
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         members = {m.value: m for m in tp}
 
@@ -163,7 +159,7 @@ def _union(options: tuple) -> tuple[Decoder, Encoder]:
         def dec_optional(value: Any, where: str) -> Any:
             return None if value is None else dec_one(value, where)
 
-        return dec_optional, lambda value: None if value is None else enc_one(value)
+        return dec_optional, (_same if enc_one is _same else lambda value: None if value is None else enc_one(value))
     # A union of scalars (e.g. a tensor value: a number or "nan"): the first that accepts the value.
     codecs_ = [_codec(o) for o in rest]
     names = " or ".join(getattr(o, "__name__", str(o)) for o in rest) + (" or null" if nullable else "")
@@ -178,11 +174,7 @@ def _union(options: tuple) -> tuple[Decoder, Encoder]:
                 continue
         raise _bad(where, names, value)
 
-    return dec_union, _enc_any
-
-
-def _same(value: Any) -> Any:
-    return value
+    return dec_union, _same
 
 
 def _dataclass(cls: type) -> tuple[Decoder, Encoder]:

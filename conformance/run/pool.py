@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .jsontypes import safe_text
 from .record import Category, Crash, Record
 from .units import LiveUnit, Work, blank_record
 from .worker import FrameBuffer, frame
@@ -188,8 +189,12 @@ class Pool:
         return self.warnings
 
     # --- the loop ---------------------------------------------------------------------------------
-    def poll(self, wait: float) -> list[Record]:
-        """Handle what happened (waiting at most `wait` seconds for something); the records that finished."""
+    def poll(self, wait: float, linger: float = 0.0) -> list[Record]:
+        """Handle what happened (waiting at most `wait` seconds for something); the records that finished.
+
+        `linger`: once a record is in, keep collecting for this long, so that records are handed
+        on (and written) in batches rather than one by one.
+        """
         records: list[Record] = []
         end = time.monotonic() + wait
         while True:
@@ -207,8 +212,10 @@ class Pool:
             now = time.monotonic()
             self._check_deadlines(now, records)
             self._dispatch(now)
-            if records or now >= end:
+            if now >= end or (records and not linger):
                 return records
+            if records and end - now > linger:
+                end = now + linger
 
     def _next_deadline(self, now: float) -> float:
         deadlines = [now + 1.0]
@@ -378,7 +385,7 @@ class Pool:
         assert w.proc.stderr is not None
         try:
             for line in w.proc.stderr:
-                w.stderr.append(line.decode("utf-8", "replace").rstrip("\n"))
+                w.stderr.append(safe_text(line.decode("utf-8", "replace").rstrip("\r\n")))
         except (OSError, ValueError):
             pass
         w.stderr_done.set()

@@ -108,15 +108,23 @@ class ResultsWriter:
     def resume(self, resume: Resume) -> None:
         self._write(resume.to_line())
 
+    def records(self, records: list[Record]) -> None:
+        """Several records in one write: what arrived together is written together, at once."""
+        lines = []
+        for record in records:
+            try:
+                lines.append(record.to_line())
+            except (TypeError, ValueError) as e:  # a bug, not the backend's: keep the case, say why
+                lines.append(Record(record.id, record.operator, Category.ERROR, index=record.index,
+                                    reason=f"the suite could not write this record: {type(e).__name__}: {e}"
+                                    ).to_line())
+        if lines:
+            self._write("\n".join(lines))
+        self.counts.update(r.category for r in records)
+        self.written += len(records)
+
     def record(self, record: Record) -> None:
-        try:
-            line = record.to_line()
-        except (TypeError, ValueError) as e:  # a bug, not the backend's: keep the case, say why
-            line = Record(record.id, record.operator, Category.ERROR, index=record.index,
-                          reason=f"the suite could not write this record: {type(e).__name__}: {e}").to_line()
-        self._write(line)
-        self.counts[record.category] += 1
-        self.written += 1
+        self.records([record])
 
     def footer(self, footer: Footer) -> None:
         self._write(footer.to_line())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import pickle
 import tempfile
@@ -68,49 +69,128 @@ def _code_key() -> str:
     return digest.hexdigest()[:16]
 
 
-def _cache_path(seed: int) -> Path | None:
-    folder = cache_dir()
-    return None if folder is None else folder / f"generated-{_code_key()}-seed{seed}.pickle"
+CHUNK = 1000  # cases per cache file: a lookup reads one, a quick run five
 
 
-def _read_cache(path: Path | None) -> list[Case]:
-    if path is None:
-        return []
+class _GenerationCache:
+    """One seed's generated cases on disk: `ids.txt`, chunks of CHUNK pickled cases, and `state.json`.
+
+    `state.json` (how many cases, and the generator's RNG state after them) is written last and
+    is the truth; chunks and ids are written before it, each atomically, so a reader never sees
+    a count the files do not hold.  Runs that extend the same cache at once write identical
+    bytes (generation is deterministic); a chunk shorter than `state.json` promises (one writer
+    overtaking another) makes the reader start over, never use it.
+    """
+
+    def __init__(self, seed: int):
+        folder = cache_dir()
+        self.seed = seed
+        self.folder = None if folder is None else folder / f"generated-{_code_key()}-seed{seed}"
+
+    def _read(self, name: str) -> bytes | None:
+        if self.folder is None:
+            return None
+        try:
+            return (self.folder / name).read_bytes()
+        except OSError:
+            return None
+
+    def state(self) -> dict | None:
+        data = self._read("state.json")
+        try:
+            state = json.loads(data) if data else None
+        except ValueError:
+            return None
+        return state if isinstance(state, dict) and isinstance(state.get("done"), int) else None
+
+    def ids(self, count: int) -> list[str]:
+        data = self._read("ids.txt")
+        return data.decode().split("\n")[:count] if data else []
+
+    def chunk(self, k: int, needed: int) -> list[Case] | None:
+        """Chunk k, if it holds at least `needed` cases."""
+        data = self._read(f"chunk-{k:05d}.pickle")
+        try:
+            chunk = pickle.loads(data) if data else None
+        except Exception:  # torn or foreign
+            return None
+        return chunk if isinstance(chunk, list) and len(chunk) >= needed else None
+
+    def cases(self, count: int) -> list[Case] | None:
+        out: list[Case] = []
+        for k in range((count + CHUNK - 1) // CHUNK):
+            chunk = self.chunk(k, min(CHUNK, count - k * CHUNK))
+            if chunk is None:
+                return None
+            out.extend(chunk)
+        return out[:count]
+
+    def extend(self, cases: list[Case], count: int) -> list[Case]:
+        """The first `count` cases, given the `cases` already held: generate the rest, then save."""
+        from ..generate import GENERATOR_VERSION, Generation
+
+        state = self.state() if cases else None
+        generation = Generation(self.seed, source=f"{RUN_TIME_SOURCE}: seed {self.seed}, generator {GENERATOR_VERSION}",
+                                state=state, seen=[c.id for c in cases])
+        if state is None or state["done"] != len(cases):
+            generation, cases = Generation(self.seed, source=generation.source), []
+        cases = cases + generation.take(count - len(cases))
+        self._save(cases, generation.state())
+        return cases
+
+    def _save(self, cases: list[Case], state: dict) -> None:
+        if self.folder is None:
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            for k in range(0, len(cases), CHUNK):
+                _atomic(self.folder / f"chunk-{k // CHUNK:05d}.pickle",
+                        pickle.dumps(cases[k:k + CHUNK], protocol=pickle.HIGHEST_PROTOCOL))
+            _atomic(self.folder / "ids.txt", "\n".join(c.id for c in cases).encode())
+            _atomic(self.folder / "state.json", json.dumps(state).encode())
+        except OSError:  # a read-only or full cache is only slower, never wrong
+            pass
+
+
+def _atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with path.open("rb") as f:
-            cases = pickle.load(f)
-        return cases if isinstance(cases, list) else []
-    except Exception:  # missing, torn or foreign: generate again
-        return []
-
-
-def _write_cache(path: Path | None, cases: list[Case]) -> None:
-    if path is None:
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".generated-", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            pickle.dump(cases, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)  # concurrent runs: each writes whole files; the last one wins
+            f.write(data)
+        os.replace(tmp, path)
     except OSError:
-        with contextlib.suppress(OSError, UnboundLocalError):
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
+        raise
 
 
 def generated_cases(seed: int, count: int) -> list[Case]:
     """The first `count` cases generated from `seed` (all operators), from the cache when it holds them."""
     if count <= 0:
         return []
-    path = _cache_path(seed)
-    cached = _read_cache(path)
-    if len(cached) >= count:
-        return cached[:count]
-    from ..generate import GENERATOR_VERSION, generate
+    cache = _GenerationCache(seed)
+    state = cache.state()
+    done = state["done"] if state else 0
+    if done >= count:
+        cases = cache.cases(count)
+        return cases if cases is not None else cache.extend([], count)  # a damaged cache: start over
+    return cache.extend((cache.cases(done) or []) if done else [], count)
 
-    cases = generate(seed, count, source=f"{RUN_TIME_SOURCE}: seed {seed}, generator {GENERATOR_VERSION}")
-    _write_cache(path, cases)
-    return cases
+
+def find_generated(case_id: str, seed: int, count: int) -> Case | None:
+    """One generated case by id among the first `count`, reading one chunk of the cache when it can."""
+    cache = _GenerationCache(seed)
+    state = cache.state()
+    held = min(state["done"], count) if state else 0
+    ids = cache.ids(held)
+    if case_id in ids:
+        position = ids.index(case_id)
+        chunk = cache.chunk(position // CHUNK, position % CHUNK + 1)
+        if chunk is not None and chunk[position % CHUNK].id == case_id:
+            return chunk[position % CHUNK]
+    if held >= count and len(ids) == held:
+        return None  # every one of them is known, and it is not among them
+    return next((c for c in generated_cases(seed, count) if c.id == case_id), None)
 
 
 # --- selection ------------------------------------------------------------------------------------
@@ -194,8 +274,9 @@ def select(config: RunConfig, finished: set[str] | frozenset[str] = frozenset())
     return Selection(works, len(units), errors, notes)
 
 
-def find_case(case_id: str, *, paths: Iterable[str] | None = None, seed: int = 0) -> Case | None:
-    """One case by id: the stored corpus (quick, then full), then the cases generated from `seed`."""
+def find_case(case_id: str, *, paths: Iterable[str] | None = None, seed: int = 0, count: int | None = None
+              ) -> Case | None:
+    """One case by id: the stored corpus, then the first `count` cases generated from `seed` (default: full's)."""
     from .options import GENERATED_AT_RUN_TIME
 
     roots = stored_roots("full", paths)
@@ -204,4 +285,4 @@ def find_case(case_id: str, *, paths: Iterable[str] | None = None, seed: int = 0
             return case
     if paths:
         return None
-    return next((c for c in generated_cases(seed, max(GENERATED_AT_RUN_TIME.values())) if c.id == case_id), None)
+    return find_generated(case_id, seed, max(GENERATED_AT_RUN_TIME.values()) if count is None else count)

@@ -252,24 +252,26 @@ class Session:
         assert self.pool is not None, "start() first"
         self.pool.submit(works)
 
-    def accept(self, record: Record) -> Record:
-        """A finished record: waivers applied, written (a failed write stops the run)."""
-        self.expectations.apply(record)
-        self.records.append(record)
-        if record.index is not None:
-            self.done[record.index] = record
+    def accept(self, *records: Record) -> None:
+        """Finished records: waivers applied, written at once (a failed write stops the run)."""
+        for record in records:
+            self.expectations.apply(record)
+            self.records.append(record)
+            if record.index is not None:
+                self.done[record.index] = record
         if self.write and self.writer is None and self.write_error is None:
             self._open_late()  # the xdist controller: the header once it has something to write
         if self.writer is not None and self.write_error is None:
             try:
-                self.writer.record(record)
+                self.writer.records(list(records))
             except ResultsWriteError as e:
                 self.write_error = e
-        return record
 
-    def pump(self, wait: float = 0.1) -> list[Record]:
+    def pump(self, wait: float = 0.1, linger: float = 0.0) -> list[Record]:
         assert self.pool is not None
-        return [self.accept(r) for r in self.pool.poll(wait)]
+        records = self.pool.poll(wait, linger)
+        self.accept(*records)
+        return records
 
     @property
     def stop_reason(self) -> str | None:
@@ -286,7 +288,7 @@ class Session:
         self.submit(self.ordered())
         assert self.pool is not None
         while self.pool.busy:
-            records = self.pump(0.1)
+            records = self.pump(0.1, linger=0.05)
             if on_records is not None and records:
                 on_records(records)
             reason = stop() or self.stop_reason
@@ -300,8 +302,9 @@ class Session:
         """The record of `work` (already submitted), pumping the pool until it arrives."""
         while work.index not in self.done:
             if self.pool is None or not self.pool.busy or self.stop_reason:
-                return self.accept(blank_record(work).set(
-                    Category.INTERRUPTED, f"not run: {self.stop_reason or 'the run stopped'}"))
+                self.accept(blank_record(work).set(Category.INTERRUPTED,
+                                                   f"not run: {self.stop_reason or 'the run stopped'}"))
+                break
             self.pump(0.1)
         return self.done[work.index]
 
@@ -314,8 +317,7 @@ class Session:
         if self.pool is not None:
             if self.pool.busy:
                 records, not_run = self.pool.interrupt(stopped or "the run ended")
-                for r in records:
-                    self.accept(r)
+                self.accept(*records)
             warnings = self.pool.close()
         if self.write and self.writer is None and self.write_error is None and self.info is not None:
             self._open_late()

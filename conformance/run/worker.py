@@ -101,6 +101,7 @@ def _construct(init: dict) -> tuple[Any, dict]:
     from ..backends.base import Backend
     from ..backends.registry import resolve_backend
     from .execute import call
+    from .jsontypes import safe_text
 
     factory = resolve_backend(init["spec"]).factory
     backend = factory(**init["kwargs"])
@@ -109,19 +110,20 @@ def _construct(init: dict) -> tuple[Any, dict]:
     caps = call("capabilities", backend.capabilities)
     try:
         versions = call("versions", backend.versions)
-        versions = {str(k): str(v) for k, v in dict(versions).items()}
+        versions = {safe_text(str(k)): safe_text(str(v)) for k, v in dict(versions).items()}
     except Exception as e:  # versions are for the header; a broken one must not stop the run
-        versions = {"error": f"versions() failed: {e}"}
-    return backend, {"name": str(backend.name or init["spec"]), "versions": versions,
+        versions = {"error": safe_text(f"versions() failed: {e}")}
+    return backend, {"name": safe_text(str(backend.name or init["spec"])), "versions": versions,
                      "feature_level": str(caps.feature_level), "pid": os.getpid()}
 
 
 def _construction_failure(e: BaseException, spec: str) -> dict:
     from ..backends.base import BackendUnavailable
     from .execute import describe_exception
+    from .jsontypes import safe_text
 
     if isinstance(e, BackendUnavailable):
-        return {"unavailable": True, "message": str(e)}
+        return {"unavailable": True, "message": safe_text(str(e))}
     if isinstance(e, SystemExit):
         return {"unavailable": False, "message": f"constructing backend {spec} called sys.exit({e.code!r})"}
     return {"unavailable": False, "message": f"constructing backend {spec} raised {describe_exception(e)}"}

@@ -95,7 +95,7 @@ def test_explain_a_generated_case_and_an_unknown_id():
                      and line.split("\t")[0].count("-") == 1 and len(line.split("\t")[0]) == len("SPLIT-01234567"))
     explain = cli("explain", generated)
     assert explain.returncode == 0 and explain.stdout.startswith(f"{generated}: DML_SPLIT")
-    nope = cli("explain", "NOPE")
+    nope = cli("explain", "NOPE", "--cases", str(EXAMPLES))
     assert nope.returncode == 2 and "no case 'NOPE'" in nope.stderr and TRACEBACK not in nope.stderr
 
 
