@@ -84,6 +84,7 @@ def test_a_signal_stops_the_workers_and_leaves_a_partial_report(tmp_path, signum
     proc = _popen("run", "--backend", "dml_test_backends:Slow", "--cases", str(EXAMPLES), "--out", str(tmp_path),
                   "--jobs", "1", DML_TEST_DELAY="0.4")
     results = _wait_for_cases(tmp_path, 2, proc)
+    workers = _worker_pids(proc.pid)
     proc.send_signal(signum)
     _, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 1, stderr
@@ -96,6 +97,7 @@ def test_a_signal_stops_the_workers_and_leaves_a_partial_report(tmp_path, signum
     assert footer["not_run"] == len(list(EXAMPLES.glob("*.json"))) - len(categories)
     report = next(tmp_path.glob("report-*.html")).read_text()
     assert "v-INCOMPLETE" in report and "interrupted" in report
+    assert workers and not any(alive(p) for p in workers)
 
 
 def test_a_full_disk_stops_the_run_with_a_clear_message_and_readable_results(tmp_path):
@@ -176,11 +178,14 @@ def test_a_fifo_among_the_case_files_does_not_hang_the_load(tmp_path):
     (["cases", "generate", "--out", "{afile}"], "--out: {afile} is a file, not a folder"),
     (["cases", "generate", "--count", "-5"], "-5: expected a count >= 1"),
     (["explain", "X", "--seed", "-3"], "--seed: -3 is out of range"),
+    (["run", "--expectations", "{u16}"], "--expectations: {u16}: the file is UTF-16"),
 ])
 def test_bad_options_exit_2_naming_the_option(tmp_path, args, message):
     afile = tmp_path / "afile"
     afile.write_text("x")
-    fill = {"afile": str(afile), "tmp": str(tmp_path)}
+    u16 = tmp_path / "u16.json"
+    u16.write_text('{"waivers": []}', encoding="utf-16")
+    fill = {"afile": str(afile), "tmp": str(tmp_path), "u16": str(u16)}
     proc = cli(*[a.format(**fill) for a in args], *(["--backend", "oracle", "--cases", str(GOOD)] if args[0] == "run"
                                                      else []))
     assert proc.returncode == 2, proc.stdout + proc.stderr

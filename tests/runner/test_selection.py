@@ -72,3 +72,16 @@ def test_find_case_looks_in_stored_then_generated():
     generated = generated_cases(0, 50)[37]
     assert find_case(generated.id, count=60).id == generated.id
     assert find_case("PADDING-nope", count=60) is None
+
+
+def test_looking_up_an_id_reads_the_index_and_one_chunk_never_generates(cache, monkeypatch):
+    cases = generated_cases(4, CHUNK + 10)
+    (folder,) = cache.glob("generated-*")
+    (folder / "chunk-00000.pickle").write_bytes(b"damaged: must not be read for a case in chunk 1")
+
+    def no_generation(self, count):
+        raise AssertionError("a lookup generated cases")
+
+    monkeypatch.setattr(Generation, "take", no_generation)
+    assert find_generated(cases[CHUNK + 3].id, 4, CHUNK + 10).id == cases[CHUNK + 3].id
+    assert find_generated("SPLIT-ffffffff", 4, CHUNK + 10) is None

@@ -106,6 +106,7 @@ def test_a_lone_surrogate_and_control_characters_are_stored_and_rendered_safely(
     assert "\ufffd" in reason and "\\x1b[31mred" in reason and "\x1b" not in reason
     report = next(results.parent.glob("report-*.html")).read_text(encoding="utf-8")
     assert "driver said \ufffd" in report and "\x1b" not in report
+    assert not [p for p in results.parent.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_never_two_calls_at_once_in_one_worker_and_no_worker_left(hostile):
