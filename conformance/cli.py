@@ -193,7 +193,7 @@ def _cases_list(args: argparse.Namespace) -> int:
     config = RunConfig.from_values({"profile": args.profile, "cases": args.cases, "operators": args.operators,
                                     "seed": args.seed, "case": args.case, "hypothesis_examples": 0})
     try:
-        units, errors, notes = all_units(config)
+        units, errors = all_units(config)
     except UsageError as e:
         return _error(str(e))
     for c in units:
@@ -204,8 +204,6 @@ def _cases_list(args: argparse.Namespace) -> int:
         print(f"{c.id}\t{c.operator}\t{c.data_type.value}\trank {c.rank}\t{c.expected.outcome}\t{','.join(c.clauses)}")
     for e in errors:
         print(f"error: {e}", file=sys.stderr)
-    for n in notes:
-        print(f"note: {n}", file=sys.stderr)
     return EXIT_USAGE if errors else EXIT_OK
 
 

@@ -154,7 +154,6 @@ class DmlPlugin:
         if s.write:
             lines.append(f"dml-conformance: results {s.results_path or 'in ' + c.out}"
                          + (f", report {s.report_path}" if s.report_path else ""))
-        lines += [f"dml-conformance: note: {n}" for n in s.selection.notes]
         return lines
 
     # -- collection -----------------------------------------------------------------------------------

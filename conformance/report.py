@@ -442,12 +442,22 @@ def is_report(path: Path) -> bool:
 
 
 def check_folder(folder: Path, option: str) -> None:
+    """Files can be written in `folder`: it is a folder we may write in, or can be made in one.
+
+    Checked before a run starts (nothing is created yet: `--collect-only` leaves no trace);
+    the folder itself is made when the first file is written.
+    """
     from .run.config import UsageError
 
-    if not folder.is_dir():
-        raise UsageError(f"{option}: {folder} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageError(f"{option}: cannot write in {folder} (permission denied)")
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        what = folder if existing == folder else f"{existing} (in {folder})"
+        raise UsageError(f"{option}: {what} is a file, not a folder" if existing.exists() else
+                         f"{option}: {folder} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"{option}: cannot write in {existing} (permission denied)")
 
 
 def check_target(path: Path, option: str, avoid: list[Path] = ()) -> None:
@@ -461,14 +471,7 @@ def check_target(path: Path, option: str, avoid: list[Path] = ()) -> None:
         raise UsageError(f"{option}: {path} is a folder; give a file name (e.g. {path / 'report.html'})")
     if path.exists() and not is_report(path):
         raise UsageError(f"{option}: {path} exists and is not a dml-conformance report; it is never overwritten")
-    folder = path.parent
-    if folder.exists():
-        check_folder(folder, option)
-    else:
-        try:
-            folder.mkdir(parents=True)
-        except OSError as e:
-            raise UsageError(f"{option}: cannot create the folder {folder}: {e.strerror or e}") from None
+    check_folder(path.parent, option)
 
 
 def write_report(runs: list[Results], path: str | Path) -> Path:
@@ -477,6 +480,7 @@ def write_report(runs: list[Results], path: str | Path) -> Path:
     text = render(runs).encode("utf-8", "replace")  # the records' text is clean; this is a second guard
     tmp = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(text)

@@ -1,4 +1,4 @@
-"""Hypothesis profiles: `ci` (default, bounded for a 15-minute CI on 2 cores), `dev`, `long`.
+"""Hypothesis profiles: `ci` (default, bounded for a 15-minute CI on 2 cores), `dev`, `long`; a private generation cache.
 
 Select with HYPOTHESIS_PROFILE=long (e.g. the 20,000-example literal-vs-fast run).
 """

@@ -24,7 +24,6 @@ from .options import (
     DEFAULT_TIMEOUT_S,
     GENERATED_AT_RUN_TIME,
     HYPOTHESIS_EXAMPLES,
-    OPTIONS,
     flag,
 )
 from .record import Shard
@@ -167,5 +166,3 @@ def _from_identity(identity: dict[str, Any]) -> RunConfig:
         **{kw_names[k]: v for k, v in options.items() if k in kw_names},
     )
 
-
-IDENTITY_OPTIONS = tuple(o.name for o in OPTIONS if o.identity)

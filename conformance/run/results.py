@@ -16,6 +16,7 @@ process died, recorded as `crash`).
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
@@ -319,9 +320,8 @@ def _merge(shards: list[Results]) -> Results:
                                    f"({by_index[index].path}); give each shard once")
         by_index[index] = run
     first = shards[0]
-    header = Header(**{**first.header.__dict__, "shard": None,
-                       "case_count": sum(r.header.case_count for r in shards),
-                       "input_errors": sorted({e for r in shards for e in r.header.input_errors})})
+    header = dataclasses.replace(first.header, shard=None, case_count=sum(r.header.case_count for r in shards),
+                                 input_errors=sorted({e for r in shards for e in r.header.input_errors}))
     missing = [Shard(i, count) for i in range(1, count + 1) if i not in by_index]
     footers = [r.footer for r in shards]
     footer = None

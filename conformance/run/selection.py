@@ -200,7 +200,6 @@ class Selection:
     works: list[Work]  # this run's units (after shard and resume), each with its index in the full selection
     total: int  # units in the full selection (all shards)
     errors: list[CaseFileError] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
 
     @property
     def cases(self) -> list[Case]:
@@ -241,12 +240,11 @@ def _files(roots: list[Path]) -> list[Path]:
     return files
 
 
-def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError], list[str]]:
+def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError]]:
     """The full selection of `config` (before sharding and resume), in its stable order."""
     exact = _exact(config.case)
     loaded = load_stored(stored_roots(config.profile, config.cases), exact)
     cases = list(loaded.cases)
-    notes: list[str] = []
     if not config.cases:
         seen = {c.id for c in cases}
         generated = generated_cases(config.seed, config.generated_count)
@@ -260,18 +258,18 @@ def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError], list[
     units: list[Unit] = list(cases)
     if config.hypothesis_count and not config.case and not config.cases:
         units += [LiveUnit(op, config.hypothesis_count, config.seed) for op in config.operators or oracle.OPERATORS]
-    return units, loaded.errors, notes
+    return units, loaded.errors
 
 
 def select(config: RunConfig, finished: set[str] | frozenset[str] = frozenset()) -> Selection:
     """This run's units: the full selection, this shard's share of it, less the `finished` ids (--resume)."""
-    units, errors, notes = all_units(config)
+    units, errors = all_units(config)
     works = [Work(i, u) for i, u in enumerate(units)]
     if config.shard:
         works = [w for w in works if w.index % config.shard.count == config.shard.index - 1]
     if finished:
         works = [w for w in works if w.id not in finished]
-    return Selection(works, len(units), errors, notes)
+    return Selection(works, len(units), errors)
 
 
 def find_case(case_id: str, *, paths: Iterable[str] | None = None, seed: int = 0, count: int | None = None

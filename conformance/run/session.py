@@ -163,10 +163,10 @@ class Session:
                 raise UsageError(f"{self._flag('results')}: {results} exists; results files are never overwritten "
                                  f"(continue it with {self._flag('resume')}, or choose another name)")
             folder = results.parent
-            _folder(folder, self._flag("results"))
+            report_file.check_folder(folder, self._flag("results"))
         else:
             results, folder = None, Path(c.out)
-            _folder(folder, self._flag("out"))
+            report_file.check_folder(folder, self._flag("out"))
         if c.report_off:
             return results, None
         report = Path(c.report) if c.report else None
@@ -207,11 +207,13 @@ class Session:
         """Create (or reopen) the results file and write the header (or the resume line)."""
         try:
             if self.results_path is None:
+                Path(self.config.out).mkdir(parents=True, exist_ok=True)
                 self.results_path = create_results_file(Path(self.config.out), self.info.name if self.info else
                                                         self.factory.name)
                 if self.report_path is None and not self.config.report_off:
                     self.report_path = report_path_for(self.results_path)
             elif not self.config.resume:
+                self.results_path.parent.mkdir(parents=True, exist_ok=True)
                 self.results_path.touch(exist_ok=False)
             self.writer = ResultsWriter(self.results_path, resume=bool(self.config.resume))
             if self.config.resume:
@@ -240,7 +242,7 @@ class Session:
             case_paths=[str(p) for p in c.cases or ()], case_count=len(self.selection.works), shard=c.shard,
             config=c.identity(),
             expectations={"path": self.expectations.path, "waivers": [w.to_json() for w in self.expectations.waivers]},
-            repro=c.repro(), notes=self.selection.notes, input_errors=[str(e) for e in self.selection.errors],
+            repro=c.repro(), input_errors=[str(e) for e in self.selection.errors],
             jobs=self.jobs, timeout_s=c.timeout, tables=spec_tables())
 
     def ordered(self, works: Iterable[Work] | None = None) -> list[Work]:
@@ -344,12 +346,3 @@ class Session:
         return report_file.write_report([results], self.report_path)
 
 
-def _folder(folder: Path, option: str) -> None:
-    """`folder` is a folder we may write in, created if missing; UsageError naming `option` otherwise."""
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{option}: {folder} is a file, not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise UsageError(f"{option}: cannot create the folder {folder}: {e.strerror or e}") from None
-    report_file.check_folder(folder, option)

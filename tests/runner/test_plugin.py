@@ -131,7 +131,7 @@ def test_an_unwritable_report_is_found_before_any_case_runs(tester):
     (tester.path / "afile").write_text("not a folder")
     result = tester.runpytest_subprocess("--dml-backend", "oracle", "--dml-report", "afile/report.html")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "--dml-report: afile is not a folder" in result.stderr.str()
+    assert "--dml-report: afile is a file, not a folder" in result.stderr.str()
     assert "passed" not in result.stdout.str()
 
 
