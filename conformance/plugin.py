@@ -115,8 +115,9 @@ class DmlPlugin:
         self.config, self.role = config, role
         values = {o.name: config.getoption(plugin_dest(o)) for o in OPTIONS if o.plugin}
         try:
+            # Under xdist the parallelism is the xdist workers': one case worker each, unless --dml-jobs.
             self.session = Session(RunConfig.from_values(values), execute=role != "controller",
-                                   write=role != "worker", plugin=True, jobs_default=1 if role == "worker" else None)
+                                   write=role != "worker", plugin=True, jobs_default=1 if role != "single" else None)
         except UsageError as e:
             raise pytest.UsageError(str(e)) from None
         self.by_id = {w.id: w for w in self.session.selection.works}

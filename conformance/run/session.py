@@ -103,6 +103,7 @@ class Session:
         self.records: list[Record] = []  # this session's
         self.done: dict[int, Record] = {}
         self.write_error: ResultsWriteError | None = None
+        self.written_header: Header | None = None
         self.started = time.monotonic()
         self.run_id = uuid.uuid4().hex[:12]
 
@@ -219,7 +220,8 @@ class Session:
             if self.config.resume:
                 self.writer.resume(Resume(_now(), self.run_id))
             else:
-                self.writer.header(self.header())
+                self.written_header = self.header()
+                self.writer.header(self.written_header)
         except (ResultsWriteError, OSError) as e:
             raise UsageError(f"cannot create the results file: {e}") from None
 
@@ -337,7 +339,8 @@ class Session:
                 except ResultsWriteError as e:
                     self.write_error = e
             self.writer.close()
-        return Results(str(self.results_path), self.prior_header or self.header(), records, footer)
+        return Results(str(self.results_path), self.prior_header or self.written_header or self.header(), records,
+                       footer)
 
     def write_report(self, results: Results) -> Path | None:
         """Render the report (report_file.ReportError if it cannot be written)."""

@@ -114,3 +114,21 @@ def test_header_and_footer_say_what_the_run_was(good_run):
     assert header["format_version"] == 2 and header["backend_spec"] == "dml_test_backends:AllLevels"
     assert header["config"]["backend"] == "dml_test_backends:AllLevels" and header["jobs"] >= 1
     assert footer["kind"] == "footer" and footer["counts"] == {"pass": len(records) - 2}
+
+
+def test_every_run_option_comes_from_the_one_table():
+    from conformance.cli import build_parser
+    from conformance.run.config import RunConfig
+    from conformance.run.options import OPTIONS
+
+    parser = build_parser()
+    run = next(a for a in parser._subparsers._group_actions[0].choices.values() if a.prog.endswith(" run"))
+    actions = {a.dest: a for a in run._actions if a.dest != "help"}
+    assert set(actions) == {o.name for o in OPTIONS if o.cli}
+    assert all(actions[o.name].type is o.type for o in OPTIONS if o.cli and o.type)
+    args = parser.parse_args(["run", "--backend", "oracle", "--operators", "slice1,DML_PADDING_OPERATOR_DESC",
+                              "--shard", "2/3", "-j", "3", "--timeout", "0", "--case", "A-1", "--case", "B-*"])
+    config = RunConfig.from_values(vars(args))
+    assert (config.operators, str(config.shard), config.jobs, config.timeout_s, config.case) == (
+        ("SLICE1", "PADDING"), "2/3", 3, None, ("A-1", "B-*"))
+    assert config.given == {"backend", "operators", "shard", "jobs", "timeout", "case"}
