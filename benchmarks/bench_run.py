@@ -47,6 +47,9 @@ def one_round(args: argparse.Namespace, rows: dict[str, list[float]], counts: di
         cache = Path(tmp) / "cache"
         os.environ["DML_CONFORMANCE_CACHE"] = str(cache)
         t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import conformance.cli, conformance.run.session, conformance.report"],
+                       check=True)
+        rows["python start-up and imports (a fresh process)"].append(time.perf_counter() - t)
         from conformance.report import render
         from conformance.run.config import RunConfig
         from conformance.run.pool import Pool
@@ -54,7 +57,6 @@ def one_round(args: argparse.Namespace, rows: dict[str, list[float]], counts: di
         from conformance.run.selection import generated_cases, load_stored, select, stored_roots
         from conformance.run.session import Session
 
-        rows["imports (parent)"].append(time.perf_counter() - t)
         stored = _timed(rows, "load stored cases", lambda: load_stored(stored_roots("quick", None)).cases)
         counts["stored"] = len(stored)
         _timed(rows, f"generate {args.generated} cases (cold cache: generate and save)",

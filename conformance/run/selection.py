@@ -247,7 +247,11 @@ def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError]]:
     cases = list(loaded.cases)
     if not config.cases:
         seen = {c.id for c in cases}
-        generated = generated_cases(config.seed, config.generated_count)
+        if exact:  # look the ids up (the cache's index and one chunk each), do not load every case
+            found = (find_generated(i, config.seed, config.generated_count) for i in exact if i not in seen)
+            generated = [c for c in found if c is not None]
+        else:
+            generated = generated_cases(config.seed, config.generated_count)
         cases.extend(c for c in generated if c.id not in seen)
     if config.operators:
         cases = [c for c in cases if c.operator in config.operators]

@@ -248,9 +248,15 @@ class Session:
             jobs=self.jobs, timeout_s=c.timeout, tables=spec_tables())
 
     def ordered(self, works: Iterable[Work] | None = None) -> list[Work]:
-        """Live Hypothesis batches first (they are long: started first, they do not finish last), then the cases."""
+        """The order to run in: live Hypothesis batches first (long: started first, they do not finish last),
+        then the cases grouped by operator, data type, rank and mode, so that a worker's batch mostly shares
+        what a backend compiles once and caches (a session per graph signature): each worker then compiles
+        fewer of them.  Records keep their selection index, so results are reported in selection order.
+        """
         works = list(self.selection.works if works is None else works)
-        return [w for w in works if isinstance(w.unit, LiveUnit)] + [w for w in works if not isinstance(w.unit, LiveUnit)]
+        live = [w for w in works if isinstance(w.unit, LiveUnit)]
+        cases = sorted((w for w in works if not isinstance(w.unit, LiveUnit)), key=_signature)
+        return live + cases
 
     def submit(self, works: Iterable[Work]) -> None:
         assert self.pool is not None, "start() first"
@@ -349,3 +355,9 @@ class Session:
         return report_file.write_report([results], self.report_path)
 
 
+
+
+def _signature(work: Work) -> tuple:
+    case = work.unit
+    mode = getattr(case.descriptor, "padding_mode", None)
+    return (case.operator, case.data_type.value, case.rank, mode.value if mode else "", work.index)
