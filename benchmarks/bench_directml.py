@@ -38,19 +38,20 @@ def stack_line(versions: dict) -> str:
 
 
 def bench_native(cases) -> None:
-    from conformance import runner
     from conformance.backends.directml import DirectMLBackend
     from conformance.expectations import known_issues
+    from conformance.run.execute import execute_case
+    from conformance.run.units import Work
 
     waivers = known_issues("directml")
     t0 = time.perf_counter()
     backend = DirectMLBackend()
     started = time.perf_counter() - t0
-    counts: Counter[str] = Counter([waivers.apply(runner.execute(cases[0], backend))["category"]])
+    counts: Counter[str] = Counter([waivers.apply(execute_case(Work(0, cases[0]), backend, None)).category.value])
     first_result = time.perf_counter() - t0
     t1 = time.perf_counter()
     for case in cases[1:]:
-        counts[waivers.apply(runner.execute(case, backend))["category"]] += 1
+        counts[waivers.apply(execute_case(Work(0, case), backend, None)).category.value] += 1
     elapsed = time.perf_counter() - t1
     assert backend.process is not None and backend.process._proc is not None
     child_mb = vm_hwm_mb(backend.process._proc.pid)
@@ -105,9 +106,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    from conformance.plugin import select_cases
+    from conformance.run.selection import select_cases
 
-    cases, _, _ = select_cases(generated=args.cases, seed=args.seed)
+    cases = select_cases(generated=args.cases, seed=args.seed)
     cases = [c for c in cases if "generated" in c.tags][: args.cases]
     if args.backend in ("directml", "both"):
         bench_native(cases)

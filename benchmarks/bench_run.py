@@ -45,7 +45,7 @@ def _command(rows: dict[str, list[float]], name: str, args: list[str], env: dict
 def one_round(args: argparse.Namespace, rows: dict[str, list[float]], counts: dict[str, int]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp) / "cache"
-        os.environ["DML_CONFORMANCE_CACHE"] = str(cache)
+        os.environ["DML_CONFORMANCE_GENERATED"] = str(cache)
         t = time.perf_counter()
         subprocess.run([sys.executable, "-c", "import conformance.cli, conformance.run.session, conformance.report"],
                        check=True)
@@ -99,11 +99,11 @@ def one_round(args: argparse.Namespace, rows: dict[str, list[float]], counts: di
         results.records = records
         html = _timed(rows, "render the report", lambda: render([results]))
         counts["report KiB"] = len(html) // 1024
-        env = {**os.environ, "DML_CONFORMANCE_CACHE": str(cache)}
+        env = {**os.environ, "DML_CONFORMANCE_GENERATED": str(cache)}
         out = _command(rows, "whole `dml-conformance run`, start-up included (warm cache)",
                        ["run", "--backend", args.backend, "--out", tmp, "--generated", str(args.generated)], env)
         counts["verdict"] = out.strip().splitlines()[-1] if out else "?"
-        cold = {**env, "DML_CONFORMANCE_CACHE": str(Path(tmp) / "cold")}
+        cold = {**env, "DML_CONFORMANCE_GENERATED": str(Path(tmp) / "cold")}
         _command(rows, "whole `dml-conformance run`, start-up included (cold cache)",
                  ["run", "--backend", args.backend, "--out", tmp, "--generated", str(args.generated)], cold)
         case_id = generated[len(generated) // 2].id

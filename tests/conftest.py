@@ -19,5 +19,5 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # Run-time generation is cached (conformance.run.selection); the tests and every CLI or pytest
 # subprocess they start share one private cache, removed at the end, never the user's.
 _CACHE = tempfile.mkdtemp(prefix="dml-conformance-test-cache-")
-os.environ.setdefault("DML_CONFORMANCE_CACHE", _CACHE)
+os.environ.setdefault("DML_CONFORMANCE_GENERATED", _CACHE)
 atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)

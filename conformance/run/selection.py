@@ -7,10 +7,10 @@ resumed runs name the same cases in the same order.  A shard is every N-th unit.
 Run-time generation is deterministic in the seed, and the first n cases of a longer
 generation are the n-case generation, so one cache file per seed and generator code holds
 them all (`generated_cases`): a run, `--case ID` and `explain` after the first pay a file
-read, not seconds of generation.  The cache lives in $DML_CONFORMANCE_CACHE, else
-$XDG_CACHE_HOME/dml-conformance or ~/.cache/dml-conformance ("none" turns it off); it is
-keyed by a hash of the code that makes the cases, so a changed builder or oracle never
-reads stale ones.
+read, not seconds of generation.  The cache lives in the suite's cache folder
+(conformance.cache: `generated/` in $DML_CONFORMANCE_CACHE or ~/.cache/dml-conformance;
+$DML_CONFORMANCE_GENERATED moves it, `none` turns it off); it is keyed by a hash of the code
+that makes the cases, so a changed builder or oracle never reads stale ones.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import numpy as np
 
 import oracle
 
+from ..cache import generated_cache_dir
 from ..corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
 from .config import RunConfig, UsageError
 from .units import LiveUnit, Unit, Work
@@ -54,14 +55,6 @@ def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:
 
 # --- the generation cache ---------------------------------------------------------------------------
 
-def cache_dir() -> Path | None:
-    env = os.environ.get("DML_CONFORMANCE_CACHE")
-    if env is not None:
-        return None if env.strip().lower() in ("", "none", "off") else Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "dml-conformance"
-
-
 def _code_key() -> str:
     digest = hashlib.sha256(np.__version__.encode())
     for path in sorted(_CODE) + sorted(Path(oracle.__file__).parent.glob("*.py")):
@@ -83,7 +76,7 @@ class _GenerationCache:
     """
 
     def __init__(self, seed: int):
-        folder = cache_dir()
+        folder = generated_cache_dir()
         self.seed = seed
         self.folder = None if folder is None else folder / f"generated-{_code_key()}-seed{seed}"
 
@@ -274,6 +267,11 @@ def select(config: RunConfig, finished: set[str] | frozenset[str] = frozenset())
     if finished:
         works = [w for w in works if w.id not in finished]
     return Selection(works, len(units), errors)
+
+
+def select_cases(**options) -> list[Case]:
+    """The cases (no live Hypothesis units) of a run configured by `options`, RunConfig's fields: for scripts."""
+    return select(RunConfig(**{"hypothesis_examples": 0, **options})).cases
 
 
 def find_case(case_id: str, *, paths: Iterable[str] | None = None, seed: int = 0, count: int | None = None

@@ -32,10 +32,10 @@ class KillingDirectML(DirectMLBackend):
             process = self._ensure_running()
             original = process.request
 
-            def request_then_die(header, payload=b"", *, timeout):
+            def request_then_die(header, payload=b"", **kw):
                 assert process._proc is not None
                 os.kill(process._proc.pid, signal.SIGKILL)
-                return original(header, payload, timeout=timeout)
+                return original(header, payload, **kw)
 
             process.request = request_then_die  # type: ignore[method-assign]
         return super().run(descriptor, inputs, feature_level)

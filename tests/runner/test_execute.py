@@ -169,7 +169,7 @@ def test_expectations_waive_match_and_warn(tmp_path):
     ('{"waivers": [{"id": "A-1", "prefix": "A", "reason": "r"}]}', "exactly one of"),
     ('{"waivers": [], "extra": 1}', "unknown field(s) extra"),
     ('{"waivers": [{"prefix": "P", "reason": "r", "when": {"mismatch": ["nan-payload-only"]}}]}',
-     "$.waivers[0].when.mismatch: ['nan-payload-only']; expected one of 'nan-payload-only'"),
+     "$.waivers[0].when.mismatch: ['nan-payload-only']; expected one of "),
     ('{"waivers": [{"prefix": "P", "reason": "r", "when": {"data_type": [["FLOAT16"]]}}]}',
      "$.waivers[0].when.data_type"),
     ("[" * 100_000, "nested too deeply"),
@@ -199,3 +199,44 @@ def test_tensor_data_marks_nan_and_truncates():
     t = TensorData.of(np.array([np.nan, 1.0], dtype=np.float32))
     assert t.values == ["nan", 1.0] and t.hex == ["7fc00000", "3f800000"]
     assert TensorData.of(np.zeros(MAX_STORED_ELEMENTS + 1, np.uint8)).truncated is True
+
+
+# --- known deviations and open validity (conformance.deviations, oracle.errata refusal_observed) ------
+
+class _MergesAxes(AllLevels):
+    """Computes DML_SLICE1 as the dml-slice1-merged-axes model says DirectML does."""
+
+    def run(self, descriptor, inputs, feature_level):
+        from conformance.deviations import dml_slice1_merged_axes
+
+        predicted = dml_slice1_merged_axes(descriptor, inputs)
+        return RunResult.ok(predicted) if predicted is not None else super().run(descriptor, inputs, feature_level)
+
+
+class _RefusesZeroStrides(AllLevels):
+    def run(self, descriptor, inputs, feature_level):
+        if 0 in getattr(descriptor, "strides", ()):
+            return RunResult.rejected("CreateOperator returned 0x80070057 (E_INVALIDARG)")
+        return super().run(descriptor, inputs, feature_level)
+
+
+def test_a_failure_a_deviation_model_predicts_is_named_and_waivable_in_that_form_only(cases):
+    from conformance.expectations import known_issues
+
+    record = run(cases["SLICE1-output-shorter-than-full-window"], _MergesAxes())
+    assert record.category is Category.FAIL and record.mismatch.explained_by == ["dml-slice1-merged-axes"]
+    assert known_issues("directml").apply(record).category is Category.WAIVED
+    other = run(cases["SLICE1-output-shorter-than-full-window"], Garbage())  # wrong, but not that way
+    assert other.mismatch.explained_by == [] and known_issues("directml").apply(other).category is Category.FAIL
+
+
+def test_refusing_where_validity_is_open_is_observed_and_a_waiver_names_its_category(cases):
+    from conformance.expectations import known_issues
+
+    open_validity = run(cases["SLICE-stride-zero"], _RefusesZeroStrides())
+    assert open_validity.category is Category.OBSERVED and open_validity.observed.refused
+    refused = run(cases["SLICE-zero-stride-size-1"], _RefusesZeroStrides())  # stride 0 on a size-1 axis: valid
+    assert refused.category is Category.REJECTED
+    waived = known_issues("directml").apply(refused)  # when: category rejected, descriptor_contains strides 0
+    assert waived.category is Category.WAIVED and waived.waived_category is Category.REJECTED
+    assert known_issues("directml").apply(run(cases["SLICE-zero-stride-size-1"], Garbage())).category is Category.FAIL

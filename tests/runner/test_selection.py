@@ -20,7 +20,7 @@ def _same(a, b) -> bool:
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("DML_CONFORMANCE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("DML_CONFORMANCE_GENERATED", str(tmp_path / "cache"))
     return tmp_path / "cache"
 
 
@@ -49,8 +49,8 @@ def test_a_damaged_cache_is_regenerated_never_used(cache):
 
 
 def test_no_cache_still_generates(monkeypatch):
-    monkeypatch.setenv("DML_CONFORMANCE_CACHE", "none")
-    assert selection.cache_dir() is None
+    monkeypatch.setenv("DML_CONFORMANCE_GENERATED", "none")
+    assert selection.generated_cache_dir() is None
     assert _same(generated_cases(3, 40), generate(3, 40))
 
 

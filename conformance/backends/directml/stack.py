@@ -20,6 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...cache import cache_dir
 from ..base import BackendUnavailable
 
 SETUP = "dml-conformance setup directml"
@@ -36,15 +37,6 @@ PREFIX_READY = ".dml-conformance-ready"  # written into the Wine prefix once it 
 
 class Missing(BackendUnavailable):
     """A piece of the DirectML stack is missing; the message names it and the fix."""
-
-
-def cache_dir() -> Path:
-    """DML_CONFORMANCE_CACHE, else the platform's per-user cache folder."""
-    if os.environ.get("DML_CONFORMANCE_CACHE"):
-        return Path(os.environ["DML_CONFORMANCE_CACHE"]).expanduser()
-    if sys.platform == "win32":
-        return Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local")) / "dml-conformance"
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "dml-conformance"
 
 
 # --- the pinned wheel -------------------------------------------------------------------------------
