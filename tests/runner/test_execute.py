@@ -240,3 +240,13 @@ def test_refusing_where_validity_is_open_is_observed_and_a_waiver_names_its_cate
     waived = known_issues("directml").apply(refused)  # when: category rejected, descriptor_contains strides 0
     assert waived.category is Category.WAIVED and waived.waived_category is Category.REJECTED
     assert known_issues("directml").apply(run(cases["SLICE-zero-stride-size-1"], Garbage())).category is Category.FAIL
+
+
+def test_a_waiver_applies_to_a_live_failure_by_its_shrunk_case_id():
+    from conformance.expectations import Expectations, Waiver
+
+    exp = Expectations("w.json", [Waiver("known", prefix="SLICE-")])
+    live = Record("hypothesis-SLICE", "SLICE", Category.REJECTED, hypothesis=True, case_json={"id": "SLICE-f41ed246"})
+    assert exp.apply(live).category is Category.WAIVED
+    assert exp.apply(Record("hypothesis-SPLIT", "SPLIT", Category.FAIL, hypothesis=True,
+                            case_json={"id": "SPLIT-0000aaaa"})).category is Category.FAIL
