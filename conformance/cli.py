@@ -250,7 +250,7 @@ def _backends(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .run.options import COUNT_TYPE, OPERATORS_TYPE, SEED_TYPE, add_cli_options
+    from .run.options import COUNT_TYPE, OPERATORS_TYPE, POSITIVE_COUNT_TYPE, SEED_TYPE, add_cli_options
 
     parser = argparse.ArgumentParser(prog="dml-conformance", description=__doc__.splitlines()[0],
                                      epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
@@ -289,7 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen = cases.add_parser("generate", help="write a frozen corpus of generated cases, deterministically")
     gen.add_argument("--seed", type=SEED_TYPE, default=2026,
                      help="the committed corpus uses 2026 (runs generate from 0). Default: %(default)r")
-    gen.add_argument("--count", type=_positive_count, default=3000, help="cases in all, >= 1. Default: %(default)r")
+    gen.add_argument("--count", type=POSITIVE_COUNT_TYPE, default=3000, help="cases in all, >= 1. Default: %(default)r")
     gen.add_argument("--out", default="cases/generated", help="Default: %(default)r")
     gen.set_defaults(func=_cases_generate)
 
@@ -302,16 +302,6 @@ def build_parser() -> argparse.ArgumentParser:
     bk = sub.add_parser("backends", help="installed backends and what each can run")
     bk.set_defaults(func=_backends)
     return parser
-
-
-def _positive_count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value}: expected a count >= 1")
-    return value
 
 
 def main(argv: list[str] | None = None) -> int:

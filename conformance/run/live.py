@@ -9,6 +9,7 @@ dies or hangs in the middle of one is reported with that example, not with nothi
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 
@@ -43,6 +44,7 @@ def run_live(work: Work, backend: Backend, *, level: FeatureLevel | None,
     """Run the unit's examples; return one record: the shrunk failure, or a summary of what ran."""
     unit = work.unit
     assert isinstance(unit, LiveUnit)
+    started = time.perf_counter()
     level = level or backend.capabilities().feature_level
     seen: Counter[Category] = Counter()
     last_failure: list[tuple[Case, Record]] = []
@@ -75,4 +77,6 @@ def run_live(work: Work, backend: Backend, *, level: FeatureLevel | None,
     total = sum(seen.values())
     summary = ", ".join(f"{k.value} {v}" for k, v in sorted(seen.items(), key=lambda kv: kv[0].value))
     category = Category.PASS if seen[Category.PASS] or seen[Category.OBSERVED] else Category.UNSUPPORTED
-    return blank_record(work, str(level)).set(category, f"{total} live examples (seed {unit.seed}): {summary}")
+    record = blank_record(work, str(level)).set(category, f"{total} live examples (seed {unit.seed}): {summary}")
+    record.timings["total_s"] = round(time.perf_counter() - started, 6)
+    return record

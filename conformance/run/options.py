@@ -118,6 +118,7 @@ DATA_TYPES_TYPE = csv(DataType.parse, "data types")
 FEATURE_LEVEL_TYPE = _typed("feature level", FeatureLevel.parse)
 SEED_TYPE = _typed("seed", _int_in(0, MAX_SEED, f"0..{MAX_SEED}"))
 COUNT_TYPE = _typed("count", _int_in(0, None, "an integer >= 0"))
+POSITIVE_COUNT_TYPE = _typed("count", _int_in(1, None, "a count >= 1"))
 
 
 @dataclass(frozen=True)

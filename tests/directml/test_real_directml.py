@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from directml_helpers import require_directml
+from processes import alive
 
 import oracle
 from conformance.backends.directml import DirectMLBackend, stack
@@ -163,15 +164,6 @@ def test_a_killed_backend_process_leaves_no_runner_or_xvfb_behind():
     while time.monotonic() < deadline and (alive(runner_pid) or alive(xvfb_pid)):
         time.sleep(0.1)
     assert not alive(runner_pid) and not alive(xvfb_pid)
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")
-    return not (status.exists() and "State:\tZ" in status.read_text())  # a zombie is dead
 
 
 def test_a_file_that_is_not_a_dll_is_exit_2(tmp_path):

@@ -47,14 +47,3 @@ def faults_file(tmp_path: Path, faults: dict[str, str], cases_dir: Path = EXAMPL
     path = tmp_path / "faults.json"
     path.write_text(json.dumps({fault_key(by_id[i].descriptor): f for i, f in faults.items()}))
     return path
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie is dead for our purpose
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except OSError:
-        return True

@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-from runner_helpers import EXAMPLES, TRACEBACK, alive, case_lines, cli, env, lines
+from processes import alive
+from runner_helpers import EXAMPLES, TRACEBACK, case_lines, cli, env, lines
 
 from conformance.run.results import read_results
 
@@ -176,7 +177,7 @@ def test_a_fifo_among_the_case_files_does_not_hang_the_load(tmp_path):
     (["run", "--report", "{tmp}"], "--report: {tmp} is a folder"),
     (["cases", "list", "--operators", "BAD"], "'BAD' is not one of SLICE, SLICE1, PADDING, SPLIT"),
     (["cases", "generate", "--out", "{afile}"], "--out: {afile} is a file, not a folder"),
-    (["cases", "generate", "--count", "-5"], "-5: expected a count >= 1"),
+    (["cases", "generate", "--count", "-5"], "-5 is out of range: expected a count >= 1"),
     (["explain", "X", "--seed", "-3"], "--seed: -3 is out of range"),
     (["run", "--expectations", "{u16}"], "--expectations: {u16}: the file is UTF-16"),
 ])

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
+from prerequisite import require
 
 from conformance.corpus import CASES_DIR
 
@@ -104,7 +111,7 @@ def _ids_and_categories(path: Path) -> dict[str, str]:
 
 
 def test_xdist_gives_what_one_process_gives(tester):
-    pytest.importorskip("xdist")
+    require(importlib.util.find_spec("xdist") is not None, "pytest-xdist is in the [test] extra")
     args = ["-p", "no:cacheprovider", "--dml-backend", "onnxruntime-cpu", "--dml-generated", "300",
             "--dml-hypothesis-examples", "3"]
     one = tester.runpytest_subprocess(*args, "--dml-results", "one.jsonl")
@@ -150,3 +157,21 @@ def test_every_plugin_option_is_in_the_table_and_in_help(tester):
         if option.plugin:
             assert option.plugin in help_text, option.plugin
     assert "--dml-dll" in help_text and "--dml-adapter" in help_text and "--dml-jobs" in help_text
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_pytest_leaves_a_footer_and_a_partial_report(tmp_path, signum):
+    results = tmp_path / "r.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:Slow",
+         "--dml-cases", str(EXAMPLES), "--dml-results", str(results), "--dml-jobs", "1", "--rootdir", str(tmp_path),
+         str(tmp_path)], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(HERE), "DML_TEST_DELAY": "0.4"})
+    deadline = time.monotonic() + 60
+    while not (results.exists() and results.read_text().count('"kind":"case"') >= 2) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signum)
+    assert proc.wait(timeout=30) != 0
+    records = _records(results)
+    assert records[-1]["kind"] == "footer" and records[-1]["interrupted"]
+    assert "v-INCOMPLETE" in (tmp_path / "r.html").read_text()

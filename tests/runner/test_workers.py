@@ -13,7 +13,8 @@ import json
 import time
 
 import pytest
-from runner_helpers import EXAMPLES, TRACEBACK, alive, case_lines, cli, faults_file, lines
+from processes import alive
+from runner_helpers import EXAMPLES, TRACEBACK, case_lines, cli, faults_file, lines
 
 from conformance.run.pool import Pool
 
