@@ -1,6 +1,6 @@
 """Render a report to PNG with Debian's headless Chromium (docs/report.png in the README).
 
-    python benchmarks/screenshot_report.py reports/report.html docs/report.png
+    python benchmarks/screenshot_report.py reports/report-onnxruntime-cpu-<time>.html docs/report.png
 """
 
 from __future__ import annotations
