@@ -15,6 +15,7 @@ import contextlib
 import html
 import json
 import os
+import re
 import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -183,6 +184,12 @@ def _matrices(runs: list[Results]) -> str:
     return "".join(out)
 
 
+def dml_name(operator: str) -> str:
+    """A bare DirectML operator name as the header spells it ("PADDING1" -> "DML_PADDING1"); others as given."""
+    return f"DML_{operator}" if re.fullmatch(r"[A-Z][A-Z0-9_]*", operator) and not operator.startswith("DML_") \
+        else operator
+
+
 def _reached(runs: list[Results]) -> str:
     rows = []
     for i, run in enumerate(runs):
@@ -190,7 +197,7 @@ def _reached(runs: list[Results]) -> str:
         counts = Counter((r.operator, r.reached_operator) for r in run.records
                          if r.outcome != "invalid" and r.category.executed and r.data_type != "*")
         for (op, reached), n in sorted(counts.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
-            shown = reached or f"DML_{op} (as described; the backend names no other)"
+            shown = dml_name(reached) if reached else f"DML_{op} (as described; the backend names no other)"
             rows.append(f"<tr><td>{esc(_run_name(i, run))}</td><td>DML_{esc(op)}</td><td>{esc(shown)}</td>"
                         f'<td class="num">{n}</td></tr>')
     return ("<h2 id='reached'>Which DirectML operator was reached</h2><p>Backends that go through another API (ONNX "

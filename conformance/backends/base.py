@@ -8,6 +8,7 @@ Third-party backends register under the entry point group ENTRY_POINT_GROUP.
 from __future__ import annotations
 
 import abc
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -75,6 +76,9 @@ class Backend(abc.ABC):
     # constructing one.  Read from the class, before any is constructed.  None: no limit.  (A
     # DirectML device under Wine costs 1.5 GB per process, so such a backend says 1 or 2.)
     max_jobs: int | None = None
+    # Cases per call to run_many: a backend whose cost is per compiled unit (ONNX Runtime's DirectML
+    # provider: about a second per session) runs many cases at once.  1: the run calls run() per case.
+    batch_size: int = 1
 
     @abc.abstractmethod
     def capabilities(self) -> Capabilities: ...
@@ -89,6 +93,21 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
         """Execute one valid descriptor on the implementation; never raise for the implementation's errors."""
+
+    def run_many(self, items: Sequence[tuple[Descriptor, list[np.ndarray], FeatureLevel]]
+                 ) -> list[RunResult | BaseException]:
+        """Run several valid cases at once (batch_size > 1); one result each, or the exception that case raised.
+
+        The default runs them one by one; a batching backend overrides it.  The run layer calls it with
+        up to batch_size cases, then judges each result like run()'s.
+        """
+        results: list[RunResult | BaseException] = []
+        for descriptor, inputs, level in items:
+            try:
+                results.append(self.run(descriptor, inputs, level))
+            except Exception as e:  # that case's crash, not the others'
+                results.append(e)
+        return results
 
     def check_descriptor(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult:
         """For backends with checks_invalid_descriptors: "ok" if accepted, "rejected" with its error if not."""

@@ -41,6 +41,12 @@ class BackendFactory:
         value = getattr(self.factory, "max_jobs", None)
         return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else None
 
+    @property
+    def batch_size(self) -> int:
+        """Cases the backend takes per run_many call (Backend.batch_size); 1 when it does not batch."""
+        value = getattr(self.factory, "batch_size", 1)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
+
     def accepts(self, keyword: str) -> bool | None:
         """Whether the constructor takes `keyword`: True, False, or None when it takes **kwargs (unknown)."""
         try:

@@ -80,22 +80,63 @@ def check_result(result: object, record: Record) -> str | None:
     return None
 
 
+Prefetched = RunResult | BaseException | None  # a batching backend's answer for one case, got beforehand
+
+
 def execute(work: Work, backend: Backend, level: FeatureLevel | None,
-            on_example: Callable[[Case], None] | None = None) -> Record:
+            on_example: Callable[[Case], None] | None = None, prefetched: Prefetched = None) -> Record:
     """Run one unit; the record carries the unit's index.  `on_example` sees each live example before it runs."""
     if isinstance(work.unit, LiveUnit):
         from .live import run_live
 
         return run_live(work, backend, level=level, on_example=on_example)
-    return execute_case(work, backend, level)
+    return execute_case(work, backend, level, prefetched)
 
 
-def execute_case(work: Work, backend: Backend, level: FeatureLevel | None) -> Record:
+def prefetch(works: list[Work], backend: Backend, level: FeatureLevel | None) -> dict[int, RunResult | BaseException]:
+    """For a backend with batch_size > 1: run_many on the valid cases that would reach run(), by unit index.
+
+    Only what execute_case would pass to run() goes in; anything that fails here (a raising
+    unsupported_reason, run_many raising or answering with the wrong count) is left to execute_case,
+    which then calls run() for that case alone and reports the fault as itself.
+    """
+    if not (isinstance(getattr(backend, "batch_size", 1), int) and backend.batch_size > 1):
+        return {}
+    return {w.index: r for w, r in prefetch_results(works, backend, level)}
+
+
+def prefetch_results(works: list[Work], backend: Backend, level: FeatureLevel | None
+                     ) -> list[tuple[Work, RunResult | BaseException]]:
+    """run_many on the valid cases among `works` that would reach run(); [] when that cannot be done."""
+    chosen: list[Work] = []
+    for work in works:
+        case = work.unit
+        if not isinstance(case, Case) or not case.valid or (level is not None and case.feature_level > level):
+            continue
+        try:
+            if backend.unsupported_reason(case.descriptor, case.feature_level):
+                continue
+        except Exception:
+            continue
+        chosen.append(work)
+    if not chosen:
+        return []
+    try:
+        results = backend.run_many([(w.unit.descriptor, list(w.unit.inputs), w.unit.feature_level)  # type: ignore[union-attr]
+                                    for w in chosen])
+    except Exception:
+        return []
+    if not isinstance(results, list) or len(results) != len(chosen):
+        return []
+    return list(zip(chosen, results))
+
+
+def execute_case(work: Work, backend: Backend, level: FeatureLevel | None, prefetched: Prefetched = None) -> Record:
     """Run `work.unit` (a Case) on `backend` and return its record (never raises for the backend's faults)."""
     record = blank_record(work)
     started = time.perf_counter()
     try:
-        _execute(work.unit, backend, level, record)
+        _execute(work.unit, backend, level, record, prefetched)
     except BackendRaised as e:
         # The backend contract is "never raise for the implementation's errors": an exception is
         # the implementation (or its binding) crashing, not a typed refusal.
@@ -104,10 +145,12 @@ def execute_case(work: Work, backend: Backend, level: FeatureLevel | None) -> Re
     return record
 
 
-def _run(record: Record, method: str, fn: Callable, *args) -> RunResult | None:
+def _run(record: Record, method: str, fn: Callable, *args, prefetched: Prefetched = None) -> RunResult | None:
+    if isinstance(prefetched, BaseException):  # this case's own exception from run_many: its crash
+        raise BackendRaised(f"backend.run_many() raised for this case {describe_exception(prefetched)}")
     t0 = time.perf_counter()
     try:
-        result = call(method, fn, *args)
+        result = prefetched if prefetched is not None else call(method, fn, *args)
     finally:
         record.timings["backend_s"] = round(time.perf_counter() - t0, 6)
     problem = check_result(result, record)
@@ -117,7 +160,8 @@ def _run(record: Record, method: str, fn: Callable, *args) -> RunResult | None:
     return result
 
 
-def _execute(case: Case, backend: Backend, level: FeatureLevel | None, record: Record) -> None:
+def _execute(case: Case, backend: Backend, level: FeatureLevel | None, record: Record,
+             prefetched: Prefetched = None) -> None:
     if level is not None and case.feature_level > level:
         record.set(Category.UNSUPPORTED, f"the case needs feature level {case.feature_level}; the run targets {level}")
         return
@@ -128,7 +172,8 @@ def _execute(case: Case, backend: Backend, level: FeatureLevel | None, record: R
     if reason:
         record.set(Category.UNSUPPORTED, str(reason))
         return
-    result = _run(record, "run", backend.run, case.descriptor, list(case.inputs), case.feature_level)
+    result = _run(record, "run", backend.run, case.descriptor, list(case.inputs), case.feature_level,
+                  prefetched=prefetched)
     if result is None:
         return
     open_validity = [u for u in case.unspecified if oracle.ERRATA[u].refusal_observed]

@@ -23,7 +23,7 @@ from ..backends.base import Backend
 from ..corpus import Case, case_to_json
 from ..generate import case_from_spec
 from ..strategies import valid_cases
-from .execute import execute_case
+from .execute import execute_case, prefetch_results
 from .record import Category, Record
 from .units import LIVE_SOURCE, LiveUnit, Work, blank_record
 
@@ -39,6 +39,30 @@ def cases(draw, operator: str, level: FeatureLevel) -> Case:
     return case_from_spec(spec, LIVE_SOURCE)
 
 
+def _settings(unit: LiveUnit, phases: list[Phase]):
+    return settings(max_examples=unit.examples, database=None, deadline=None, print_blob=False,
+                    suppress_health_check=list(HealthCheck), phases=phases)
+
+
+def _answered_in_one_batch(unit: LiveUnit, backend: Backend, level: FeatureLevel) -> dict[str, object]:
+    """For a batching backend: draw the unit's examples first and run them in one run_many, by case id.
+
+    Drawn with the same seed and the same draws, the real check meets the same examples in the same
+    order until a failure, so it is served from here; only examples drawn anew while shrinking a
+    failure go to run() one by one.  A session per example would cost seconds each.
+    """
+    drawn: list[Case] = []
+
+    @_settings(unit, [Phase.generate])
+    @hypothesis_seed(unit.seed)
+    @given(st.data())
+    def draw_only(data) -> None:
+        drawn.append(data.draw(cases(unit.operator, level), label="case"))
+
+    draw_only()
+    return {w.unit.id: r for w, r in prefetch_results([Work(i, c) for i, c in enumerate(drawn)], backend, level)}
+
+
 def run_live(work: Work, backend: Backend, *, level: FeatureLevel | None,
              on_example: Callable[[Case], None] | None = None) -> Record:
     """Run the unit's examples; return one record: the shrunk failure, or a summary of what ran."""
@@ -48,16 +72,16 @@ def run_live(work: Work, backend: Backend, *, level: FeatureLevel | None,
     level = level or backend.capabilities().feature_level
     seen: Counter[Category] = Counter()
     last_failure: list[tuple[Case, Record]] = []
+    answers = _answered_in_one_batch(unit, backend, level) if getattr(backend, "batch_size", 1) > 1 else {}
 
-    @settings(max_examples=unit.examples, database=None, deadline=None, print_blob=False,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
+    @_settings(unit, [Phase.generate, Phase.shrink])
     @hypothesis_seed(unit.seed)
     @given(st.data())
     def check(data) -> None:
         case = data.draw(cases(unit.operator, level), label="case")
         if on_example is not None:
             on_example(case)
-        record = execute_case(Work(work.index, case), backend, level)
+        record = execute_case(Work(work.index, case), backend, level, answers.pop(case.id, None))
         seen[record.category] += 1
         if record.category.failing:
             last_failure[:] = [(case, record)]

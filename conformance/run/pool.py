@@ -112,8 +112,10 @@ class Pool:
     """`jobs` workers running `spec(**kwargs)`; units in with `submit`, records out of `poll`."""
 
     def __init__(self, spec: str, kwargs: dict[str, str], *, jobs: int, timeout: float | None,
-                 feature_level: str | None = None, construct_timeout: float | None = None):
+                 feature_level: str | None = None, construct_timeout: float | None = None, batch_size: int = 1):
         self.spec, self.kwargs, self.jobs = spec, kwargs, jobs
+        # A message holds up to this many units: a batching backend gets whole batches (Backend.batch_size).
+        self.max_batch = max(MAX_BATCH, batch_size)
         self.timeout = timeout
         self.construct_timeout = (max(MIN_CONSTRUCT_TIMEOUT_S, timeout) if timeout else None) \
             if construct_timeout is None else construct_timeout
@@ -336,7 +338,7 @@ class Pool:
         live = [w for w in self.workers if w.ready and not w.dead and not w.closing]
         if not live or not self.pending:
             return
-        batch = max(1, min(MAX_BATCH, len(self.pending) // (2 * len(live))))
+        batch = max(1, min(self.max_batch, len(self.pending) // (2 * len(live))))
         for w in live:
             while self.pending and len(w.assigned) < 2 * batch:
                 works = [self.pending.popleft()]

@@ -189,7 +189,7 @@ class Session:
         """
         if self.execute:
             self.pool = Pool(self.config.backend, self.config.backend_kwargs, jobs=self.jobs,
-                             timeout=self.config.timeout_s,
+                             timeout=self.config.timeout_s, batch_size=self.factory.batch_size,
                              feature_level=str(self.config.feature_level) if self.config.feature_level else None)
             try:
                 self.info = self.pool.start(stop)

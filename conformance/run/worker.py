@@ -149,7 +149,7 @@ def main() -> int:
 
     from oracle import FeatureLevel
 
-    from .execute import describe_exception, execute
+    from .execute import describe_exception, execute, prefetch
     from .record import Category
 
     level = FeatureLevel.parse(init["feature_level"] or info["feature_level"])
@@ -170,10 +170,11 @@ def main() -> int:
             except Exception as e:
                 worker.send("closed", [f"backend.close() raised {describe_exception(e)}"])
             return 0
+        results = prefetch(message[1], backend, level)  # a batching backend runs the message's cases at once
         for work in message[1]:
             try:
                 record = execute(work, backend, level, on_example=lambda case, w=work: worker.send(
-                    "example", w.index, _case_json(case)))
+                    "example", w.index, _case_json(case)), prefetched=results.get(work.index))
             except BaseException as e:  # SystemExit or KeyboardInterrupt from the backend: this worker ends
                 from .units import blank_record
 

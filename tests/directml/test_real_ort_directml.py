@@ -127,3 +127,60 @@ def test_ort_split_with_a_zero_length_output_fails_at_session_creation(ort_dml):
     with pytest.raises(SessionFailed, match=r"invalid unordered_map<K, T> key"):
         ort_dml.sessions.create(one_node(helper.make_node("Split", ["x", "split"], ["a", "b"], axis=0), [split],
                                          ["a", "b"]))
+
+
+# --- through the command line: the run layer hands the route whole batches -------------------------------
+
+def dml_cli(*args: str, timeout: float = 600):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True,
+                          cwd=root, timeout=timeout)
+
+
+def results_of(folder):
+    import json
+
+    (path,) = folder.glob("results-*.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_run_of_300_generated_cases_passes_on_real_directml(tmp_path):
+    require_directml()
+    done = dml_cli("run", "--backend", "onnxruntime-directml", "--generated", "300", "--hypothesis-examples", "0",
+                   "--out", str(tmp_path))
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = results_of(tmp_path)
+    cases = [r for r in lines if r.get("kind") == "case"]
+    assert len([r for r in cases if "generated" in r["tags"]]) >= 300
+    assert not [r for r in cases if r["category"] in ("fail", "rejected", "error", "crash", "timeout")]
+    reached = Counter(r.get("reached_operator") for r in cases if r["category"] == "pass")
+    assert {"SLICE1", "PADDING1", "SPLIT"} <= set(reached)
+    assert "route" in lines[0]["backend_versions"] and lines[0]["backend_versions"]["wine"]
+
+
+def test_one_report_compares_the_three_routes_on_the_same_cases(tmp_path):
+    require_directml()
+    folders = {}
+    for backend in ("directml", "onnxruntime-directml", "onnxruntime-cpu"):
+        folders[backend] = tmp_path / backend
+        done = dml_cli("run", "--backend", backend, "--generated", "0", "--hypothesis-examples", "0",
+                       "--out", str(folders[backend]), "--report", "none")
+        assert done.returncode == 0, (backend, done.stdout[-1500:], done.stderr[-1500:])
+    ids = {b: {r["id"] for r in results_of(f) if r.get("kind") == "case"} for b, f in folders.items()}
+    assert ids["directml"] == ids["onnxruntime-directml"] == ids["onnxruntime-cpu"]
+    report = tmp_path / "compare.html"
+    done = dml_cli("report", *(str(next(f.glob("results-*.jsonl"))) for f in folders.values()), "-o", str(report))
+    assert done.returncode == 0, done.stderr
+    html = report.read_text()
+    reached = html[html.index("<h2 id='reached'>"):]
+    reached = reached[: reached.index("</table>")]
+    for name in ("directml", "onnxruntime-directml", "onnxruntime-cpu"):
+        assert name in html
+    # The ORT route reaches DML_SLICE1 and DML_PADDING1; the native route reaches each case's own operator.
+    assert "<td>DML_PADDING</td><td>DML_PADDING1</td>" in reached
+    assert "<td>DML_SLICE</td><td>DML_SLICE1</td>" in reached
+    assert "<td>DML_PADDING</td><td>DML_PADDING</td>" in reached  # directml: the case's own operator

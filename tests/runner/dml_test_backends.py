@@ -235,3 +235,21 @@ class SegfaultsOnSplit(AllLevels):
         if descriptor.operator == "SPLIT":
             ctypes.string_at(0)
         return super().run(descriptor, inputs, feature_level)
+
+
+class Batching(AllLevels):
+    """batch_size 8: answers through run_many, logs each call's size to $DML_TEST_CALLS; run() is refused
+    so a case that reaches it singly shows up as an error."""
+
+    name = "batching"
+    batch_size = 8
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        return RunResult.error("run() was called: this case was not batched")
+
+    def run_many(self, items):
+        log = os.environ.get("DML_TEST_CALLS")
+        if log:
+            with open(log, "a") as f:
+                f.write(f"{len(items)}\n")
+        return [super(Batching, self).run(descriptor, inputs, level) for descriptor, inputs, level in items]

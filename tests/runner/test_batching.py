@@ -1,0 +1,80 @@
+"""A backend with batch_size > 1 gets its cases through run_many, several at a time, judged one by one."""
+
+from __future__ import annotations
+
+import numpy as np
+from dml_test_backends import AllLevels, Batching
+from runner_helpers import EXAMPLES, case_lines, cli, env
+
+from conformance.backends.base import RunResult
+from conformance.corpus import CASES_DIR, load
+from conformance.run.execute import execute, prefetch
+from conformance.run.record import Category
+from conformance.run.units import Work
+
+CASES = [c for c in load([CASES_DIR / "examples", CASES_DIR / "curated"]).cases]
+
+
+def works():
+    return [Work(i, c) for i, c in enumerate(CASES)]
+
+
+def test_prefetch_asks_run_many_for_every_valid_supported_case_at_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("DML_TEST_CALLS", str(tmp_path / "calls"))
+    backend = Batching()
+    answers = prefetch(works(), backend, None)
+    valid = [w for w in works() if w.unit.valid]
+    assert set(answers) == {w.index for w in valid}  # invalid cases go to check_descriptor, not run_many
+    assert (tmp_path / "calls").read_text().split() == [str(len(valid))]
+    records = [execute(w, backend, None, prefetched=answers.get(w.index)) for w in works()]
+    assert all(r.category is not Category.ERROR for r in records), [r.reason for r in records]
+    assert {r.category for r in records} <= {Category.PASS, Category.OBSERVED}
+
+
+def test_a_backend_without_batches_is_not_prefetched():
+    assert prefetch(works(), AllLevels(), None) == {}
+
+
+def test_a_case_that_raised_inside_run_many_is_that_case_s_crash():
+    case = next(c for c in CASES if c.valid)
+    record = execute(Work(0, case), Batching(), None, prefetched=RuntimeError("the device fell over"))
+    assert record.category is Category.CRASH
+    assert "run_many() raised for this case RuntimeError: the device fell over" in record.reason
+
+
+def test_run_many_raising_altogether_leaves_each_case_to_run(monkeypatch):
+    backend = Batching()
+    monkeypatch.setattr(backend, "run_many", lambda items: (_ for _ in ()).throw(OSError("lost")))
+    assert prefetch(works(), backend, None) == {}
+    record = execute(Work(0, next(c for c in CASES if c.valid)), backend, None)
+    assert record.category is Category.ERROR and "not batched" in record.reason  # run() got it, alone
+
+
+def test_a_prefetched_answer_is_judged_like_a_run_result():
+    case = next(c for c in CASES if c.valid)
+    wrong = [np.zeros_like(o) + 90 for o in case.expected.outputs]
+    record = execute(Work(0, case), AllLevels(), None, prefetched=RunResult.ok(wrong))
+    assert record.category is Category.FAIL
+
+
+def test_through_the_cli_workers_get_whole_batches(tmp_path):
+    calls = tmp_path / "calls"
+    out = tmp_path / "out"
+    proc = cli("run", "--backend", "dml_test_backends:Batching", "--cases", str(EXAMPLES), "--jobs", "1",
+               "--out", str(out), env_extra=env(DML_TEST_CALLS=str(calls)))
+    assert proc.returncode == 0, proc.stderr
+    records = case_lines(next(out.glob("results-*.jsonl")))
+    assert {r["category"] for r in records} == {"pass"}  # none reached run() singly
+    sizes = [int(n) for n in calls.read_text().split()]
+    assert sum(sizes) == len(records) and max(sizes) > 1
+
+
+def test_live_examples_are_answered_in_one_batch(tmp_path, monkeypatch):
+    from conformance.run.live import run_live
+    from conformance.run.units import LiveUnit
+
+    monkeypatch.setenv("DML_TEST_CALLS", str(tmp_path / "calls"))
+    record = run_live(Work(0, LiveUnit("PADDING", 12, 0)), Batching(), level=None)
+    assert record.category is Category.PASS, record.reason  # no example reached run() singly
+    sizes = [int(n) for n in (tmp_path / "calls").read_text().split()]
+    assert len(sizes) == 1 and sizes[0] >= 10
