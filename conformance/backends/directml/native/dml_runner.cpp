@@ -333,7 +333,7 @@ public:
         ID3D12DescriptorHeap* heaps[] = {heap_.p};
         list_->SetDescriptorHeaps(1, heaps);
         transition(default_.resource.p, D3D12_RESOURCE_STATE_COMMON, D3D12_RESOURCE_STATE_COPY_DEST);
-        list_->CopyBufferRegion(default_.resource.p, 0, upload_.resource.p, 0, used);
+        copy(default_.resource.p, upload_.resource.p, used);
         std::vector<ID3D12Resource*> uav = {default_.resource.p};
         if (temp_size) uav.push_back(temporary_.resource.p);
         if (exec_props.PersistentResourceSize) uav.push_back(persistent.resource.p);
@@ -347,7 +347,7 @@ public:
         transition(default_.resource.p, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
         for (size_t i = 1; i < uav.size(); ++i)
             transition(uav[i], D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COMMON);
-        list_->CopyBufferRegion(readback_.resource.p, 0, default_.resource.p, 0, used);
+        copy(readback_.resource.p, default_.resource.p, used);
         transition(default_.resource.p, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_COMMON);
         CHECK(list_->Close(), "ID3D12GraphicsCommandList::Close");
         ID3D12CommandList* lists[] = {list_.p};
@@ -460,6 +460,14 @@ private:
         b.Transition.StateBefore = before;
         b.Transition.StateAfter = after;
         list_->ResourceBarrier(1, &b);
+    }
+
+    // Buffer copies in pieces of at most 1 GiB: lavapipe (Mesa 25) crashes in a single copy of 2 GiB or more
+    // (a memcpy in its queue thread), and D3D12 gives any split the same result.
+    void copy(ID3D12Resource* dst, ID3D12Resource* src, uint64_t bytes) {
+        constexpr uint64_t kPiece = uint64_t(1) << 30;
+        for (uint64_t at = 0; at < bytes; at += kPiece)
+            list_->CopyBufferRegion(dst, at, src, at, std::min(kPiece, bytes - at));
     }
 
     void uav_barrier() {
