@@ -58,14 +58,15 @@ def random_case(rng: np.random.Generator) -> tuple[oracle.Descriptor, np.ndarray
     axis = int(rng.integers(len(shape)))
     cuts = sorted({int(c) for c in rng.integers(1, shape[axis], size=2)}) if shape[axis] > 1 else []
     parts = [b - a for a, b in zip([0, *cuts], [*cuts, shape[axis]])]
-    outputs = tuple(TensorDesc(data_type, (*shape[:axis], p, *shape[axis + 1:])) for p in parts)
+    outputs = tuple(TensorDesc(data_type, (*shape[:axis], p, *shape[axis + 1 :])) for p in parts)
     return oracle.SplitDesc(t_in, outputs, axis), x
 
 
 def workload(count: int, seed: int) -> list[tuple[oracle.Descriptor, np.ndarray, list[np.ndarray]]]:
     rng = np.random.default_rng(seed)
-    cases = [(c.descriptor, c.inputs[0], list(c.expected.outputs))
-             for c in load([CASES_DIR / "examples"]).cases if c.valid]
+    cases = [
+        (c.descriptor, c.inputs[0], list(c.expected.outputs)) for c in load([CASES_DIR / "examples"]).cases if c.valid
+    ]
     for _ in range(count):
         desc, x = random_case(rng)
         cases.append((desc, x, oracle.compute(desc, [x], feature_level=FL)))
@@ -100,8 +101,10 @@ def main(argv: list[str] | None = None) -> None:
         for label, backend in (("cached, cold", cached), ("cached, warm", cached), ("uncached", factory(cache=False))):
             compiled = backend.stats["compiled"]
             rate, tally = measure(backend, cases)
-            print(f"{backend.name:16} {label:13} {rate:9.0f} cases/s  compiled {backend.stats['compiled'] - compiled:5d}  "
-                  + "  ".join(f"{k} {v}" for k, v in tally.items()))
+            print(
+                f"{backend.name:16} {label:13} {rate:9.0f} cases/s  compiled {backend.stats['compiled'] - compiled:5d}  "
+                + "  ".join(f"{k} {v}" for k, v in tally.items())
+            )
 
 
 if __name__ == "__main__":

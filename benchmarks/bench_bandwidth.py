@@ -65,37 +65,67 @@ def works(x: np.ndarray, data_type: DataType) -> list[Work]:
     pad_width = list(zip(start, end))
     padded = out(n + s + e for n, s, e in zip(shape, start, end))
     rows = [
-        Work(f"PADDING-{mode}", PaddingDesc(t_in, padded, mode, 0.0, start, end),
-             lambda a, m=numpy_mode: np.pad(a, pad_width, mode=m))
-        for mode, numpy_mode in (("REFLECTION", "reflect"), ("SYMMETRIC", "symmetric"), ("EDGE", "edge"),
-                                 ("CONSTANT", "constant"))
+        Work(
+            f"PADDING-{mode}",
+            PaddingDesc(t_in, padded, mode, 0.0, start, end),
+            lambda a, m=numpy_mode: np.pad(a, pad_width, mode=m),
+        )
+        for mode, numpy_mode in (
+            ("REFLECTION", "reflect"),
+            ("SYMMETRIC", "symmetric"),
+            ("EDGE", "edge"),
+            ("CONSTANT", "constant"),
+        )
     ]
     strides = (1, -1, -1, -2)
     sizes = [oracle.op_slice1.max_copied_elements(n, s) for n, s in zip(shape, strides)]
-    rows.append(Work("SLICE1", Slice1Desc(t_in, out(sizes), (0,) * 4, shape, strides),
-                     lambda a: np.ascontiguousarray(a[:, ::-1, ::-1, ::-2])))
+    rows.append(
+        Work(
+            "SLICE1",
+            Slice1Desc(t_in, out(sizes), (0,) * 4, shape, strides),
+            lambda a: np.ascontiguousarray(a[:, ::-1, ::-1, ::-2]),
+        )
+    )
     sizes = [shape[0], shape[1], (shape[2] - 1) // 2, (shape[3] - 1) // 2]
-    rows.append(Work("SLICE", SliceDesc(t_in, out(sizes), (0, 0, 1, 1), sizes, (1, 1, 2, 2)),
-                     lambda a: np.ascontiguousarray(a[:, :, 1::2, 1::2][:, :, :sizes[2], :sizes[3]])))
-    rows.append(Work("SLICE-stride-0", SliceDesc(t_in, out(shape), (0, 0, 5 % shape[2], 0), shape, (1, 1, 0, 1)),
-                     lambda a: np.ascontiguousarray(np.broadcast_to(a[:, :, 5 % shape[2]:][:, :, :1], shape))))
+    rows.append(
+        Work(
+            "SLICE",
+            SliceDesc(t_in, out(sizes), (0, 0, 1, 1), sizes, (1, 1, 2, 2)),
+            lambda a: np.ascontiguousarray(a[:, :, 1::2, 1::2][:, :, : sizes[2], : sizes[3]]),
+        )
+    )
+    rows.append(
+        Work(
+            "SLICE-stride-0",
+            SliceDesc(t_in, out(shape), (0, 0, 5 % shape[2], 0), shape, (1, 1, 0, 1)),
+            lambda a: np.ascontiguousarray(np.broadcast_to(a[:, :, 5 % shape[2] :][:, :, :1], shape)),
+        )
+    )
     n = shape[3]
     first, middle = max(1, n * 1000 // 2048), max(1, n * 48 // 2048)
     pieces = (first, middle, n - first - middle)
-    rows.append(Work(f"SPLIT-{'/'.join(map(str, pieces))}",
-                     SplitDesc(t_in, tuple(out((*shape[:3], p)) for p in pieces), 3),
-                     lambda a: [p.copy() for p in np.split(a, [first, first + middle], axis=3)]))
+    rows.append(
+        Work(
+            f"SPLIT-{'/'.join(map(str, pieces))}",
+            SplitDesc(t_in, tuple(out((*shape[:3], p)) for p in pieces), 3),
+            lambda a: [p.copy() for p in np.split(a, [first, first + middle], axis=3)],
+        )
+    )
     return rows
 
 
 def output_bytes(desc: oracle.Descriptor) -> int:
-    return sum(oracle.tensor_bytes(desc).values()) - math.prod(desc.input_tensor.sizes) * desc.input_tensor.data_type.numpy.itemsize
+    return (
+        sum(oracle.tensor_bytes(desc).values())
+        - math.prod(desc.input_tensor.sizes) * desc.input_tensor.data_type.numpy.itemsize
+    )
 
 
 def implementations(work: Work, ort, out_bytes: int) -> dict[str, Run]:
     """name -> one run on the input; ORT raises CannotRun when it cannot run the case."""
     src = np.ones(out_bytes, dtype=np.uint8)
     dst = np.zeros(out_bytes, dtype=np.uint8)
+
     def fresh(a):
         buffers.POOL.enabled = False
         try:
@@ -111,11 +141,13 @@ def implementations(work: Work, ort, out_bytes: int) -> dict[str, Run]:
         "alloc+copy": lambda a: np.copyto(np.empty_like(src), src),
     }
     if ort is not None:
+
         def run_ort(a):
             result = ort.run(work.desc, [a], DEFAULT_FEATURE_LEVEL)
             if result.status != "ok":
                 raise CannotRun(result.reason)
             return result.outputs
+
         runs["ORT-cpu"] = run_ort
     return runs
 
@@ -164,7 +196,7 @@ def time_rounds(runs: dict[str, Run], x: np.ndarray, repeat: int) -> dict[str, l
             times.pop(name)
     names = [n for n in names if n in times]
     for r in range(repeat):
-        for name in names[r % len(names):] + names[:r % len(names)]:
+        for name in names[r % len(names) :] + names[: r % len(names)]:
             gc.collect()
             began = time.perf_counter()
             result = runs[name](x)
@@ -186,28 +218,38 @@ def main() -> None:
     if len(shape) != 4:
         parser.error(f"--shape {args.shape}: four sizes, e.g. 1,4,512,512")
     data_type = DataType.parse(args.data_type)
-    bits = np.random.default_rng(0).integers(0, np.iinfo(data_type.bits).max, size=shape, dtype=data_type.bits,
-                                             endpoint=True)
+    bits = np.random.default_rng(0).integers(
+        0, np.iinfo(data_type.bits).max, size=shape, dtype=data_type.bits, endpoint=True
+    )
     x = bits.view(data_type.numpy)
     in_bytes = x.nbytes
     ort = None
     if not args.no_ort:
         from conformance.backends.onnxruntime_backend import OnnxRuntimeCpuBackend
+
         ort = OnnxRuntimeCpuBackend()
     prefixes = [p for p in args.work.split(",") if p]
     selected = [w for w in works(x, data_type) if not prefixes or any(w.name.startswith(p) for p in prefixes)]
-    print(f"input {data_type.value} {list(shape)} = {in_bytes / 2**20:.0f} MiB; {args.repeat} rounds, medians; "
-          "GB/s of output bytes; peak = (input + peak RSS growth of one run) / (input + output)")
+    print(
+        f"input {data_type.value} {list(shape)} = {in_bytes / 2**20:.0f} MiB; {args.repeat} rounds, medians; "
+        "GB/s of output bytes; peak = (input + peak RSS growth of one run) / (input + output)"
+    )
     columns = ["oracle", "oracle-fresh", "numpy", "ORT-cpu", "memcpy", "alloc+copy"]
     ratios = ["oracle/numpy", "fresh/numpy", "oracle/memcpy"]
-    print(f"{'work':24s} {'out MiB':>7s} " + " ".join(f"{c:>12s}" for c in columns + ratios)
-          + "  peak oracle / numpy / ORT")
+    print(
+        f"{'work':24s} {'out MiB':>7s} "
+        + " ".join(f"{c:>12s}" for c in columns + ratios)
+        + "  peak oracle / numpy / ORT"
+    )
     for work in selected:
         oracle.release_buffers()
         out_bytes = output_bytes(work.desc)
         runs = implementations(work, ort, out_bytes)
-        peaks = {} if args.no_memory else {n: peak_ratio(runs[n], x, in_bytes, out_bytes)
-                                            for n in ("oracle", "numpy", "ORT-cpu") if n in runs}
+        peaks = (
+            {}
+            if args.no_memory
+            else {n: peak_ratio(runs[n], x, in_bytes, out_bytes) for n in ("oracle", "numpy", "ORT-cpu") if n in runs}
+        )
         times = time_rounds(runs, x, args.repeat)
         rate = {n: out_bytes / statistics.median(t) / 1e9 for n, t in times.items()}
         cells = [f"{rate[c]:12.2f}" if c in rate else f"{'n/a':>12s}" for c in columns]
@@ -215,8 +257,10 @@ def main() -> None:
             cells.append(f"{statistics.median(n / o for n, o in zip(times['numpy'], times[name])):11.2f}x")
         cells.append(f"{rate['oracle'] / rate['memcpy']:11.2f}x")
         peak = " / ".join("n/a" if peaks.get(n) is None else f"{peaks[n]:.2f}x" for n in ("oracle", "numpy", "ORT-cpu"))
-        print(f"{work.name:24s} {out_bytes / 2**20:7.0f} {' '.join(cells)}  {'' if args.no_memory else peak}",
-              flush=True)
+        print(
+            f"{work.name:24s} {out_bytes / 2**20:7.0f} {' '.join(cells)}  {'' if args.no_memory else peak}", flush=True
+        )
+
 
 if __name__ == "__main__":
     main()

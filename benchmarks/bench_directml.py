@@ -60,8 +60,10 @@ def bench_native(cases) -> None:
     print(f"directml: {stack_line(versions)}")
     print(f"  start-up (Wine, device, descriptor heap, self-test): {started:6.2f} s")
     print(f"  first result:                                        {first_result:6.2f} s")
-    print(f"  {len(cases) - 1} more cases, one by one:                 {elapsed:6.2f} s = "
-          f"{(len(cases) - 1) / elapsed:6.0f} cases/s")
+    print(
+        f"  {len(cases) - 1} more cases, one by one:                 {elapsed:6.2f} s = "
+        f"{(len(cases) - 1) / elapsed:6.0f} cases/s"
+    )
     print(f"  categories (known issues applied): {dict(counts)}")
     print(f"  peak memory: runner {child_mb or float('nan'):.0f} MB")
 
@@ -81,8 +83,11 @@ def bench_ort(cases) -> None:
     results = backend.run_many(items[1:])
     elapsed = time.perf_counter() - t1
     sessions = backend.stats["sessions"] - sessions_before
-    per_session = [r.timings["session_s"] * r.timings["batch"] for r in results
-                   if not isinstance(r, BaseException) and r.status == "ok"]
+    per_session = [
+        r.timings["session_s"] * r.timings["batch"]
+        for r in results
+        if not isinstance(r, BaseException) and r.status == "ok"
+    ]
     statuses = Counter("crash" if isinstance(r, BaseException) else r.status for r in results)
     program = backend.sessions.program  # type: ignore[attr-defined]
     child_mb = vm_hwm_mb(program.process._proc.pid) if program.process and program.process._proc else None
@@ -92,9 +97,11 @@ def bench_ort(cases) -> None:
     print(f"onnxruntime-directml: ONNX Runtime {versions['onnxruntime']}, {stack_line(versions)}")
     print(f"  start-up (Wine, device, onnxruntime.dll):            {started:6.2f} s")
     print(f"  first result (one session, one case):                {first_result:6.2f} s")
-    print(f"  {len(items) - 1} more cases in {sessions} sessions:              {elapsed:6.2f} s = "
-          f"{(len(items) - 1) / elapsed:6.0f} cases/s, about {mean_session:.2f} s per session, "
-          f"{1000 * elapsed / max(1, len(items) - 1):.1f} ms per case")
+    print(
+        f"  {len(items) - 1} more cases in {sessions} sessions:              {elapsed:6.2f} s = "
+        f"{(len(items) - 1) / elapsed:6.0f} cases/s, about {mean_session:.2f} s per session, "
+        f"{1000 * elapsed / max(1, len(items) - 1):.1f} ms per case"
+    )
     print(f"  statuses: {dict(statuses)}")
     print(f"  peak memory: worker {child_mb or float('nan'):.0f} MB")
 

@@ -47,8 +47,9 @@ def one_round(args: argparse.Namespace, rows: dict[str, list[float]], counts: di
         cache = Path(tmp) / "cache"
         os.environ["DML_CONFORMANCE_GENERATED"] = str(cache)
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import conformance.cli, conformance.run.session, conformance.report"],
-                       check=True)
+        subprocess.run(
+            [sys.executable, "-c", "import conformance.cli, conformance.run.session, conformance.report"], check=True
+        )
         rows["python start-up and imports (a fresh process)"].append(time.perf_counter() - t)
         from conformance.report import render
         from conformance.run.config import RunConfig
@@ -59,12 +60,17 @@ def one_round(args: argparse.Namespace, rows: dict[str, list[float]], counts: di
 
         stored = _timed(rows, "load stored cases", lambda: load_stored(stored_roots("quick", None)).cases)
         counts["stored"] = len(stored)
-        _timed(rows, f"generate {args.generated} cases (cold cache: generate and save)",
-               lambda: generated_cases(0, args.generated))
-        generated = _timed(rows, f"generate {args.generated} cases (warm cache: read)",
-                           lambda: generated_cases(0, args.generated))
-        config = RunConfig.from_values({"backend": args.backend, "generated": args.generated, "jobs": args.jobs,
-                                        "out": tmp, "report": "none"})
+        _timed(
+            rows,
+            f"generate {args.generated} cases (cold cache: generate and save)",
+            lambda: generated_cases(0, args.generated),
+        )
+        generated = _timed(
+            rows, f"generate {args.generated} cases (warm cache: read)", lambda: generated_cases(0, args.generated)
+        )
+        config = RunConfig.from_values(
+            {"backend": args.backend, "generated": args.generated, "jobs": args.jobs, "out": tmp, "report": "none"}
+        )
         session = Session(config)
         works = session.ordered()
         counts["units"] = len(works)
@@ -92,7 +98,8 @@ def one_round(args: argparse.Namespace, rows: dict[str, list[float]], counts: di
         rows["execute every unit (workers + parent writing records)"].append(elapsed)
         live = sum(r.hypothesis for r in records)
         rows["cases/s of case execution (incl. live examples)"].append(
-            (len(records) - live + live * args.hypothesis) / elapsed)
+            (len(records) - live + live * args.hypothesis) / elapsed
+        )
         pool.close()
         writer.close()
         results = session.finish()
@@ -100,21 +107,37 @@ def one_round(args: argparse.Namespace, rows: dict[str, list[float]], counts: di
         html = _timed(rows, "render the report", lambda: render([results]))
         counts["report KiB"] = len(html) // 1024
         env = {**os.environ, "DML_CONFORMANCE_GENERATED": str(cache)}
-        out = _command(rows, "whole `dml-conformance run`, start-up included (warm cache)",
-                       ["run", "--backend", args.backend, "--out", tmp, "--generated", str(args.generated)], env)
+        out = _command(
+            rows,
+            "whole `dml-conformance run`, start-up included (warm cache)",
+            ["run", "--backend", args.backend, "--out", tmp, "--generated", str(args.generated)],
+            env,
+        )
         counts["verdict"] = out.strip().splitlines()[-1] if out else "?"
         cold = {**env, "DML_CONFORMANCE_GENERATED": str(Path(tmp) / "cold")}
-        _command(rows, "whole `dml-conformance run`, start-up included (cold cache)",
-                 ["run", "--backend", args.backend, "--out", tmp, "--generated", str(args.generated)], cold)
+        _command(
+            rows,
+            "whole `dml-conformance run`, start-up included (cold cache)",
+            ["run", "--backend", args.backend, "--out", tmp, "--generated", str(args.generated)],
+            cold,
+        )
         case_id = generated[len(generated) // 2].id
         lookup = RunConfig.from_values({"backend": args.backend, "case": [case_id]})
         _timed(rows, f"select one case by id (--case {case_id}, in-process)", lambda: select(lookup))
         generated_cases(0, 20_000)  # what `explain` searches: the full profile's generation, cached
-        _command(rows, f"whole `dml-conformance run --case {case_id}` (warm cache)",
-                 ["run", "--backend", args.backend, "--out", tmp, "--case", case_id], env)
+        _command(
+            rows,
+            f"whole `dml-conformance run --case {case_id}` (warm cache)",
+            ["run", "--backend", args.backend, "--out", tmp, "--case", case_id],
+            env,
+        )
         _command(rows, f"whole `dml-conformance explain {case_id}` (warm cache)", ["explain", case_id], env)
-        _command(rows, "whole `dml-conformance explain NOPE` (warm cache: every stored and 20,000 generated ids)",
-                 ["explain", "NOPE"], env)
+        _command(
+            rows,
+            "whole `dml-conformance explain NOPE` (warm cache: every stored and 20,000 generated ids)",
+            ["explain", "NOPE"],
+            env,
+        )
 
 
 def main() -> None:
@@ -130,9 +153,11 @@ def main() -> None:
     for i in range(args.repeat):
         one_round(args, rows, counts)
         print(f"round {i + 1}/{args.repeat} done", file=sys.stderr)
-    print(f"backend {args.backend}, {counts['cases']} cases ({counts['stored']} stored) + live Hypothesis, "
-          f"{counts['units']} units, {counts['jobs']} workers, report {counts['report KiB']} KiB; "
-          f"{counts['verdict']}; median of {args.repeat} (min-max)")
+    print(
+        f"backend {args.backend}, {counts['cases']} cases ({counts['stored']} stored) + live Hypothesis, "
+        f"{counts['units']} units, {counts['jobs']} workers, report {counts['report KiB']} KiB; "
+        f"{counts['verdict']}; median of {args.repeat} (min-max)"
+    )
     for name, values in rows.items():
         median = statistics.median(values)
         unit = "     " if "cases/s" in name else " s   "

@@ -1,6 +1,6 @@
 """Render a report to PNG with Debian's headless Chromium (docs/report.png in the README).
 
-    python benchmarks/screenshot_report.py reports/report-onnxruntime-cpu-<time>.html docs/report.png
+python benchmarks/screenshot_report.py reports/report-onnxruntime-cpu-<time>.html docs/report.png
 """
 
 from __future__ import annotations
@@ -10,8 +10,14 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def main(report: str, out: str, chromium: str = "/usr/bin/chromium") -> None:

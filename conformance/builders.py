@@ -161,7 +161,7 @@ def data_type_order(operator: str) -> tuple[DataType, ...]:
     return tuple(sorted(ALL_DATA_TYPES, key=lambda dt: min_feature_level(operator, dt, 4) or max(FeatureLevel)))
 
 
-def choose_config(
+def choose_config(  # noqa: C901 (to split, issue 12)
     ch: Chooser,
     operator: str,
     *,
@@ -208,6 +208,7 @@ def choose_config(
 
 
 # --- valid cases ------------------------------------------------------------------------------
+
 
 def _budget(ch: Chooser, cfg: Config) -> int:
     """The case's element budget: one of ELEMENT_BUDGETS, or fewer when cfg.max_elements is lower."""
@@ -294,8 +295,9 @@ def _padding(ch: Chooser, cfg: Config) -> tuple[oracle.Descriptor, tuple[int, ..
     dt = cfg.data_type
     out_sizes = tuple(n + s + e for n, s, e in zip(in_sizes, start, end))
     value = values.padding_value_from_bits(ch.choice(values.PADDING_VALUE_BITS))
-    desc = oracle.PaddingDesc(TensorDesc(dt, tuple(in_sizes)), TensorDesc(dt, out_sizes), cfg.padding_mode, value,
-                              start, end)
+    desc = oracle.PaddingDesc(
+        TensorDesc(dt, tuple(in_sizes)), TensorDesc(dt, out_sizes), cfg.padding_mode, value, start, end
+    )
     return desc, tuple(in_sizes)
 
 
@@ -316,12 +318,15 @@ def _split(ch: Chooser, cfg: Config) -> tuple[oracle.Descriptor, tuple[int, ...]
         left -= piece
     pieces.append(left)
     dt = cfg.data_type
-    outs = tuple(TensorDesc(dt, (*in_sizes[:axis], p, *in_sizes[axis + 1:])) for p in pieces)
+    outs = tuple(TensorDesc(dt, (*in_sizes[:axis], p, *in_sizes[axis + 1 :])) for p in pieces)
     return oracle.SplitDesc(TensorDesc(dt, tuple(in_sizes)), outs, axis), tuple(in_sizes)
 
 
 _BUILDERS: dict[str, Callable[[Chooser, Config], tuple[oracle.Descriptor, tuple[int, ...]]]] = {
-    "SLICE": _slice, "SLICE1": _slice1, "PADDING": _padding, "SPLIT": _split,
+    "SLICE": _slice,
+    "SLICE1": _slice1,
+    "PADDING": _padding,
+    "SPLIT": _split,
 }
 
 
@@ -334,7 +339,7 @@ def build_valid(ch: Chooser, cfg: Config) -> CaseSpec:
     return CaseSpec(cfg.operator, cfg.feature_level, desc, (x,))
 
 
-def corners(desc: oracle.Descriptor) -> list[str]:
+def corners(desc: oracle.Descriptor) -> list[str]:  # noqa: C901 (to split, issue 12)
     """The interesting corners a descriptor reaches (issue 3's list), as short labels."""
     found = []
     sizes = desc.input_tensor.sizes
@@ -353,8 +358,10 @@ def corners(desc: oracle.Descriptor) -> list[str]:
         negative = sum(st < 0 for st in desc.window_strides)
         if negative >= 2:
             found.append("negative strides on several axes")
-        if any(o < max_copied_elements(w, st)
-               for o, w, st in zip(desc.output_tensor.sizes, desc.window_sizes, desc.window_strides)):
+        if any(
+            o < max_copied_elements(w, st)
+            for o, w, st in zip(desc.output_tensor.sizes, desc.window_sizes, desc.window_strides)
+        ):
             found.append("output smaller than MaxCopiedElements")
     elif desc.operator == "PADDING":
         pads = list(zip(sizes, desc.start_padding, desc.end_padding))
@@ -376,8 +383,10 @@ def corners(desc: oracle.Descriptor) -> list[str]:
 
 # --- invalid cases: one family per validation rule ------------------------------------------
 
-def _replace_out(desc: oracle.Descriptor, sizes: Sequence[int] | None = None,
-                 data_type: DataType | None = None) -> oracle.Descriptor:
+
+def _replace_out(
+    desc: oracle.Descriptor, sizes: Sequence[int] | None = None, data_type: DataType | None = None
+) -> oracle.Descriptor:
     """The descriptor with its (first) output tensor's sizes or data type changed."""
     if desc.operator == "SPLIT":
         t = desc.output_tensors[0]
@@ -410,13 +419,15 @@ def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = base.descriptor
     if d.operator == "SPLIT":  # an output of size 0 along Axis (U-SPLIT-1): COMMON.2 fires first
         zero = dataclasses.replace(d.output_tensors[0], sizes=_set(d.output_tensors[0].sizes, d.axis, 0))
-        return dataclasses.replace(base, descriptor=dataclasses.replace(d, output_tensors=(zero, *d.output_tensors[1:])),
-                                   tags=("U-SPLIT-1",))
+        return dataclasses.replace(
+            base, descriptor=dataclasses.replace(d, output_tensors=(zero, *d.output_tensors[1:])), tags=("U-SPLIT-1",)
+        )
     i = ch.integer(0, d.dimension_count - 1)
     out = _set(d.output_tensor.sizes, i, 0)
     if d.operator == "SLICE":
-        return dataclasses.replace(base, descriptor=dataclasses.replace(_replace_out(d, out), sizes=out),
-                                   tags=("U-SLICE-2",))
+        return dataclasses.replace(
+            base, descriptor=dataclasses.replace(_replace_out(d, out), sizes=out), tags=("U-SLICE-2",)
+        )
     return dataclasses.replace(base, descriptor=_replace_out(d, out))
 
 
@@ -433,8 +444,9 @@ def _uint_overflow(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = base.descriptor
     name = {"SLICE": "offsets", "SLICE1": "window_offsets", "PADDING": "start_padding"}[d.operator]
     i = ch.integer(0, d.dimension_count - 1)
-    return dataclasses.replace(base, descriptor=dataclasses.replace(d, **{name: _set(getattr(d, name), i,
-                                                                                      UINT_MAX + 1)}))
+    return dataclasses.replace(
+        base, descriptor=dataclasses.replace(d, **{name: _set(getattr(d, name), i, UINT_MAX + 1)})
+    )
 
 
 def _slice_3(ch: Chooser, base: CaseSpec) -> CaseSpec:
@@ -459,15 +471,20 @@ def _slice1_3(ch: Chooser, base: CaseSpec) -> CaseSpec:
     if ch.choice(("past the input", "empty window")) == "empty window":
         return dataclasses.replace(base, descriptor=dataclasses.replace(d, window_sizes=_set(d.window_sizes, i, 0)))
     offset = d.input_tensor.sizes[i] - d.window_sizes[i] + 1
-    return dataclasses.replace(base, descriptor=dataclasses.replace(d, window_offsets=_set(d.window_offsets, i, offset)))
+    return dataclasses.replace(
+        base, descriptor=dataclasses.replace(d, window_offsets=_set(d.window_offsets, i, offset))
+    )
 
 
 def _slice1_4(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = base.descriptor
     i = ch.integer(0, d.dimension_count - 1)
     limit = max_copied_elements(d.window_sizes[i], d.window_strides[i])
-    return dataclasses.replace(base, descriptor=_replace_out(d, _set(d.output_tensor.sizes, i, limit + 1)),
-                               tags=("E-SLICE1-3",) if d.window_strides[i] < 0 else ())
+    return dataclasses.replace(
+        base,
+        descriptor=_replace_out(d, _set(d.output_tensor.sizes, i, limit + 1)),
+        tags=("E-SLICE1-3",) if d.window_strides[i] < 0 else (),
+    )
 
 
 def _slice1_5(ch: Chooser, base: CaseSpec) -> CaseSpec:
@@ -475,21 +492,24 @@ def _slice1_5(ch: Chooser, base: CaseSpec) -> CaseSpec:
     i = ch.integer(0, d.dimension_count - 1)
     stride = ch.choice((0, 2**31, -(2**31) - 1))  # zero, or outside INT (E-SLICE1-1: the field is signed)
     tags = ("E-SLICE1-1",) if stride else ()
-    return dataclasses.replace(base, descriptor=dataclasses.replace(d, window_strides=_set(d.window_strides, i, stride)),
-                               tags=tags)
+    return dataclasses.replace(
+        base, descriptor=dataclasses.replace(d, window_strides=_set(d.window_strides, i, stride)), tags=tags
+    )
 
 
 def _pad_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = base.descriptor
     i = ch.integer(0, d.dimension_count - 1)
     n = d.output_tensor.sizes[i]
-    return dataclasses.replace(base, descriptor=_replace_out(d, _set(d.output_tensor.sizes, i,
-                                                                     n + ch.choice((1, -1)) if n > 1 else n + 1)))
+    return dataclasses.replace(
+        base, descriptor=_replace_out(d, _set(d.output_tensor.sizes, i, n + ch.choice((1, -1)) if n > 1 else n + 1))
+    )
 
 
 def _pad_3(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    return dataclasses.replace(base, descriptor=dataclasses.replace(base.descriptor,
-                                                                    padding_mode=PaddingMode.SYMMETRIC))
+    return dataclasses.replace(
+        base, descriptor=dataclasses.replace(base.descriptor, padding_mode=PaddingMode.SYMMETRIC)
+    )
 
 
 def _pad_5(ch: Chooser, base: CaseSpec) -> CaseSpec:
@@ -548,7 +568,9 @@ def _unsupported_type_config(ch: Chooser, operator: str) -> Config:
     level = _old_level(ch, operator, lambda row: set(row.data_types) != set(ALL_DATA_TYPES))
     row = support_row(operator, level)
     dt = ch.choice([t for t in data_type_order(operator) if t not in row.data_types])
-    return Config(operator, dt, ch.choice(row.ranks), level, ch.choice(_modes(level)) if operator == "PADDING" else None)
+    return Config(
+        operator, dt, ch.choice(row.ranks), level, ch.choice(_modes(level)) if operator == "PADDING" else None
+    )
 
 
 def _unsupported_rank_config(ch: Chooser, operator: str) -> Config:
@@ -561,8 +583,13 @@ def _unsupported_rank_config(ch: Chooser, operator: str) -> Config:
 
 def _before_introduction_config(ch: Chooser, operator: str) -> Config:
     level = ch.choice([fl for fl in FeatureLevel if fl < INTRODUCED[operator][0]])
-    return Config(operator, ch.choice(data_type_order(operator)[:2]), ch.choice((4, 5)), level,
-                  ch.choice(_modes(level)) if operator == "PADDING" else None)
+    return Config(
+        operator,
+        ch.choice(data_type_order(operator)[:2]),
+        ch.choice((4, 5)),
+        level,
+        ch.choice(_modes(level)) if operator == "PADDING" else None,
+    )
 
 
 def _symmetric_too_early_config(ch: Chooser, operator: str) -> Config:
@@ -581,31 +608,55 @@ def _families() -> dict[str, list[Family]]:
         fams = [
             Family("data type mismatch", "COMMON.1", _common_1),
             Family("zero size", "COMMON.2", _common_2),
-            Family("data type unsupported at level", SUPPORT_CLAUSE[op], _unsupported_type,
-                   _unsupported_type_config),
-            Family("rank unsupported at level", DIMENSION_COUNT_CLAUSE[op], _unsupported_type,
-                   _unsupported_rank_config),
+            Family("data type unsupported at level", SUPPORT_CLAUSE[op], _unsupported_type, _unsupported_type_config),
+            Family(
+                "rank unsupported at level", DIMENSION_COUNT_CLAUSE[op], _unsupported_type, _unsupported_rank_config
+            ),
         ]
         if any(fl < INTRODUCED[op][0] for fl in FeatureLevel):
-            fams.append(Family("before the operator's introduction", INTRODUCED[op][1], _unsupported_type,
-                               _before_introduction_config))
+            fams.append(
+                Family(
+                    "before the operator's introduction",
+                    INTRODUCED[op][1],
+                    _unsupported_type,
+                    _before_introduction_config,
+                )
+            )
         if op != "SPLIT":
-            fams.append(Family("dimension_count field mismatch", DIMENSION_COUNT_CLAUSE[op] if op != "PADDING"
-                               else "PAD.5", _dimension_count_field))
-            fams.append(Family("UINT field overflow", {"SLICE": "SLICE.2", "SLICE1": "SLICE1.3",
-                                                      "PADDING": "PAD.2"}[op], _uint_overflow))
+            fams.append(
+                Family(
+                    "dimension_count field mismatch",
+                    DIMENSION_COUNT_CLAUSE[op] if op != "PADDING" else "PAD.5",
+                    _dimension_count_field,
+                )
+            )
+            fams.append(
+                Family(
+                    "UINT field overflow",
+                    {"SLICE": "SLICE.2", "SLICE1": "SLICE1.3", "PADDING": "PAD.2"}[op],
+                    _uint_overflow,
+                )
+            )
         out[op] = fams
-    out["SLICE"] += [Family("sizes differ from output sizes", "SLICE.3", _slice_3),
-                     Family("out-of-bounds read", "SLICE.4", _slice_4)]
-    out["SLICE1"] += [Family("window past the input or empty", "SLICE1.3", _slice1_3),
-                      Family("output larger than MaxCopiedElements", "SLICE1.4", _slice1_4),
-                      Family("stride 0 or outside INT", "SLICE1.5", _slice1_5)]
-    out["PADDING"] += [Family("output size not input + padding", "PAD.2", _pad_2),
-                       Family("SYMMETRIC before FL 3.0", "PAD.3", _pad_3, _symmetric_too_early_config),
-                       Family("padding array length mismatch", "PAD.5", _pad_5)]
-    out["SPLIT"] += [Family("output sizes differ off Axis or rank", "SPLIT.2", _split_2),
-                     Family("output sizes do not sum to the input's", "SPLIT.3", _split_3),
-                     Family("Axis out of range or OutputCount wrong", "SPLIT.5", _split_5)]
+    out["SLICE"] += [
+        Family("sizes differ from output sizes", "SLICE.3", _slice_3),
+        Family("out-of-bounds read", "SLICE.4", _slice_4),
+    ]
+    out["SLICE1"] += [
+        Family("window past the input or empty", "SLICE1.3", _slice1_3),
+        Family("output larger than MaxCopiedElements", "SLICE1.4", _slice1_4),
+        Family("stride 0 or outside INT", "SLICE1.5", _slice1_5),
+    ]
+    out["PADDING"] += [
+        Family("output size not input + padding", "PAD.2", _pad_2),
+        Family("SYMMETRIC before FL 3.0", "PAD.3", _pad_3, _symmetric_too_early_config),
+        Family("padding array length mismatch", "PAD.5", _pad_5),
+    ]
+    out["SPLIT"] += [
+        Family("output sizes differ off Axis or rank", "SPLIT.2", _split_2),
+        Family("output sizes do not sum to the input's", "SPLIT.3", _split_3),
+        Family("Axis out of range or OutputCount wrong", "SPLIT.5", _split_5),
+    ]
     return out
 
 

@@ -25,6 +25,7 @@ def _error(message: str) -> int:
 
 # --- run ---------------------------------------------------------------------------------------
 
+
 class _Progress:
     """One updating line on a terminal (nothing in a log): how far the run is."""
 
@@ -79,11 +80,14 @@ def _run(args: argparse.Namespace) -> int:
         info = session.info
         assert info is not None
         versions = ", ".join(f"{k} {v}" for k, v in info.versions.items()) or "no versions reported"
-        print(f"dml-conformance: backend {session.config.backend} ({versions}); feature level "
-              f"{session.config.feature_level or info.feature_level}, profile {session.config.profile}, seed "
-              f"{session.config.seed}; {len(session.selection.works)} cases"
-              + (f" (shard {session.config.shard})" if session.config.shard else "")
-              + f" on {session.jobs} worker(s)", file=sys.stderr)
+        print(
+            f"dml-conformance: backend {session.config.backend} ({versions}); feature level "
+            f"{session.config.feature_level or info.feature_level}, profile {session.config.profile}, seed "
+            f"{session.config.seed}; {len(session.selection.works)} cases"
+            + (f" (shard {session.config.shard})" if session.config.shard else "")
+            + f" on {session.jobs} worker(s)",
+            file=sys.stderr,
+        )
         progress = _Progress(len(session.selection.works))
         stopped = session.run(lambda: stop["reason"], progress.update)
         progress.end()
@@ -98,8 +102,11 @@ def _run(args: argparse.Namespace) -> int:
         print(f"dml-conformance: error: {e}", file=sys.stderr)
     _print_summary(session, results, report)
     if session.write_error is not None:
-        print(f"dml-conformance: error: {session.write_error}; the run stopped after {session.writer.written if session.writer else 0} "
-              f"case(s); the lines written before are readable", file=sys.stderr)
+        print(
+            f"dml-conformance: error: {session.write_error}; the run stopped after {session.writer.written if session.writer else 0} "
+            f"case(s); the lines written before are readable",
+            file=sys.stderr,
+        )
         return EXIT_FAILURES
     if stop["reason"] is not None:
         return EXIT_FAILURES
@@ -120,8 +127,11 @@ def _print_summary(session, results, report) -> None:
     counts = results.counts()
     print("  ".join(f"{c.value}: {n}" for c, n in sorted(counts.items(), key=lambda kv: kv[0].value)) or "no cases run")
     for w in results.footer.unmatched_waivers if results.footer else ():
-        print(f"warning: waiver {w.get('id') or str(w.get('prefix')) + '*'} ({w.get('reason')}) matches no case of "
-              "this run", file=sys.stderr)
+        print(
+            f"warning: waiver {w.get('id') or str(w.get('prefix')) + '*'} ({w.get('reason')}) matches no case of "
+            "this run",
+            file=sys.stderr,
+        )
     for w in results.footer.warnings if results.footer else ():
         print(f"warning: {w}", file=sys.stderr)
     from .report import device_line
@@ -136,6 +146,7 @@ def _print_summary(session, results, report) -> None:
 
 
 # --- report, explain, cases, backends ----------------------------------------------------------
+
 
 def _report(args: argparse.Namespace) -> int:
     from .report import ReportError, check_target, write_report
@@ -176,8 +187,10 @@ def _explain(args: argparse.Namespace) -> int:
         return EXIT_OK
     if case.unspecified:
         open_count = sum(int(m.sum()) for m in oracle.unspecified_mask(case.descriptor))
-        print(f"unspecified (observed, not judged): {', '.join(case.unspecified)}; {open_count} output element(s) "
-              "left open")
+        print(
+            f"unspecified (observed, not judged): {', '.join(case.unspecified)}; {open_count} output element(s) "
+            "left open"
+        )
     lines = oracle.explain(case.descriptor, list(case.inputs), case.feature_level)
     shown = lines if args.all or len(lines) <= args.limit else lines[: args.limit]
     print("\n".join(shown))
@@ -190,8 +203,16 @@ def _cases_list(args: argparse.Namespace) -> int:
     from .run.config import RunConfig, UsageError
     from .run.selection import all_units
 
-    config = RunConfig.from_values({"profile": args.profile, "cases": args.cases, "operators": args.operators,
-                                    "seed": args.seed, "case": args.case, "hypothesis_examples": 0})
+    config = RunConfig.from_values(
+        {
+            "profile": args.profile,
+            "cases": args.cases,
+            "operators": args.operators,
+            "seed": args.seed,
+            "case": args.case,
+            "hypothesis_examples": 0,
+        }
+    )
     try:
         units, errors = all_units(config)
     except UsageError as e:
@@ -240,32 +261,43 @@ def _backends(args: argparse.Namespace) -> int:
             continue
         versions = ", ".join(f"{k} {v}" for k, v in backend.versions().items())
         max_jobs = f"; at most {type(backend).max_jobs} at once" if type(backend).max_jobs else ""
-        print(f"{name}: {versions or 'no versions reported'}\n"
-              f"  operators {', '.join(sorted(caps.operators))}; {len(caps.data_types)} data types "
-              f"({', '.join(sorted(d.value for d in caps.data_types))}); ranks {min(caps.ranks)}-{max(caps.ranks)}; "
-              f"padding modes {', '.join(sorted(caps.padding_modes))}; feature level {caps.feature_level}; "
-              f"invalid descriptors {'checked' if caps.checks_invalid_descriptors else 'not observable (U-ALL-2)'}"
-              f"{max_jobs}")
+        print(
+            f"{name}: {versions or 'no versions reported'}\n"
+            f"  operators {', '.join(sorted(caps.operators))}; {len(caps.data_types)} data types "
+            f"({', '.join(sorted(d.value for d in caps.data_types))}); ranks {min(caps.ranks)}-{max(caps.ranks)}; "
+            f"padding modes {', '.join(sorted(caps.padding_modes))}; feature level {caps.feature_level}; "
+            f"invalid descriptors {'checked' if caps.checks_invalid_descriptors else 'not observable (U-ALL-2)'}"
+            f"{max_jobs}"
+        )
     return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
     from .run.options import COUNT_TYPE, OPERATORS_TYPE, POSITIVE_COUNT_TYPE, SEED_TYPE, add_cli_options
 
-    parser = argparse.ArgumentParser(prog="dml-conformance", description=__doc__.splitlines()[0],
-                                     epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
-                                            "error; 3 nothing tested (UNTESTED).")
+    parser = argparse.ArgumentParser(
+        prog="dml-conformance",
+        description=__doc__.splitlines()[0],
+        epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
+        "error; 3 nothing tested (UNTESTED).",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="run the suite on a backend; write results and the HTML report")
     add_cli_options(run)
     run.set_defaults(func=_run)
 
-    rep = sub.add_parser("report", help="render the HTML report from results files (shards of one run are merged; "
-                                        "other runs side by side)")
+    rep = sub.add_parser(
+        "report",
+        help="render the HTML report from results files (shards of one run are merged; other runs side by side)",
+    )
     rep.add_argument("results", nargs="+")
-    rep.add_argument("-o", "--output", default="reports/report.html",
-                     help="never a results file; an existing file only if it is a report. Default: %(default)r")
+    rep.add_argument(
+        "-o",
+        "--output",
+        default="reports/report.html",
+        help="never a results file; an existing file only if it is a report. Default: %(default)r",
+    )
     rep.set_defaults(func=_report)
 
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
@@ -287,16 +319,23 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--seed", type=SEED_TYPE, default=0)
     lst.set_defaults(func=_cases_list)
     gen = cases.add_parser("generate", help="write a frozen corpus of generated cases, deterministically")
-    gen.add_argument("--seed", type=SEED_TYPE, default=2026,
-                     help="the committed corpus uses 2026 (runs generate from 0). Default: %(default)r")
+    gen.add_argument(
+        "--seed",
+        type=SEED_TYPE,
+        default=2026,
+        help="the committed corpus uses 2026 (runs generate from 0). Default: %(default)r",
+    )
     gen.add_argument("--count", type=POSITIVE_COUNT_TYPE, default=3000, help="cases in all, >= 1. Default: %(default)r")
     gen.add_argument("--out", default="cases/generated", help="Default: %(default)r")
     gen.set_defaults(func=_cases_generate)
 
     st = sub.add_parser("setup", help="prepare this machine for a backend (today: directml)")
     st.add_argument("target", choices=("directml",))
-    st.add_argument("--install", action="store_true",
-                    help="also install the Debian packages it needs (as root): wine64, mingw-w64, xvfb, Mesa")
+    st.add_argument(
+        "--install",
+        action="store_true",
+        help="also install the Debian packages it needs (as root): wine64, mingw-w64, xvfb, Mesa",
+    )
     st.set_defaults(func=_setup)
 
     bk = sub.add_parser("backends", help="installed backends and what each can run")

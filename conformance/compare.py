@@ -60,9 +60,11 @@ class Comparison:
         first = self.first[0]
         where = " where the spec fixes the value" if self.open_count and self.judged_count else ""
         count = self.judged_count or self.count
-        text = (f"{count} element(s) differ{where}; first at output {first.output} "
-                f"[{','.join(map(str, first.coordinate))}]: expected {first.expected} ({first.expected_hex}), "
-                f"got {first.actual} ({first.actual_hex})")
+        text = (
+            f"{count} element(s) differ{where}; first at output {first.output} "
+            f"[{','.join(map(str, first.coordinate))}]: expected {first.expected} ({first.expected_hex}), "
+            f"got {first.actual} ({first.actual_hex})"
+        )
         if self.open_count and self.judged_count:
             text += f"; {self.open_count} more where the spec leaves the value open"
         return text
@@ -76,8 +78,9 @@ def _num(value: np.generic) -> str:
     return repr(value.item())
 
 
-def compare_outputs(expected: list[np.ndarray], actual: list[np.ndarray],
-                    open_elements: Sequence[np.ndarray] | None = None) -> Comparison:
+def compare_outputs(
+    expected: list[np.ndarray], actual: list[np.ndarray], open_elements: Sequence[np.ndarray] | None = None
+) -> Comparison:
     """Compare output lists bit for bit (NaN payloads, -0.0, denormals all count).
 
     `open_elements`: one bool array per output (oracle.unspecified_mask), True where a
@@ -118,8 +121,9 @@ def compare_outputs(expected: list[np.ndarray], actual: list[np.ndarray],
         for mask, into, flag in ((fixed, judged, False), (differ & is_open, opened, True)):
             for coord in np.argwhere(mask)[: max(0, MAX_LISTED - len(into))]:
                 c = tuple(int(v) for v in coord)
-                into.append(Mismatch(j, list(c), _num(ev[c]), _num(av[c]), _hex(eb[c], width), _hex(ab[c], width),
-                                     flag))
+                into.append(
+                    Mismatch(j, list(c), _num(ev[c]), _num(av[c]), _hex(eb[c], width), _hex(ab[c], width), flag)
+                )
     result.first = (judged + opened)[:MAX_LISTED]
     result.nan_payload_only = not result.equal and not result.problems and result.judged_count > 0 and nan_only
     return result

@@ -37,8 +37,18 @@ def _cases_dir() -> Path:
 CASES_DIR = _cases_dir()
 
 CASE_FIELDS = {
-    "schema_version", "id", "operator", "description", "source", "feature_level", "clauses", "tags",
-    "descriptor", "inputs", "expected", "unspecified",
+    "schema_version",
+    "id",
+    "operator",
+    "description",
+    "source",
+    "feature_level",
+    "clauses",
+    "tags",
+    "descriptor",
+    "inputs",
+    "expected",
+    "unspecified",
 }
 REQUIRED_FIELDS = {"id", "operator", "feature_level", "clauses", "descriptor", "expected"}
 TENSOR_FIELDS = {"data_type", "shape", "values", "data_b64"}
@@ -93,6 +103,7 @@ class Case:
 
 # --- tensors --------------------------------------------------------------------------------
 
+
 def _element_from_json(value, dtype: np.dtype, bits_dtype: np.dtype):
     if isinstance(value, str):
         text = value.strip().lower()
@@ -127,7 +138,7 @@ def _data_type(value, where: str) -> DataType:
         raise _Problem(where, str(e)) from e
 
 
-def tensor_from_json(obj, where: str) -> np.ndarray:
+def tensor_from_json(obj, where: str) -> np.ndarray:  # noqa: C901 (to split, issue 12)
     """A tensor object: {"data_type", "shape", and "values" (row-major) or "data_b64" (raw little-endian)}."""
     if not isinstance(obj, dict):
         raise _Problem(where, f"expected a tensor object, got {type(obj).__name__}")
@@ -163,8 +174,10 @@ def tensor_from_json(obj, where: str) -> np.ndarray:
     except (ValueError, TypeError) as e:
         raise _Problem(f"{where}.data_b64", f"not valid base64: {e}") from e
     if len(raw) != count * dtype.itemsize:
-        raise _Problem(f"{where}.data_b64", f"holds {len(raw)} bytes, but shape {shape} of {data_type.value} needs "
-                                            f"{count * dtype.itemsize}")
+        raise _Problem(
+            f"{where}.data_b64",
+            f"holds {len(raw)} bytes, but shape {shape} of {data_type.value} needs {count * dtype.itemsize}",
+        )
     return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
 
 
@@ -192,7 +205,10 @@ def _element_to_json(value: np.generic, data_type: DataType):
 
 # --- ids --------------------------------------------------------------------------------------
 
-def content_hash(operator: str, feature_level: FeatureLevel, descriptor: Descriptor, inputs: Sequence[np.ndarray]) -> str:
+
+def content_hash(
+    operator: str, feature_level: FeatureLevel, descriptor: Descriptor, inputs: Sequence[np.ndarray]
+) -> str:
     """8 hex digits of SHA-256 over what defines a case: operator, level, descriptor, input bytes.
 
     Independent of how the file encodes the inputs (values or base64) and of the prose fields.
@@ -212,6 +228,7 @@ def case_id(operator: str, feature_level: FeatureLevel, descriptor: Descriptor, 
 
 
 # --- cases --------------------------------------------------------------------------------------
+
 
 class _Problem(Exception):
     def __init__(self, json_path: str, message: str):
@@ -239,17 +256,20 @@ def _check_against_oracle(descriptor: Descriptor, inputs, expected: Expected, le
     try:
         computed = oracle.compute(descriptor, list(inputs), feature_level=level)
     except Exception as e:  # e.g. a tensor past the oracle's size guard
-        raise _Problem(f"{where}.expected.outputs", f"the oracle cannot compute this case to check it: "
-                                                    f"{type(e).__name__}: {e}") from e
+        raise _Problem(
+            f"{where}.expected.outputs", f"the oracle cannot compute this case to check it: {type(e).__name__}: {e}"
+        ) from e
     comparison = compare_outputs(computed, list(expected.outputs))
     if not comparison.equal:
         m = comparison.first[0]
-        raise _Problem(f"{where}.expected.outputs[{m.output}]",
-                       f"element [{','.join(map(str, m.coordinate))}] is {m.actual} ({m.actual_hex}), but the oracle "
-                       f"computes {m.expected} ({m.expected_hex}); {comparison.count} element(s) differ")
+        raise _Problem(
+            f"{where}.expected.outputs[{m.output}]",
+            f"element [{','.join(map(str, m.coordinate))}] is {m.actual} ({m.actual_hex}), but the oracle "
+            f"computes {m.expected} ({m.expected_hex}); {comparison.count} element(s) differ",
+        )
 
 
-def _case_from_json(obj: dict, where: str, path: str, check_expected: bool) -> Case:
+def _case_from_json(obj: dict, where: str, path: str, check_expected: bool) -> Case:  # noqa: C901 (to split, issue 12)
     if not isinstance(obj, dict):
         raise _Problem(where, f"expected a case object, got {type(obj).__name__}")
     unknown = sorted(set(obj) - CASE_FIELDS)
@@ -259,8 +279,9 @@ def _case_from_json(obj: dict, where: str, path: str, check_expected: bool) -> C
     if missing:
         raise _Problem(where, f"missing field(s) {', '.join(missing)}")
     if obj.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
-        raise _Problem(f"{where}.schema_version", f"{obj['schema_version']!r} is not supported (this suite reads "
-                                                  f"{SCHEMA_VERSION})")
+        raise _Problem(
+            f"{where}.schema_version", f"{obj['schema_version']!r} is not supported (this suite reads {SCHEMA_VERSION})"
+        )
     operator = obj["operator"]
     if operator not in oracle.OPERATORS:
         raise _Problem(f"{where}.operator", f"{operator!r} is not one of {', '.join(oracle.OPERATORS)}")
@@ -294,20 +315,30 @@ def _case_from_json(obj: dict, where: str, path: str, check_expected: bool) -> C
         try:
             oracle.validate(descriptor, level)
         except InvalidDescriptor as e:
-            raise _Problem(f"{where}.descriptor", f"expected.outcome is 'valid', but the descriptor is invalid: {e}") \
-                from e
-        for i, (x, t) in enumerate(zip(inputs + tuple(expected.outputs), (descriptor.input_tensor, *tuple(descriptor.output_tensors)))):
+            raise _Problem(
+                f"{where}.descriptor", f"expected.outcome is 'valid', but the descriptor is invalid: {e}"
+            ) from e
+        for i, (x, t) in enumerate(
+            zip(inputs + tuple(expected.outputs), (descriptor.input_tensor, *tuple(descriptor.output_tensors)))
+        ):
             label = f"{where}.inputs[0]" if i == 0 else f"{where}.expected.outputs[{i - 1}]"
             if list(x.shape) != list(t.sizes) or DataType.from_numpy(x.dtype) is not t.data_type:
-                raise _Problem(label, f"is {DataType.from_numpy(x.dtype).value} {list(x.shape)}, but the descriptor "
-                                      f"says {t.data_type.value} {list(t.sizes)}")
+                raise _Problem(
+                    label,
+                    f"is {DataType.from_numpy(x.dtype).value} {list(x.shape)}, but the descriptor "
+                    f"says {t.data_type.value} {list(t.sizes)}",
+                )
         if len(expected.outputs) != len(descriptor.output_tensors):
-            raise _Problem(f"{where}.expected.outputs", f"has {len(expected.outputs)} tensors, but the descriptor has "
-                                                        f"{len(descriptor.output_tensors)} outputs")
+            raise _Problem(
+                f"{where}.expected.outputs",
+                f"has {len(expected.outputs)} tensors, but the descriptor has {len(descriptor.output_tensors)} outputs",
+            )
         reached = oracle.unspecified(descriptor)
         if sorted(obj.get("unspecified", [])) != sorted(reached):
-            raise _Problem(f"{where}.unspecified", f"lists {obj.get('unspecified', [])}, but the descriptor reaches "
-                                                   f"{reached} (oracle.unspecified)")
+            raise _Problem(
+                f"{where}.unspecified",
+                f"lists {obj.get('unspecified', [])}, but the descriptor reaches {reached} (oracle.unspecified)",
+            )
         if check_expected:
             _check_against_oracle(descriptor, inputs, expected, level, where)
     else:
@@ -317,11 +348,15 @@ def _case_from_json(obj: dict, where: str, path: str, check_expected: bool) -> C
             oracle.validate(descriptor, level)
         except InvalidDescriptor as e:
             if e.clause != expected.clause:
-                raise _Problem(f"{where}.expected.clause", f"names {expected.clause}, but the descriptor breaks "
-                                                          f"{e.clause} first: {e}") from e
+                raise _Problem(
+                    f"{where}.expected.clause",
+                    f"names {expected.clause}, but the descriptor breaks {e.clause} first: {e}",
+                ) from e
         else:
-            raise _Problem(f"{where}.expected", f"outcome is 'invalid' ({expected.clause}), but the descriptor is "
-                                                f"valid at feature level {level}")
+            raise _Problem(
+                f"{where}.expected",
+                f"outcome is 'invalid' ({expected.clause}), but the descriptor is valid at feature level {level}",
+            )
     case_id_ = obj["id"]
     if not isinstance(case_id_, str) or not NAMED_ID.match(case_id_):
         raise _Problem(f"{where}.id", f"{case_id_!r} is not OPERATOR-name (e.g. PADDING-3f9a2c01)")
@@ -332,10 +367,18 @@ def _case_from_json(obj: dict, where: str, path: str, check_expected: bool) -> C
         if actual != case_id_:
             raise _Problem(f"{where}.id", f"{case_id_!r} does not match its content (content hash gives {actual!r})")
     return Case(
-        id=case_id_, operator=operator, feature_level=level, descriptor=descriptor, inputs=inputs,
-        expected=expected, clauses=tuple(obj["clauses"]), tags=tuple(obj.get("tags", [])),
-        unspecified=tuple(obj.get("unspecified", [])), description=obj.get("description", ""),
-        source=obj.get("source", ""), path=str(path),
+        id=case_id_,
+        operator=operator,
+        feature_level=level,
+        descriptor=descriptor,
+        inputs=inputs,
+        expected=expected,
+        clauses=tuple(obj["clauses"]),
+        tags=tuple(obj.get("tags", [])),
+        unspecified=tuple(obj.get("unspecified", [])),
+        description=obj.get("description", ""),
+        source=obj.get("source", ""),
+        path=str(path),
     )
 
 
@@ -346,10 +389,12 @@ _SCALAR_FIELDS = ("dimension_count", "axis", "output_count")
 def _check_tensor_desc(obj, where: str) -> None:
     """A descriptor's tensor desc: exactly {"data_type", "sizes"}, so errors can name the field."""
     if not isinstance(obj, dict):
-        raise _Problem(where, f"expected a tensor desc {{\"data_type\", \"sizes\"}}, got {type(obj).__name__}")
+        raise _Problem(where, f'expected a tensor desc {{"data_type", "sizes"}}, got {type(obj).__name__}')
     unknown, missing = sorted(set(obj) - TENSOR_DESC_FIELDS), sorted(TENSOR_DESC_FIELDS - set(obj))
     if unknown or missing:
-        raise _Problem(where, f"a tensor desc has exactly 'data_type' and 'sizes'; unknown {unknown}, missing {missing}")
+        raise _Problem(
+            where, f"a tensor desc has exactly 'data_type' and 'sizes'; unknown {unknown}, missing {missing}"
+        )
     _data_type(obj["data_type"], f"{where}.data_type")
     sizes = obj["sizes"]
     if not isinstance(sizes, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes):
@@ -373,8 +418,14 @@ def _check_descriptor_shape(obj, where: str) -> None:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise _Problem(f"{where}.{name}", f"expected an integer, got {value!r}")
     for name, value in obj.items():
-        if name not in ("input_tensor", "output_tensor", "output_tensors", "padding_mode", "padding_value",
-                        *_SCALAR_FIELDS) and not isinstance(value, list):
+        if name not in (
+            "input_tensor",
+            "output_tensor",
+            "output_tensors",
+            "padding_mode",
+            "padding_value",
+            *_SCALAR_FIELDS,
+        ) and not isinstance(value, list):
             raise _Problem(f"{where}.{name}", f"expected a list of integers, got {value!r}")
 
 
@@ -384,8 +435,11 @@ def _expected_from_json(obj, where: str) -> Expected:
     if obj["outcome"] == "invalid":
         unknown = sorted(set(obj) - {"outcome", "clause"})
         if unknown or obj.get("clause") not in oracle.CLAUSES:
-            raise _Problem(f"{where}.clause", f"an invalid case names one clause id it breaks, got "
-                                              f"{obj.get('clause')!r}" + (f"; unknown {unknown}" if unknown else ""))
+            raise _Problem(
+                f"{where}.clause",
+                f"an invalid case names one clause id it breaks, got "
+                f"{obj.get('clause')!r}" + (f"; unknown {unknown}" if unknown else ""),
+            )
         return Expected("invalid", clause=obj["clause"])
     unknown = sorted(set(obj) - {"outcome", "outputs"})
     if unknown:
@@ -411,14 +465,17 @@ def case_to_json(case: Case, *, compact: bool = True) -> dict:
         "inputs": [tensor_to_json(x, compact=compact) for x in case.inputs],
     }
     if case.valid:
-        out["expected"] = {"outcome": "valid", "outputs": [tensor_to_json(y, compact=compact)
-                                                           for y in case.expected.outputs]}
+        out["expected"] = {
+            "outcome": "valid",
+            "outputs": [tensor_to_json(y, compact=compact) for y in case.expected.outputs],
+        }
     else:
         out["expected"] = {"outcome": "invalid", "clause": case.expected.clause}
     return out
 
 
 # --- files ----------------------------------------------------------------------------------
+
 
 @dataclass
 class LoadResult:
@@ -439,8 +496,16 @@ def load_file(path: str | Path, only: Iterable[str] | None = None) -> LoadResult
     if isinstance(obj, dict) and "cases" in obj:
         extra = sorted(set(obj) - {"schema_version", "cases", "generator"})
         if extra or not isinstance(obj["cases"], list):
-            return LoadResult([], [CaseFileError(path, "$", "a case list file holds 'schema_version', 'generator' and "
-                                                            f"'cases' (a list); unknown: {extra}")])
+            return LoadResult(
+                [],
+                [
+                    CaseFileError(
+                        path,
+                        "$",
+                        f"a case list file holds 'schema_version', 'generator' and 'cases' (a list); unknown: {extra}",
+                    )
+                ],
+            )
         items = [(f"$.cases[{i}]", c) for i, c in enumerate(obj["cases"])]
     else:
         items = [("$", obj)]
@@ -474,8 +539,9 @@ def load(paths: Iterable[str | Path] | None = None) -> LoadResult:
         result.errors.extend(part.errors)
         for case in part.cases:
             if case.id in seen:
-                result.errors.append(CaseFileError(f, f"$ (id {case.id})",
-                                                   f"duplicate case id; first defined in {seen[case.id].path}"))
+                result.errors.append(
+                    CaseFileError(f, f"$ (id {case.id})", f"duplicate case id; first defined in {seen[case.id].path}")
+                )
                 continue
             seen[case.id] = case
             result.cases.append(case)

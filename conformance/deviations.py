@@ -45,14 +45,15 @@ def dml_slice1_merged_axes(desc: Slice1Desc, inputs: Sequence[np.ndarray]) -> li
         if offsets[j] == 0 and windows[j] == sizes[j] and strides[j] == 1 and strides[i] == 1:
             merged = (sizes[i] * sizes[j], offsets[i] * sizes[j], windows[i] * sizes[j], outputs[i] * outputs[j])
             for values, value in zip((sizes, offsets, windows, outputs), merged):
-                values[i: j + 1] = [value]
-            strides[i: j + 1] = [1]
+                values[i : j + 1] = [value]
+            strides[i : j + 1] = [1]
             merged_any = True
     if not merged_any:
         return None
     data_type = desc.input_tensor.data_type
-    merged_desc = Slice1Desc(TensorDesc(data_type, tuple(sizes)), TensorDesc(data_type, tuple(outputs)), offsets,
-                             windows, strides)
+    merged_desc = Slice1Desc(
+        TensorDesc(data_type, tuple(sizes)), TensorDesc(data_type, tuple(outputs)), offsets, windows, strides
+    )
     (y,) = slice1_compute(merged_desc, [np.asarray(inputs[0]).reshape(sizes)])
     return [y.reshape(desc.output_tensor.sizes)]
 
@@ -60,9 +61,13 @@ def dml_slice1_merged_axes(desc: Slice1Desc, inputs: Sequence[np.ndarray]) -> li
 DEVIATIONS: dict[str, Deviation] = {
     d.name: d
     for d in (
-        Deviation("dml-slice1-merged-axes", "SLICE1",
-                  "DML_SLICE1 merges an axis whose window is the whole axis with stride 1 into its outer neighbour "
-                  "without checking that the output copies the whole window there (SLICE1.4)", dml_slice1_merged_axes),
+        Deviation(
+            "dml-slice1-merged-axes",
+            "SLICE1",
+            "DML_SLICE1 merges an axis whose window is the whole axis with stride 1 into its outer neighbour "
+            "without checking that the output copies the whole window there (SLICE1.4)",
+            dml_slice1_merged_axes,
+        ),
     )
 }
 

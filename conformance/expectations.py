@@ -172,8 +172,16 @@ def load_expectations(path: str | Path) -> Expectations:
         if tracker is not None and not isinstance(tracker, str):
             raise ExpectationsError(f"{where}.tracker: expected a string (a link)")
         when = _check_when(entry.get("when", {}), f"{where}.when")
-        result.waivers.append(Waiver(entry["reason"], id=entry.get("id"), prefix=entry.get("prefix"), tracker=tracker,
-                                     when=when, source=str(path)))
+        result.waivers.append(
+            Waiver(
+                entry["reason"],
+                id=entry.get("id"),
+                prefix=entry.get("prefix"),
+                tracker=tracker,
+                when=when,
+                source=str(path),
+            )
+        )
     return result
 
 
@@ -182,23 +190,37 @@ def _check_when(when, where: str) -> dict:
         raise ExpectationsError(f"{where}: expected an object with {', '.join(sorted(WHEN_FIELDS))}")
     unknown = sorted(set(when) - WHEN_FIELDS)
     if unknown:
-        raise ExpectationsError(f"{where}: unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(WHEN_FIELDS))}")
-    allowed = {"operator": set(oracle.OPERATORS), "data_type": {t.value for t in oracle.DataType},
-               "category": set(FAILING_NAMES)}
+        raise ExpectationsError(
+            f"{where}: unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(WHEN_FIELDS))}"
+        )
+    allowed = {
+        "operator": set(oracle.OPERATORS),
+        "data_type": {t.value for t in oracle.DataType},
+        "category": set(FAILING_NAMES),
+    }
     for key, names in allowed.items():
         if key in when:
             values = [when[key]] if isinstance(when[key], str) else when[key]
-            bad = [v for v in values if not isinstance(v, str) or v not in names] if isinstance(values, list) else [values]
+            bad = (
+                [v for v in values if not isinstance(v, str) or v not in names]
+                if isinstance(values, list)
+                else [values]
+            )
             if bad:
                 raise ExpectationsError(f"{where}.{key}: {bad!r} not among {', '.join(sorted(names))}")
     contains = when.get("descriptor_contains", {})
-    if not isinstance(contains, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
-                                                 for k, v in contains.items()):
-        raise ExpectationsError(f"{where}.descriptor_contains: expected an object of descriptor array names to "
-                                f"integers, e.g. {{\"strides\": 0}}")
+    if not isinstance(contains, dict) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in contains.items()
+    ):
+        raise ExpectationsError(
+            f"{where}.descriptor_contains: expected an object of descriptor array names to "
+            f'integers, e.g. {{"strides": 0}}'
+        )
     if "mismatch" in when and not (isinstance(when["mismatch"], str) and when["mismatch"] in MISMATCH_KINDS):
-        raise ExpectationsError(f"{where}.mismatch: {when['mismatch']!r}; expected one of "
-                                f"{', '.join(repr(k) for k in sorted(MISMATCH_KINDS))}")
+        raise ExpectationsError(
+            f"{where}.mismatch: {when['mismatch']!r}; expected one of "
+            f"{', '.join(repr(k) for k in sorted(MISMATCH_KINDS))}"
+        )
     return dict(when)
 
 

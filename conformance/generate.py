@@ -34,8 +34,18 @@ INVALID_SHARE = 0.15
 # ones are added in `_clauses`).
 _VALID_CLAUSES = {
     "SLICE": ("COMMON.1", "COMMON.2", "COMMON.3", "SLICE.1", "SLICE.2", "SLICE.3", "SLICE.4", "SLICE.5", "SLICE.7"),
-    "SLICE1": ("COMMON.1", "COMMON.2", "COMMON.3", "SLICE1.1", "SLICE1.2", "SLICE1.3", "SLICE1.4", "SLICE1.5",
-               "SLICE1.6", "SLICE1.8"),
+    "SLICE1": (
+        "COMMON.1",
+        "COMMON.2",
+        "COMMON.3",
+        "SLICE1.1",
+        "SLICE1.2",
+        "SLICE1.3",
+        "SLICE1.4",
+        "SLICE1.5",
+        "SLICE1.6",
+        "SLICE1.8",
+    ),
     "PADDING": ("COMMON.1", "COMMON.2", "COMMON.3", "PAD.1", "PAD.2", "PAD.3", "PAD.5", "PAD.6"),
     "SPLIT": ("COMMON.1", "COMMON.2", "COMMON.3", "SPLIT.1", "SPLIT.2", "SPLIT.3", "SPLIT.5", "SPLIT.6", "SPLIT.7"),
 }
@@ -84,10 +94,17 @@ def case_from_spec(spec: CaseSpec, source: str, case_id_: str | None = None) -> 
         expected = Expected("invalid", clause=spec.clause)
         what = f"invalid ({spec.clause}: {spec.family}), {dt.value} rank {desc.input_tensor.dimension_count}"
     return Case(
-        id=case_id_ or case_id(spec.operator, level, desc, spec.inputs), operator=spec.operator,
-        feature_level=level, descriptor=desc, inputs=tuple(spec.inputs), expected=expected,
-        clauses=tuple(_clauses(spec)), tags=tuple(sorted(set(tags), key=tags.index)), unspecified=tuple(reached),
-        description=f"{what} at FL {level}", source=source,
+        id=case_id_ or case_id(spec.operator, level, desc, spec.inputs),
+        operator=spec.operator,
+        feature_level=level,
+        descriptor=desc,
+        inputs=tuple(spec.inputs),
+        expected=expected,
+        clauses=tuple(_clauses(spec)),
+        tags=tuple(sorted(set(tags), key=tags.index)),
+        unspecified=tuple(reached),
+        description=f"{what} at FL {level}",
+        source=source,
     )
 
 
@@ -109,8 +126,14 @@ class Generation:
     making only the 15,000 new ones (conformance.run.selection).
     """
 
-    def __init__(self, seed: int, operators: Sequence[str] = oracle.OPERATORS, source: str | None = None,
-                 state: dict | None = None, seen: Sequence[str] = ()):
+    def __init__(
+        self,
+        seed: int,
+        operators: Sequence[str] = oracle.OPERATORS,
+        source: str | None = None,
+        state: dict | None = None,
+        seen: Sequence[str] = (),
+    ):
         self.rng = np.random.Generator(np.random.PCG64(seed))
         self.operators = tuple(operators)
         self.source = source
@@ -145,7 +168,9 @@ class Generation:
         return out
 
 
-def generate(seed: int, count: int, operators: Sequence[str] = oracle.OPERATORS, source: str | None = None) -> list[Case]:
+def generate(
+    seed: int, count: int, operators: Sequence[str] = oracle.OPERATORS, source: str | None = None
+) -> list[Case]:
     """`count` distinct cases, spread round-robin over `operators`, in generation order; deterministic in `seed`."""
     return Generation(seed, operators, source or _source(seed, count)).take(count)
 
@@ -167,8 +192,7 @@ def generate_corpus(seed: int, count: int, out_dir: Path) -> list[Path]:
     for op, cases in generate_cases(seed, count).items():
         path = out_dir / f"{op}.json"
         lines = ",\n".join(json.dumps(c, separators=(",", ":")) for c in cases)
-        text = (f'{{"schema_version": {SCHEMA_VERSION}, "generator": {json.dumps(header)},\n'
-                f'"cases": [\n{lines}\n]}}\n')
+        text = f'{{"schema_version": {SCHEMA_VERSION}, "generator": {json.dumps(header)},\n"cases": [\n{lines}\n]}}\n'
         path.write_text(text, encoding="utf-8")
         written.append(path)
     return written

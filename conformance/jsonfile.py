@@ -17,9 +17,11 @@ from typing import Any
 
 # Byte-order marks, longest first (UTF-32 LE starts with the UTF-16 LE mark).
 _BOMS = (
-    (codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
     (codecs.BOM_UTF8, "UTF-8 with a byte-order mark"),
-    (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
 )
 
 
@@ -33,8 +35,13 @@ class JsonFileError(ValueError):
 
 
 def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
         if test(mode):
             return name
     return "not a regular file"
@@ -66,8 +73,9 @@ def decode(data: bytes, path: str | Path) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        raise JsonFileError(path, f"line {line}: byte 0x{data[e.start]:02x} at offset {e.start} is not UTF-8; "
-                                  "save the file as UTF-8") from None
+        raise JsonFileError(
+            path, f"line {line}: byte 0x{data[e.start]:02x} at offset {e.start} is not UTF-8; save the file as UTF-8"
+        ) from None
 
 
 def loads(text: str, where: str) -> Any:
@@ -77,8 +85,9 @@ def loads(text: str, where: str) -> Any:
     except json.JSONDecodeError as e:
         raise JsonFileError(where, f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except RecursionError:
-        raise JsonFileError(where, "JSON nested too deeply to read (arrays or objects inside each other "
-                                   "thousands of levels deep)") from None
+        raise JsonFileError(
+            where, "JSON nested too deeply to read (arrays or objects inside each other thousands of levels deep)"
+        ) from None
 
 
 def read_json(path: str | Path) -> Any:

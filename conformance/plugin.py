@@ -56,6 +56,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # --- items --------------------------------------------------------------------------------------
 
+
 class CaseFailed(Exception):
     """A failing category: the item's failure text is the record's summary, not a traceback."""
 
@@ -108,6 +109,7 @@ class CorpusErrorItem(_Item):
 
 # --- the adapter --------------------------------------------------------------------------------
 
+
 class DmlPlugin:
     """Maps one conformance Session to pytest: options in, items out, records to outcomes."""
 
@@ -116,8 +118,13 @@ class DmlPlugin:
         values = {o.name: config.getoption(plugin_dest(o)) for o in OPTIONS if o.plugin}
         try:
             # Under xdist the parallelism is the xdist workers': one case worker each, unless --dml-jobs.
-            self.session = Session(RunConfig.from_values(values), execute=role != "controller",
-                                   write=role != "worker", plugin=True, jobs_default=1 if role != "single" else None)
+            self.session = Session(
+                RunConfig.from_values(values),
+                execute=role != "controller",
+                write=role != "worker",
+                plugin=True,
+                jobs_default=1 if role != "single" else None,
+            )
         except UsageError as e:
             raise pytest.UsageError(str(e)) from None
         self.by_id = {w.id: w for w in self.session.selection.works}
@@ -149,12 +156,15 @@ class DmlPlugin:
             *([f"dml-conformance: device {device}"] if device else []),
             f"dml-conformance: feature level {c.feature_level or (info.feature_level if info else 'the backend')}, "
             f"profile {c.profile}, --dml-seed={c.seed}, {len(s.selection.works)} cases"
-            + (f" (shard {c.shard})" if c.shard else "") + f", {c.hypothesis_count} Hypothesis examples per "
+            + (f" (shard {c.shard})" if c.shard else "")
+            + f", {c.hypothesis_count} Hypothesis examples per "
             f"operator, {s.jobs} case worker(s)" + (" per xdist worker" if self.role == "controller" else ""),
         ]
         if s.write:
-            lines.append(f"dml-conformance: results {s.results_path or 'in ' + c.out}"
-                         + (f", report {s.report_path}" if s.report_path else ""))
+            lines.append(
+                f"dml-conformance: results {s.results_path or 'in ' + c.out}"
+                + (f", report {s.report_path}" if s.report_path else "")
+            )
         return lines
 
     # -- collection -----------------------------------------------------------------------------------
@@ -162,8 +172,9 @@ class DmlPlugin:
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config, items: list) -> None:
         # tryfirst: our items are in place before -k/-m deselection and reordering plugins see the list.
         parent = DmlCollector.from_parent(session, name="dml-conformance")
-        new: list[pytest.Item] = [UnitItem.from_parent(parent, name=w.id, work=w, dml=self)
-                                  for w in self.session.selection.works]
+        new: list[pytest.Item] = [
+            UnitItem.from_parent(parent, name=w.id, work=w, dml=self) for w in self.session.selection.works
+        ]
         for i, error in enumerate(self.session.selection.errors):
             new.append(CorpusErrorItem.from_parent(parent, name=f"corpus-error-{i}", error=error))
         items[:0] = new
@@ -200,8 +211,10 @@ class DmlPlugin:
         if record.crash and record.crash.stderr:
             lines += ["worker's last stderr lines:", *(f"  {line}" for line in record.crash.stderr)]
         for m in (record.mismatch.first if record.mismatch else [])[:5]:
-            lines.append(f"  output {m.output} [{','.join(map(str, m.coordinate))}]: expected {m.expected} "
-                         f"({m.expected_hex}), got {m.actual} ({m.actual_hex})")
+            lines.append(
+                f"  output {m.output} [{','.join(map(str, m.coordinate))}]: expected {m.expected} "
+                f"({m.expected_hex}), got {m.actual} ({m.actual_hex})"
+            )
         if not record.hypothesis:
             lines.append("reproduce: " + self.session.config.repro().format(id=record.id))
         return "\n".join(lines)
@@ -222,16 +235,22 @@ class DmlPlugin:
             if work is not None and work.index not in self.session.done:
                 from .run.units import blank_record
 
-                self.session.accept(blank_record(work).set(
-                    Category.CRASH, f"the pytest-xdist worker running this case died: {report.longreprtext[-300:]}"))
+                self.session.accept(
+                    blank_record(work).set(
+                        Category.CRASH, f"the pytest-xdist worker running this case died: {report.longreprtext[-300:]}"
+                    )
+                )
 
     # -- the end --------------------------------------------------------------------------------------
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self.previous_sigterm is not None:
             signal.signal(signal.SIGTERM, self.previous_sigterm)
         interrupted = int(exitstatus) == int(pytest.ExitCode.INTERRUPTED)
-        stopped = "interrupted" if interrupted else ("pytest stopped early" if session.shouldstop or session.shouldfail
-                                                     else None)
+        stopped = (
+            "interrupted"
+            if interrupted
+            else ("pytest stopped early" if session.shouldstop or session.shouldfail else None)
+        )
         self.results = self.session.finish(stopped=stopped, interrupted=interrupted, exitstatus=int(exitstatus))
         self.report = None
         if self.role == "worker" or (self.session.writer is None and not self.session.records):
@@ -251,11 +270,16 @@ class DmlPlugin:
         tr = terminalreporter
         tr.section("dml-conformance")
         counts = self.results.counts()
-        tr.write_line("  ".join(f"{c.value}: {n}" for c, n in sorted(counts.items(), key=lambda kv: kv[0].value))
-                      or "no cases run")
+        tr.write_line(
+            "  ".join(f"{c.value}: {n}" for c, n in sorted(counts.items(), key=lambda kv: kv[0].value))
+            or "no cases run"
+        )
         for w in self.results.footer.unmatched_waivers if self.results.footer else ():
-            tr.write_line(f"warning: waiver {w.get('id') or str(w.get('prefix')) + '*'!r} ({w.get('reason')}) matches "
-                          "no case of this run", yellow=True)
+            tr.write_line(
+                f"warning: waiver {w.get('id') or str(w.get('prefix')) + '*'!r} ({w.get('reason')}) matches "
+                "no case of this run",
+                yellow=True,
+            )
         for w in self.results.footer.warnings if self.results.footer else ():
             tr.write_line(f"warning: {w}", yellow=True)
         if self.session.write_error is not None:

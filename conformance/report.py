@@ -93,9 +93,11 @@ def device_line(versions: dict) -> str:
     """What produced the results, in one line: adapter, driver, DirectML.dll, and the translation stack."""
     if not versions.get("adapter"):
         return ""
-    parts = [f"{versions['adapter']} ({versions.get('adapter_ids', '')}), driver {versions.get('driver_version')}, "
-             f"D3D12 {versions.get('d3d12_feature_level')}, shader model {versions.get('shader_model')}",
-             f"DirectML {versions.get('directml')} ({versions.get('directml_dll_path', '')})"]
+    parts = [
+        f"{versions['adapter']} ({versions.get('adapter_ids', '')}), driver {versions.get('driver_version')}, "
+        f"D3D12 {versions.get('d3d12_feature_level')}, shader model {versions.get('shader_model')}",
+        f"DirectML {versions.get('directml')} ({versions.get('directml_dll_path', '')})",
+    ]
     if versions.get("wine"):
         parts.append(f"Wine {versions['wine']}, vkd3d {versions.get('vkd3d')}, Mesa {versions.get('mesa')}")
     return "; ".join(parts)
@@ -114,8 +116,11 @@ def _summary(runs: list[Results]) -> str:
         notes = "".join(f'<div class="note">{esc(n)}</div>' for n in [*run.notes, *h.input_errors])
         footer = run.footer
         if footer is not None:
-            notes += "".join(f'<div class="note">waiver {esc(w.get("id") or (str(w.get("prefix", "")) + "*"))} '
-                             f'matches no case ({esc(w.get("reason"))})</div>' for w in footer.unmatched_waivers)
+            notes += "".join(
+                f'<div class="note">waiver {esc(w.get("id") or (str(w.get("prefix", "")) + "*"))} '
+                f"matches no case ({esc(w.get('reason'))})</div>"
+                for w in footer.unmatched_waivers
+            )
             if footer.stopped:
                 notes += f'<div class="note">stopped: {esc(footer.stopped)}; {footer.not_run} case(s) not run</div>'
             notes += "".join(f'<div class="note">{esc(w)}</div>' for w in footer.warnings)
@@ -127,22 +132,25 @@ def _summary(runs: list[Results]) -> str:
         verdict = run.verdict().value
         rows.append(
             f'<tr><td>{esc(_run_name(i, run))}</td><td><span class="verdict v-{verdict}">{verdict}</span>'
-            f'</td><td>{esc(h.backend_spec or run.backend)}{device}<br><small>{esc(versions)}</small></td><td>{settings}</td>'
+            f"</td><td>{esc(h.backend_spec or run.backend)}{device}<br><small>{esc(versions)}</small></td><td>{settings}</td>"
             f'<td class="num">{len(run.records)}</td>{cells}<td><small>{esc(run.path)}<br>'
-            f'{esc(h.started)} on {esc(h.platform.get("system"))} {esc(h.platform.get("machine"))}, suite '
-            f'{esc(h.suite_version)}</small>{notes}</td></tr>')
+            f"{esc(h.started)} on {esc(h.platform.get('system'))} {esc(h.platform.get('machine'))}, suite "
+            f"{esc(h.suite_version)}</small>{notes}</td></tr>"
+        )
     head = "".join(f"<th>{c.value}</th>" for c in CATEGORIES)
-    return (f'<table id="summary"><tr><th>run</th><th>verdict</th><th>backend</th><th>settings</th><th>cases</th>{head}'
-            f'<th>file</th></tr>{"".join(rows)}</table>'
-            "<p>Only <b>fail, rejected, error, crash, timeout</b> fail a run. <b>observed</b>: behaviour the spec "
-            "leaves open, recorded and shown, never judged; only the elements an unspecified register entry really "
-            "leaves open are exempt. <b>unsupported</b>: the backend cannot express or run the case (with the "
-            "reason); never counted as a pass. <b>waived</b>: a failure excused by a waiver (the vendor's "
-            "expectations file, or a built-in backend's known issues), with its reason; the original category is "
-            "kept in the case's details. <b>interrupted</b>: the run was stopped while the case ran. Verdicts: "
-            "<b>FAIL</b> a case failed (or a case file could not be read); <b>INCOMPLETE</b> the run did not finish "
-            "(interrupted, stopped, or shards missing); <b>UNTESTED</b> it finished but no case executed (all "
-            "unsupported or deselected); <b>PASS</b> otherwise.</p>")
+    return (
+        f'<table id="summary"><tr><th>run</th><th>verdict</th><th>backend</th><th>settings</th><th>cases</th>{head}'
+        f"<th>file</th></tr>{''.join(rows)}</table>"
+        "<p>Only <b>fail, rejected, error, crash, timeout</b> fail a run. <b>observed</b>: behaviour the spec "
+        "leaves open, recorded and shown, never judged; only the elements an unspecified register entry really "
+        "leaves open are exempt. <b>unsupported</b>: the backend cannot express or run the case (with the "
+        "reason); never counted as a pass. <b>waived</b>: a failure excused by a waiver (the vendor's "
+        "expectations file, or a built-in backend's known issues), with its reason; the original category is "
+        "kept in the case's details. <b>interrupted</b>: the run was stopped while the case ran. Verdicts: "
+        "<b>FAIL</b> a case failed (or a case file could not be read); <b>INCOMPLETE</b> the run did not finish "
+        "(interrupted, stopped, or shards missing); <b>UNTESTED</b> it finished but no case executed (all "
+        "unsupported or deselected); <b>PASS</b> otherwise.</p>"
+    )
 
 
 def _matrix(run: Results, i: int, key: str, values: list) -> str:
@@ -169,13 +177,17 @@ def _matrix(run: Results, i: int, key: str, values: list) -> str:
             extra = f" <b>✗{bad}</b>" if bad else ""
             tds.append(f'<td class="{klass} num" title="{esc(title)}">{ok}/{total}{extra}</td>')
         rows.append(f"<tr><th>{esc(op)}</th>{''.join(tds)}</tr>")
-    return (f'<table class="matrix" data-run="{i}" data-key="{esc(key)}"><tr><th>{esc(_run_name(i, run))}</th>{head}'
-            f'</tr>{"".join(rows)}</table>')
+    return (
+        f'<table class="matrix" data-run="{i}" data-key="{esc(key)}"><tr><th>{esc(_run_name(i, run))}</th>{head}'
+        f"</tr>{''.join(rows)}</table>"
+    )
 
 
 def _matrices(runs: list[Results]) -> str:
-    out = ["<h2 id='matrix'>Operator × data type, operator × rank</h2><p>Each cell: (pass + observed) / total; "
-           "<b>✗n</b>: failing cases; hover for every category. Unsupported cases count in the total.</p>"]
+    out = [
+        "<h2 id='matrix'>Operator × data type, operator × rank</h2><p>Each cell: (pass + observed) / total; "
+        "<b>✗n</b>: failing cases; hover for every category. Unsupported cases count in the total.</p>"
+    ]
     for i, run in enumerate(runs):
         types = list(run.header.tables.get("data_types") or []) or sorted({r.data_type for r in run.records})
         ranks = sorted({r.rank for r in run.records if r.rank})
@@ -186,25 +198,36 @@ def _matrices(runs: list[Results]) -> str:
 
 def dml_name(operator: str) -> str:
     """A bare DirectML operator name as the header spells it ("PADDING1" -> "DML_PADDING1"); others as given."""
-    return f"DML_{operator}" if re.fullmatch(r"[A-Z][A-Z0-9_]*", operator) and not operator.startswith("DML_") \
+    return (
+        f"DML_{operator}"
+        if re.fullmatch(r"[A-Z][A-Z0-9_]*", operator) and not operator.startswith("DML_")
         else operator
+    )
 
 
 def _reached(runs: list[Results]) -> str:
     rows = []
     for i, run in enumerate(runs):
         # Live-Hypothesis summary records (data_type "*") stand for many runs and name no operator.
-        counts = Counter((r.operator, r.reached_operator) for r in run.records
-                         if r.outcome != "invalid" and r.category.executed and r.data_type != "*")
+        counts = Counter(
+            (r.operator, r.reached_operator)
+            for r in run.records
+            if r.outcome != "invalid" and r.category.executed and r.data_type != "*"
+        )
         for (op, reached), n in sorted(counts.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
             shown = dml_name(reached) if reached else f"DML_{op} (as described; the backend names no other)"
-            rows.append(f"<tr><td>{esc(_run_name(i, run))}</td><td>DML_{esc(op)}</td><td>{esc(shown)}</td>"
-                        f'<td class="num">{n}</td></tr>')
-    return ("<h2 id='reached'>Which DirectML operator was reached</h2><p>Backends that go through another API (ONNX "
-            "Runtime lowers to DML_SLICE1 and DML_PADDING1) report the operator their implementation really executed: "
-            "a pass here certifies that operator, not necessarily the one the case describes.</p>"
-            "<table><tr><th>run</th><th>case operator</th><th>reached operator</th><th>cases run</th></tr>"
-            + "".join(rows) + "</table>")
+            rows.append(
+                f"<tr><td>{esc(_run_name(i, run))}</td><td>DML_{esc(op)}</td><td>{esc(shown)}</td>"
+                f'<td class="num">{n}</td></tr>'
+            )
+    return (
+        "<h2 id='reached'>Which DirectML operator was reached</h2><p>Backends that go through another API (ONNX "
+        "Runtime lowers to DML_SLICE1 and DML_PADDING1) report the operator their implementation really executed: "
+        "a pass here certifies that operator, not necessarily the one the case describes.</p>"
+        "<table><tr><th>run</th><th>case operator</th><th>reached operator</th><th>cases run</th></tr>"
+        + "".join(rows)
+        + "</table>"
+    )
 
 
 def _clauses(runs: list[Results]) -> str:
@@ -223,14 +246,19 @@ def _clauses(runs: list[Results]) -> str:
     head = "".join(f"<th>{esc(_run_name(i, run))}</th>" for i, run in enumerate(runs))
     rows = []
     for c in per:
-        cells = "".join("<td>" + ", ".join(f"{_cat(k)} {n}" for k, n in sorted(counter.items())) + "</td>"
-                        for counter in per[c])
+        cells = "".join(
+            "<td>" + ", ".join(f"{_cat(k)} {n}" for k, n in sorted(counter.items())) + "</td>" for counter in per[c]
+        )
         klass = "" if ids.get(c) else ' class="cell-bad"'
-        rows.append(f"<tr{klass}><td>{esc(c)}</td><td>{esc(clauses.get(c, ''))}</td>"
-                    f'<td class="num">{len(ids.get(c, ()))}</td>{cells}</tr>')
-    return ("<h2 id='clauses'>Clause coverage</h2><p>Clause → distinct cases exercising it → categories per run. "
-            "A red row is a clause no case of these runs exercises.</p>"
-            f"<table><tr><th>clause</th><th>text</th><th>cases</th>{head}</tr>{''.join(rows)}</table>")
+        rows.append(
+            f"<tr{klass}><td>{esc(c)}</td><td>{esc(clauses.get(c, ''))}</td>"
+            f'<td class="num">{len(ids.get(c, ()))}</td>{cells}</tr>'
+        )
+    return (
+        "<h2 id='clauses'>Clause coverage</h2><p>Clause → distinct cases exercising it → categories per run. "
+        "A red row is a clause no case of these runs exercises.</p>"
+        f"<table><tr><th>clause</th><th>text</th><th>cases</th>{head}</tr>{''.join(rows)}</table>"
+    )
 
 
 def _errata(runs: list[Results]) -> str:
@@ -248,10 +276,12 @@ def _errata(runs: list[Results]) -> str:
             for r in hits[:MAX_LISTED_PER_ERRATUM]:
                 what = ""
                 if r.category is Category.OBSERVED:
-                    what = ("matches the policy" if r.observed and r.observed.matches_policy
-                            else f"differs: {r.reason[:MAX_REASON]}")
-                items.append(f"<li><a href='#case-{i}-{esc(r.id)}'>{esc(r.id)}</a> {_cat(r.category)} "
-                             f"{esc(what)}</li>")
+                    what = (
+                        "matches the policy"
+                        if r.observed and r.observed.matches_policy
+                        else f"differs: {r.reason[:MAX_REASON]}"
+                    )
+                items.append(f"<li><a href='#case-{i}-{esc(r.id)}'>{esc(r.id)}</a> {_cat(r.category)} {esc(what)}</li>")
             more = f"<li>… {len(hits) - MAX_LISTED_PER_ERRATUM} more</li>" if len(hits) > MAX_LISTED_PER_ERRATUM else ""
             summary = ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) or "no case of this run"
             parts.append(f"<div><b>{esc(_run_name(i, run))}</b>: {esc(summary)}<ul>{''.join(items)}{more}</ul></div>")
@@ -259,11 +289,14 @@ def _errata(runs: list[Results]) -> str:
             f"<tr id='erratum-{esc(eid)}'><td><b>{esc(eid)}</b><br>{esc(e.get('kind'))}"
             f"{'<br><i>observed</i>' if e.get('observed') else ''}</td><td>{esc(', '.join(e.get('clauses') or ()))}</td>"
             f"<td>{esc(e.get('summary'))}<br><b>Decision:</b> {esc(e.get('policy'))}<br><small>decided by "
-            f"{esc(e.get('decided_by'))}</small></td><td>{''.join(parts)}</td></tr>")
-    return ("<h2 id='errata'>Errata register</h2><p>Each decision the suite takes where the pages contradict "
-            "themselves or are silent, and what each backend did on the cases that reach it. Observed results are "
-            "shown, never failed.</p><table><tr><th>id</th><th>clauses</th><th>text and decision</th>"
-            f"<th>what the backends did</th></tr>{''.join(blocks)}</table>")
+            f"{esc(e.get('decided_by'))}</small></td><td>{''.join(parts)}</td></tr>"
+        )
+    return (
+        "<h2 id='errata'>Errata register</h2><p>Each decision the suite takes where the pages contradict "
+        "themselves or are silent, and what each backend did on the cases that reach it. Observed results are "
+        "shown, never failed.</p><table><tr><th>id</th><th>clauses</th><th>text and decision</th>"
+        f"<th>what the backends did</th></tr>{''.join(blocks)}</table>"
+    )
 
 
 def _tensor_grid(t: TensorData | None, other: TensorData | None, bad: set, opened: set) -> str:
@@ -295,26 +328,41 @@ def _unravel(k: int, shape: list) -> tuple:
 
 
 def _shown_in_failures(r: Record) -> bool:
-    return (r.category.failing or r.category in (Category.WAIVED, Category.INTERRUPTED)
-            or (r.category is Category.OBSERVED and r.mismatch is not None))
+    return (
+        r.category.failing
+        or r.category in (Category.WAIVED, Category.INTERRUPTED)
+        or (r.category is Category.OBSERVED and r.mismatch is not None)
+    )
 
 
 def _failure(i: int, run: Results, r: Record, repro: str) -> str:
-    parts = [f"<h3>{esc(r.id)} {_cat(r.category)} <small>{esc(_run_name(i, run))}</small></h3>",
-             f"<p>{esc(r.reason)}</p>"]
+    parts = [
+        f"<h3>{esc(r.id)} {_cat(r.category)} <small>{esc(_run_name(i, run))}</small></h3>",
+        f"<p>{esc(r.reason)}</p>",
+    ]
     if r.waiver:
-        parts.append(f"<p>waiver: {esc(r.waiver.get('reason'))} {esc(r.waiver.get('tracker') or '')} "
-                     f"(was {esc(r.waived_category.value if r.waived_category else '')})</p>")
+        parts.append(
+            f"<p>waiver: {esc(r.waiver.get('reason'))} {esc(r.waiver.get('tracker') or '')} "
+            f"(was {esc(r.waived_category.value if r.waived_category else '')})</p>"
+        )
     if r.crash:
-        how = (f"signal {r.crash.signal} ({r.crash.signal_name})" if r.crash.signal is not None
-               else f"exit code {r.crash.exit_code}")
+        how = (
+            f"signal {r.crash.signal} ({r.crash.signal_name})"
+            if r.crash.signal is not None
+            else f"exit code {r.crash.exit_code}"
+        )
         parts.append(f"<p>worker process ended: {esc(how)}</p>")
         if r.crash.stderr:
-            parts.append("<details open><summary>its last stderr lines</summary><pre>"
-                         + esc("\n".join(r.crash.stderr)) + "</pre></details>")
-    parts.append(f"<p>DML_{esc(r.operator)}, {esc(r.data_type)}, rank {esc(r.rank)}, FL {esc(r.feature_level)}; "
-                 f"clauses {esc(', '.join(r.clauses))}; reached operator: "
-                 f"<b>{esc(r.reached_operator or 'not reported')}</b></p>")
+            parts.append(
+                "<details open><summary>its last stderr lines</summary><pre>"
+                + esc("\n".join(r.crash.stderr))
+                + "</pre></details>"
+            )
+    parts.append(
+        f"<p>DML_{esc(r.operator)}, {esc(r.data_type)}, rank {esc(r.rank)}, FL {esc(r.feature_level)}; "
+        f"clauses {esc(', '.join(r.clauses))}; reached operator: "
+        f"<b>{esc(r.reached_operator or 'not reported')}</b></p>"
+    )
     parts += [f"<p class='note'>backend note: {esc(n)}</p>" for n in r.notes]
     mm = r.mismatch
     if mm is not None and mm.problems:
@@ -325,27 +373,40 @@ def _failure(i: int, run: Results, r: Record, repro: str) -> str:
             act = tensors.actual[j] if j < len(tensors.actual) else None
             bad = {tuple(m.coordinate) for m in mm.first if m.output == j and not m.open}
             opened = {tuple(m.coordinate) for m in mm.first if m.output == j and m.open}
-            open_note = f", {mm.open_count} of them where the spec leaves the value open (blue)" if mm.open_count else ""
-            parts.append(f"<div class='diffpair'><b>output {j}</b> ({mm.count} element(s) differ in all outputs"
-                         f"{open_note}; mismatching cells marked)<table><tr><th>expected</th><th>actual</th></tr><tr>"
-                         f"<td class='expected'>{_tensor_grid(exp, act, bad, opened)}</td><td class='actual'>"
-                         f"{_tensor_grid(act, exp, bad, opened) if act else '<i>missing</i>'}</td></tr></table></div>")
+            open_note = (
+                f", {mm.open_count} of them where the spec leaves the value open (blue)" if mm.open_count else ""
+            )
+            parts.append(
+                f"<div class='diffpair'><b>output {j}</b> ({mm.count} element(s) differ in all outputs"
+                f"{open_note}; mismatching cells marked)<table><tr><th>expected</th><th>actual</th></tr><tr>"
+                f"<td class='expected'>{_tensor_grid(exp, act, bad, opened)}</td><td class='actual'>"
+                f"{_tensor_grid(act, exp, bad, opened) if act else '<i>missing</i>'}</td></tr></table></div>"
+            )
     if mm is not None and mm.first:
-        lis = "".join(f"<li>output {m.output} [{esc(','.join(map(str, m.coordinate)))}]: expected "
-                      f"{esc(m.expected)} ({esc(m.expected_hex)}), actual {esc(m.actual)} ({esc(m.actual_hex)})"
-                      f"{' (open: observed)' if m.open else ''}</li>" for m in mm.first)
+        lis = "".join(
+            f"<li>output {m.output} [{esc(','.join(map(str, m.coordinate)))}]: expected "
+            f"{esc(m.expected)} ({esc(m.expected_hex)}), actual {esc(m.actual)} ({esc(m.actual_hex)})"
+            f"{' (open: observed)' if m.open else ''}</li>"
+            for m in mm.first
+        )
         parts.append(f"<details open><summary>first mismatches</summary><ul>{lis}</ul></details>")
     if r.descriptor:
-        parts.append("<details><summary>descriptor</summary><pre>" + esc(json.dumps(r.descriptor, indent=1))
-                     + "</pre></details>")
+        parts.append(
+            "<details><summary>descriptor</summary><pre>" + esc(json.dumps(r.descriptor, indent=1)) + "</pre></details>"
+        )
     if r.case_json:
-        parts.append("<details><summary>the case as a case file (save it, run it with --cases)</summary><pre>"
-                     + esc(json.dumps(r.case_json, indent=1)) + "</pre></details>")
+        parts.append(
+            "<details><summary>the case as a case file (save it, run it with --cases)</summary><pre>"
+            + esc(json.dumps(r.case_json, indent=1))
+            + "</pre></details>"
+        )
     else:
         parts.append(f"<p>reproduce: <code class='repro'>{esc(repro.replace('{id}', r.id))}</code></p>")
-    return (f"<div class='failure f' id='fail-{i}-{esc(r.id)}' data-cat='{esc(r.category.value)}' "
-            f"data-op='{esc(r.operator)}' data-dt='{esc(r.data_type)}' data-run='{i}' "
-            f"data-id='{esc(r.id)}'>{''.join(parts)}</div>")
+    return (
+        f"<div class='failure f' id='fail-{i}-{esc(r.id)}' data-cat='{esc(r.category.value)}' "
+        f"data-op='{esc(r.operator)}' data-dt='{esc(r.data_type)}' data-run='{i}' "
+        f"data-id='{esc(r.id)}'>{''.join(parts)}</div>"
+    )
 
 
 def _failures(runs: list[Results]) -> str:
@@ -355,7 +416,9 @@ def _failures(runs: list[Results]) -> str:
         blocks += [_failure(i, run, r, repro) for r in run.records if _shown_in_failures(r)]
     if not blocks:
         return "<h2 id='failures'>Failures</h2><p>None.</p>"
-    return f"<h2 id='failures'>Failures, waived failures and differing observations ({len(blocks)})</h2>" + "".join(blocks)
+    return f"<h2 id='failures'>Failures, waived failures and differing observations ({len(blocks)})</h2>" + "".join(
+        blocks
+    )
 
 
 def _grid(runs: list[Results]) -> str:
@@ -370,9 +433,10 @@ def _grid(runs: list[Results]) -> str:
         cells = "".join(f"<td>{_cat(b.get(c, 'absent'))}</td>" for b in by_run)
         rows.append(f"<tr><td>{esc(c)}</td>{cells}</tr>")
     more = f"<p>… {len(differing) - MAX_GRID_ROWS} more</p>" if len(differing) > MAX_GRID_ROWS else ""
-    return (f"<h2 id='grid'>Comparison grid</h2><p>{len(ids)} distinct cases; {len(differing)} with different "
-            f"categories across runs:</p><table id='grid-table'><tr><th>case</th>{head}</tr>{''.join(rows)}</table>"
-            + more)
+    return (
+        f"<h2 id='grid'>Comparison grid</h2><p>{len(ids)} distinct cases; {len(differing)} with different "
+        f"categories across runs:</p><table id='grid-table'><tr><th>case</th>{head}</tr>{''.join(rows)}</table>" + more
+    )
 
 
 def _cases_table(runs: list[Results]) -> str:
@@ -385,10 +449,12 @@ def _cases_table(runs: list[Results]) -> str:
                 f"<tr class='f c-{cat}' id='case-{i}-{esc(r.id)}' data-cat='{cat}' data-op='{esc(r.operator)}' "
                 f"data-dt='{esc(r.data_type)}' data-run='{i}' data-id='{esc(r.id)}'><td>{esc(r.id)}</td>"
                 f"<td>{i + 1}</td><td>{esc(r.operator)}</td><td>{esc(r.data_type)}</td><td>{esc(r.rank)}</td>"
-                f"<td>{cat}</td><td>{esc(r.reached_operator or '')}</td><td>{esc(reason)}</td></tr>")
-    return ("<h2 id='cases'>All cases</h2><table id='cases-table'><tr><th>case</th><th>run</th><th>operator</th>"
-            "<th>type</th><th>rank</th><th>category</th><th>reached</th><th>reason</th></tr>" + "".join(rows)
-            + "</table>")
+                f"<td>{cat}</td><td>{esc(r.reached_operator or '')}</td><td>{esc(reason)}</td></tr>"
+            )
+    return (
+        "<h2 id='cases'>All cases</h2><table id='cases-table'><tr><th>case</th><th>run</th><th>operator</th>"
+        "<th>type</th><th>rank</th><th>category</th><th>reached</th><th>reason</th></tr>" + "".join(rows) + "</table>"
+    )
 
 
 def _filters(runs: list[Results]) -> str:
@@ -396,12 +462,14 @@ def _filters(runs: list[Results]) -> str:
     dts = sorted({r.data_type for run in runs for r in run.records})
     cats = [c.value for c in CATEGORIES if any(run.counts()[c] for run in runs)]
     run_opts = "".join(f'<option value="{i}">{esc(_run_name(i, run))}</option>' for i, run in enumerate(runs))
-    return ("<div id='filters'>Filter failures and cases: "
-            f"<select id='f-cat'><option value=''>any category</option>{_options(cats)}</select> "
-            f"<select id='f-op'><option value=''>any operator</option>{_options(ops)}</select> "
-            f"<select id='f-dt'><option value=''>any data type</option>{_options(dts)}</select> "
-            f"<select id='f-run'><option value=''>any run</option>{run_opts}</select> "
-            "<input id='f-text' placeholder='case id contains'> <span id='f-count'></span></div>")
+    return (
+        "<div id='filters'>Filter failures and cases: "
+        f"<select id='f-cat'><option value=''>any category</option>{_options(cats)}</select> "
+        f"<select id='f-op'><option value=''>any operator</option>{_options(ops)}</select> "
+        f"<select id='f-dt'><option value=''>any data type</option>{_options(dts)}</select> "
+        f"<select id='f-run'><option value=''>any run</option>{run_opts}</select> "
+        "<input id='f-text' placeholder='case id contains'> <span id='f-count'></span></div>"
+    )
 
 
 def overall_verdict(runs: list[Results]) -> Verdict:
@@ -418,21 +486,41 @@ def render(runs: list[Results]) -> str:
         raise ValueError("no results to report")
     overall = overall_verdict(runs).value
     total = sum(len(r.records) for r in runs)
-    nav = " · ".join(f"<a href='#{a}'>{t}</a>" for a, t in (
-        ("summary", "summary"), ("grid", "comparison"), ("matrix", "matrix"), ("reached", "reached operators"),
-        ("clauses", "clauses"), ("errata", "errata"), ("failures", "failures"), ("cases", "all cases")))
+    nav = " · ".join(
+        f"<a href='#{a}'>{t}</a>"
+        for a, t in (
+            ("summary", "summary"),
+            ("grid", "comparison"),
+            ("matrix", "matrix"),
+            ("reached", "reached operators"),
+            ("clauses", "clauses"),
+            ("errata", "errata"),
+            ("failures", "failures"),
+            ("cases", "all cases"),
+        )
+    )
     body = [
         f"<h1>DirectML data-movement conformance</h1><p><span id='overall' class='verdict v-{overall}'>{overall}</span>"
         f" {len(runs)} run(s), {total} case results. {nav}</p>",
-        _summary(runs), _grid(runs), _matrices(runs), _reached(runs), _clauses(runs), _errata(runs),
-        _filters(runs), _failures(runs), _cases_table(runs),
+        _summary(runs),
+        _grid(runs),
+        _matrices(runs),
+        _reached(runs),
+        _clauses(runs),
+        _errata(runs),
+        _filters(runs),
+        _failures(runs),
+        _cases_table(runs),
     ]
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<meta name='generator' content='{GENERATOR}'><title>DirectML conformance report</title>"
-            f"<style>{CSS}</style><script>{JS}</script></head><body>{''.join(body)}</body></html>")
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<meta name='generator' content='{GENERATOR}'><title>DirectML conformance report</title>"
+        f"<style>{CSS}</style><script>{JS}</script></head><body>{''.join(body)}</body></html>"
+    )
 
 
 # --- writing, safely ---------------------------------------------------------------------------------
+
 
 class ReportError(OSError):
     """The report cannot be written where asked; the message names the file and why."""
@@ -461,8 +549,9 @@ def check_folder(folder: Path, option: str) -> None:
         existing = existing.parent
     if not existing.is_dir():
         what = folder if existing == folder else f"{existing} (in {folder})"
-        raise UsageError(f"{option}: {what} is a file, not a folder" if existing.exists() else
-                         f"{option}: {folder} is not a folder")
+        raise UsageError(
+            f"{option}: {what} is a file, not a folder" if existing.exists() else f"{option}: {folder} is not a folder"
+        )
     if not os.access(existing, os.W_OK | os.X_OK):
         raise UsageError(f"{option}: cannot write in {existing} (permission denied)")
 

@@ -87,8 +87,15 @@ def _parse_rank(value: int) -> int:
 @st.composite
 def _valid(draw, operator, data_type, rank, feature_level, padding_mode, max_elements) -> CaseSpec:
     op = draw(operator)
-    given = {name: (draw(s) if s is not None else None) for name, s in (
-        ("data_type", data_type), ("rank", rank), ("feature_level", feature_level), ("padding_mode", padding_mode))}
+    given = {
+        name: (draw(s) if s is not None else None)
+        for name, s in (
+            ("data_type", data_type),
+            ("rank", rank),
+            ("feature_level", feature_level),
+            ("padding_mode", padding_mode),
+        )
+    }
     if op != "PADDING":
         given["padding_mode"] = None
     ch = _DrawChooser(draw)
@@ -98,8 +105,13 @@ def _valid(draw, operator, data_type, rank, feature_level, padding_mode, max_ele
         event(f"rejected: {e}")
         reject()
     cfg = dataclasses.replace(cfg, max_elements=max_elements)
-    for label in (f"operator={op}", f"data_type={cfg.data_type.value}", f"rank={cfg.rank}",
-                  f"feature_level={cfg.feature_level}", f"padding_mode={cfg.padding_mode and cfg.padding_mode.value}"):
+    for label in (
+        f"operator={op}",
+        f"data_type={cfg.data_type.value}",
+        f"rank={cfg.rank}",
+        f"feature_level={cfg.feature_level}",
+        f"padding_mode={cfg.padding_mode and cfg.padding_mode.value}",
+    ):
         event(label)
     return build_valid(ch, cfg)
 
@@ -121,8 +133,11 @@ def valid_cases(
     `max_elements` caps every tensor (at most values.MAX_ELEMENTS): keep it small where a
     counterexample must fit on a screen.
     """
-    if isinstance(max_elements, bool) or not isinstance(max_elements, int) or \
-            not 1 <= max_elements <= values.MAX_ELEMENTS:
+    if (
+        isinstance(max_elements, bool)
+        or not isinstance(max_elements, int)
+        or not 1 <= max_elements <= values.MAX_ELEMENTS
+    ):
         raise InvalidArgument(f"max_elements={max_elements!r}: expected an int in 1..{values.MAX_ELEMENTS}")
     op = _as_strategy(operator, _parse_operator, "operator")
     return _valid(

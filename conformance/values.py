@@ -57,12 +57,17 @@ def _integer_specials(width: int) -> list[int]:
     top = 1 << (width - 1)
     all_ones = (1 << width) - 1
     patterns = {
-        0, 1, all_ones,  # 0, 1, -1 / max unsigned
+        0,
+        1,
+        all_ones,  # 0, 1, -1 / max unsigned
         top,  # the sign bit alone: min signed
         top - 1,  # max signed
         top + 1,  # min signed + 1
-        int("55" * (width // 8), 16), int("aa" * (width // 8), 16),  # alternating bits
-        0x80, 0x7F, 0xFF,  # low byte's sign bit: catches byte-wise sign extension
+        int("55" * (width // 8), 16),
+        int("aa" * (width // 8), 16),  # alternating bits
+        0x80,
+        0x7F,
+        0xFF,  # low byte's sign bit: catches byte-wise sign extension
     }
     if width > 8:
         patterns |= {0xFF << (width - 8), 0x8000 & all_ones, 0x80 << (width - 8) | 0x7F}

@@ -38,8 +38,9 @@ def _find_cases(target: str, cases_dir: Path | None) -> tuple[list, list[str]]:
 
 def _print_case(case, out) -> None:
     print(f"case {case.id} ({case.path})", file=out)
-    print(f"operator: {case.operator}  feature level: {case.feature_level}  clauses: {', '.join(case.clauses)}",
-          file=out)
+    print(
+        f"operator: {case.operator}  feature level: {case.feature_level}  clauses: {', '.join(case.clauses)}", file=out
+    )
     print(f"descriptor: {json.dumps(api.descriptor_to_json(case.descriptor))}", file=out)
     if case.unspecified:
         print(f"unspecified (observed, not judged): {', '.join(case.unspecified)}", file=out)

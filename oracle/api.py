@@ -31,7 +31,12 @@ OPERATOR_MODULES: dict[str, ModuleType] = {
     "PADDING": op_padding,
     "SPLIT": op_split,
 }
-DESCRIPTOR_TYPES: dict[str, type] = {"SLICE": SliceDesc, "SLICE1": Slice1Desc, "PADDING": PaddingDesc, "SPLIT": SplitDesc}
+DESCRIPTOR_TYPES: dict[str, type] = {
+    "SLICE": SliceDesc,
+    "SLICE1": Slice1Desc,
+    "PADDING": PaddingDesc,
+    "SPLIT": SplitDesc,
+}
 
 
 def _module(desc: Descriptor) -> ModuleType:
@@ -69,7 +74,9 @@ def compute(
     return (module.compute_literal if literal else module.compute)(desc, [x])
 
 
-def explain(desc: Descriptor, inputs: Sequence[np.ndarray], feature_level: FeatureLevel | str | None = None) -> list[str]:
+def explain(
+    desc: Descriptor, inputs: Sequence[np.ndarray], feature_level: FeatureLevel | str | None = None
+) -> list[str]:
     """One derivation line per output element, in the pages' notation."""
     validate(desc, feature_level)
     x = core.check_input(inputs[0], desc.input_tensor, "input")
@@ -82,6 +89,7 @@ def unspecified(desc: Descriptor) -> list[str]:
 
 
 # --- the four functions -------------------------------------------------------------------
+
 
 def _input_desc(input: np.ndarray) -> tuple[np.ndarray, TensorDesc]:
     array = np.asarray(input)
@@ -114,8 +122,9 @@ def padding(input, mode, start_padding, end_padding, padding_value=0.0, *, featu
     x, in_desc = _input_desc(input)
     start, end = as_ints(start_padding, "start_padding"), as_ints(end_padding, "end_padding")
     out_sizes = tuple(n + s + e for n, s, e in zip(in_desc.sizes, start, end))
-    desc = PaddingDesc(in_desc, TensorDesc(in_desc.data_type, out_sizes), PaddingMode.parse(mode), padding_value,
-                       start, end)
+    desc = PaddingDesc(
+        in_desc, TensorDesc(in_desc.data_type, out_sizes), PaddingMode.parse(mode), padding_value, start, end
+    )
     return compute(desc, [x], feature_level=feature_level)[0]
 
 
@@ -126,13 +135,16 @@ def split(input, axis, output_sizes, *, feature_level=None) -> list[np.ndarray]:
     sizes = as_ints(output_sizes, "output_sizes")
     in_range = 0 <= axis < in_desc.dimension_count
     outputs = tuple(
-        TensorDesc(in_desc.data_type, (*in_desc.sizes[:axis], n, *in_desc.sizes[axis + 1:]) if in_range else in_desc.sizes)
+        TensorDesc(
+            in_desc.data_type, (*in_desc.sizes[:axis], n, *in_desc.sizes[axis + 1 :]) if in_range else in_desc.sizes
+        )
         for n in sizes
     )
     return compute(SplitDesc(in_desc, outputs, axis), [x], feature_level=feature_level)
 
 
 # --- descriptors as JSON (the case format's "descriptor" object) ---------------------------
+
 
 def padding_value_to_json(value: np.float32) -> float | str:
     """A float32 as JSON: a number when it round-trips, else its bits ("0x7fc00001") for NaN payloads."""
@@ -205,4 +217,3 @@ def descriptor_from_json(operator: str, obj: dict) -> Descriptor:
         else:
             kwargs[name] = value
     return cls(**kwargs)
-

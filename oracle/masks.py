@@ -55,8 +55,9 @@ def _padding(desc: PaddingDesc) -> list[np.ndarray]:
     if desc.padding_mode is PaddingMode.CONSTANT and reached & PADDING_VALUE_ENTRIES:
         axes = list(range(rank))  # an element is PaddingValue when any of its coordinates is outside
     elif "U-PAD-4" in reached:
-        axes = [d for d in range(rank) if desc.input_tensor.sizes[d] == 1
-                and (desc.start_padding[d] or desc.end_padding[d])]
+        axes = [
+            d for d in range(rank) if desc.input_tensor.sizes[d] == 1 and (desc.start_padding[d] or desc.end_padding[d])
+        ]
     return [_any_axis(desc.output_tensor.sizes, _padding_outside(desc, axes))]
 
 

@@ -47,7 +47,9 @@ class PaddingMode(enum.Enum):
         key = str(value).upper().removeprefix("DML_PADDING_MODE_")
         if key in cls.__members__:
             return cls[key]
-        raise ValueError(f"unknown padding mode {value!r}; expected one of {', '.join(m.lower() for m in cls.__members__)}")
+        raise ValueError(
+            f"unknown padding mode {value!r}; expected one of {', '.join(m.lower() for m in cls.__members__)}"
+        )
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class PaddingDesc(OneInOneOut):
     dimension_count: int | None = None
 
     operator = OPERATOR
-    ARRAYS = ('start_padding', 'end_padding')
+    ARRAYS = ("start_padding", "end_padding")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "padding_mode", PaddingMode.parse(self.padding_mode))
@@ -78,8 +80,11 @@ def validate(desc: PaddingDesc, feature_level: FeatureLevel) -> None:
     check_support(OPERATOR, desc.tensors, n, feature_level)
     introduced, clause = SYMMETRIC_INTRODUCED
     if desc.padding_mode is PaddingMode.SYMMETRIC and feature_level < introduced:
-        fail(f"padding_mode=SYMMETRIC needs {introduced.dml_name}, but feature_level={feature_level}", clause,
-             "padding_mode")
+        fail(
+            f"padding_mode=SYMMETRIC needs {introduced.dml_name}, but feature_level={feature_level}",
+            clause,
+            "padding_mode",
+        )
     for i in range(n):
         expected = desc.input_tensor.sizes[i] + desc.start_padding[i] + desc.end_padding[i]
         if desc.output_tensor.sizes[i] != expected:
@@ -108,6 +113,7 @@ def unspecified(desc: PaddingDesc) -> list[str]:
 
 # --- the literal fold, one step at a time, as the page describes it -----------------------
 
+
 def fold_literal(i: int, size: int, mode: PaddingMode) -> int | None:
     """Fold an input index i (possibly outside [0, size)) back in, one mirror at a time."""
     if mode is PaddingMode.CONSTANT:
@@ -125,6 +131,7 @@ def fold_literal(i: int, size: int, mode: PaddingMode) -> int | None:
 
 
 # --- the closed forms the fast path uses ------------------------------------------------
+
 
 def fold_reflection(i: np.ndarray, size: int) -> np.ndarray:
     """REFLECTION with period 2*(size-1) (U-PAD-5); size 1 repeats its element (U-PAD-4)."""
@@ -275,7 +282,7 @@ def compute(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]
     constant = desc.padding_mode is PaddingMode.CONSTANT
     fill = core.as_bits(fill_value(desc), data_type)[()] if constant else None
     for axis, (start, size) in enumerate(zip(desc.start_padding, desc.input_tensor.sizes)):
-        region = out[(slice(None),) * (axis + 1) + interior[axis + 1:]]
+        region = out[(slice(None),) * (axis + 1) + interior[axis + 1 :]]
         if constant:
             _along(region, axis, slice(0, start))[...] = fill
             _along(region, axis, slice(start + size, None))[...] = fill
@@ -294,7 +301,9 @@ def explain(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[str]:
         src = source(desc, c)
         head = f"Output[{','.join(map(str, c))}] = {mode}({core.fmt_coord(c)} - {core.fmt_coord(start)})"
         if src is None:
-            lines.append(f"{head} = {core.fmt_coord(shifted)} outside = PaddingValue = {core.fmt_value(fill_value(desc)[()])}")
+            lines.append(
+                f"{head} = {core.fmt_coord(shifted)} outside = PaddingValue = {core.fmt_value(fill_value(desc)[()])}"
+            )
         else:
             lines.append(f"{head} = Input[{core.fmt_coord(src)}] = {core.fmt_value(x[src])}")
     return lines

@@ -33,8 +33,7 @@ class SliceDesc(OneInOneOut):
     dimension_count: int | None = None
 
     operator = OPERATOR
-    ARRAYS = ('offsets', 'sizes', 'strides')
-
+    ARRAYS = ("offsets", "sizes", "strides")
 
 
 def validate(desc: SliceDesc, feature_level: FeatureLevel) -> None:

@@ -39,8 +39,7 @@ class Slice1Desc(OneInOneOut):
     dimension_count: int | None = None
 
     operator = OPERATOR
-    ARRAYS = ('window_offsets', 'window_sizes', 'window_strides')
-
+    ARRAYS = ("window_offsets", "window_sizes", "window_strides")
 
 
 def copy_start(offset: int, size: int, stride: int) -> int:
@@ -63,8 +62,11 @@ def validate(desc: Slice1Desc, feature_level: FeatureLevel) -> None:
     check_uint(desc.window_sizes, "window_sizes", "SLICE1.3")
     for i, s in enumerate(desc.window_strides):
         if not INT_MIN <= s <= INT_MAX:
-            fail(f"window_strides[{i}]={s}, but window_strides is INT ({INT_MIN}..{INT_MAX})", "SLICE1.5",
-                 "window_strides")
+            fail(
+                f"window_strides[{i}]={s}, but window_strides is INT ({INT_MIN}..{INT_MAX})",
+                "SLICE1.5",
+                "window_strides",
+            )
     check_support(OPERATOR, desc.tensors, n, feature_level)
     for i in range(n):
         offset, size, stride = desc.window_offsets[i], desc.window_sizes[i], desc.window_strides[i]
@@ -83,8 +85,7 @@ def validate(desc: Slice1Desc, feature_level: FeatureLevel) -> None:
         limit = max_copied_elements(size, stride)
         if not 1 <= out <= limit:
             fail(
-                f"output_tensor.sizes[{i}]={out}, but MaxCopiedElements[{i}] = 1 + ({size} - 1) / |{stride}| = "
-                f"{limit}",
+                f"output_tensor.sizes[{i}]={out}, but MaxCopiedElements[{i}] = 1 + ({size} - 1) / |{stride}| = {limit}",
                 "SLICE1.4",
                 "output_tensor.sizes",
             )
@@ -105,7 +106,9 @@ def source(desc: Slice1Desc, c: Sequence[int]) -> tuple[int, ...]:
 
 def index_maps(desc: Slice1Desc) -> list[core.Affine]:
     """SLICE1.2 per axis: CopyStart + stride * k, a slice (reversed where the stride is negative)."""
-    return [core.Affine(s0, st, n) for s0, st, n in zip(copy_starts(desc), desc.window_strides, desc.output_tensor.sizes)]
+    return [
+        core.Affine(s0, st, n) for s0, st, n in zip(copy_starts(desc), desc.window_strides, desc.output_tensor.sizes)
+    ]
 
 
 def compute_literal(desc: Slice1Desc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -67,8 +67,11 @@ def validate(desc: SplitDesc, feature_level: FeatureLevel) -> None:
     for j, tensor in enumerate(desc.output_tensors):
         name = f"output_tensors[{j}]"
         if tensor.dimension_count != n:
-            fail(f"{name} has DimensionCount={tensor.dimension_count}, but input_tensor has {n}", "SPLIT.2",
-                 f"{name}.sizes")
+            fail(
+                f"{name} has DimensionCount={tensor.dimension_count}, but input_tensor has {n}",
+                "SPLIT.2",
+                f"{name}.sizes",
+            )
         check_sizes(tensor, name)
         check_same_type_and_rank(desc.input_tensor, "input_tensor", tensor, name)
     check_support(OPERATOR, desc.tensors, n, feature_level)

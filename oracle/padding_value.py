@@ -39,7 +39,7 @@ def as_float32(value: float) -> np.float32:
         return np.float32(value)
 
 
-def convert_padding_value(data_type: DataType, value: float) -> PaddingValueConversion:
+def convert_padding_value(data_type: DataType, value: float) -> PaddingValueConversion:  # noqa: C901 (to split, issue 12)
     f32 = as_float32(value)
     dtype = data_type.numpy
 
@@ -69,13 +69,25 @@ def convert_padding_value(data_type: DataType, value: float) -> PaddingValueConv
     if math.isnan(f32):
         return result(0, "U-PAD-1", True, "NaN into an integer type: unspecified; oracle uses 0")
     if math.isinf(f32):
-        return result(info.max if f32 > 0 else info.min, "U-PAD-1", True,
-                      "infinity into an integer type: unspecified; oracle saturates")
+        return result(
+            info.max if f32 > 0 else info.min,
+            "U-PAD-1",
+            True,
+            "infinity into an integer type: unspecified; oracle saturates",
+        )
     truncated = int(f32)  # exact: float32 values are exact integers once truncated toward zero
     if info.min == 0 and f32 < 0:
-        return result(max(truncated, 0), "U-PAD-1", True,
-                      "negative value into an unsigned type: unspecified; oracle saturates to 0")
+        return result(
+            max(truncated, 0),
+            "U-PAD-1",
+            True,
+            "negative value into an unsigned type: unspecified; oracle saturates to 0",
+        )
     if not info.min <= truncated <= info.max:
-        return result(min(max(truncated, info.min), info.max), "U-PAD-1", True,
-                      f"{float(f32)!r} is out of {data_type.value}'s range: unspecified; oracle saturates")
+        return result(
+            min(max(truncated, info.min), info.max),
+            "U-PAD-1",
+            True,
+            f"{float(f32)!r} is out of {data_type.value}'s range: unspecified; oracle saturates",
+        )
     return result(truncated, "U-PAD-1", False, "integer type: truncated toward zero (documented, PAD.4)")

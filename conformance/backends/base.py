@@ -94,8 +94,9 @@ class Backend(abc.ABC):
     def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
         """Execute one valid descriptor on the implementation; never raise for the implementation's errors."""
 
-    def run_many(self, items: Sequence[tuple[Descriptor, list[np.ndarray], FeatureLevel]]
-                 ) -> list[RunResult | BaseException]:
+    def run_many(
+        self, items: Sequence[tuple[Descriptor, list[np.ndarray], FeatureLevel]]
+    ) -> list[RunResult | BaseException]:
         """Run several valid cases at once (batch_size > 1); one result each, or the exception that case raised.
 
         The default runs them one by one; a batching backend overrides it.  The run layer calls it with

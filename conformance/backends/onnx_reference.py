@@ -29,5 +29,7 @@ class OnnxReferenceBackend(LoweredGraphBackend):
         return run
 
     def _classify(self, error: Exception, phase: str, lowering: Lowering) -> RunResult:
-        return RunResult.error(f"{self.name}: the reference evaluator failed to {phase} {lowering.onnx_operator} "
-                               f"({lowering.data_type.value}, rank {lowering.rank}): {type(error).__name__}: {error}")
+        return RunResult.error(
+            f"{self.name}: the reference evaluator failed to {phase} {lowering.onnx_operator} "
+            f"({lowering.data_type.value}, rank {lowering.rank}): {type(error).__name__}: {error}"
+        )

@@ -23,15 +23,24 @@ DISABLE_CPU_FALLBACK = "session.disable_cpu_ep_fallback"
 # Failures that are known limits of ONNX Runtime, not wrong answers: reported unsupported with
 # ORT's own message and the rule that explains it.
 KNOWN_LIMITS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"NOT_IMPLEMENTED|Could not find an implementation"),
-     "ONNX Runtime has no kernel for this operator and data type on {provider}"),
-    (re.compile(r"Pad reflect: (pre|post)-pad \(\d+\) exceeds maximum allowed"),
-     "ONNX Runtime's reflect Pad needs every pad < the dimension's size (no periodic folding, PAD.3)"),
-    (re.compile(r"Pad reflect requires axis length >= 2"),
-     "ONNX Runtime's reflect Pad needs a padded axis of size >= 2 (reflecting a size-1 axis is U-PAD-4)"),
-    (re.compile(r"fallback to CPU EP has been explicitly disabled"),
-     "a node would run on the CPU, not on {provider}: refused, never reported as a {provider} result"),
+    (
+        re.compile(r"NOT_IMPLEMENTED|Could not find an implementation"),
+        "ONNX Runtime has no kernel for this operator and data type on {provider}",
+    ),
+    (
+        re.compile(r"Pad reflect: (pre|post)-pad \(\d+\) exceeds maximum allowed"),
+        "ONNX Runtime's reflect Pad needs every pad < the dimension's size (no periodic folding, PAD.3)",
+    ),
+    (
+        re.compile(r"Pad reflect requires axis length >= 2"),
+        "ONNX Runtime's reflect Pad needs a padded axis of size >= 2 (reflecting a size-1 axis is U-PAD-4)",
+    ),
+    (
+        re.compile(r"fallback to CPU EP has been explicitly disabled"),
+        "a node would run on the CPU, not on {provider}: refused, never reported as a {provider} result",
+    ),
 ]
+
 
 def _import_ort():
     try:
@@ -39,7 +48,8 @@ def _import_ort():
     except ImportError as e:
         raise BackendUnavailable(
             "ONNX Runtime is not installed: `pip install onnxruntime` (CPU, any platform) or "
-            "`pip install onnxruntime-directml` (Windows 10/11 with a DirectX 12 GPU), never both") from e
+            "`pip install onnxruntime-directml` (Windows 10/11 with a DirectX 12 GPU), never both"
+        ) from e
     return onnxruntime
 
 
@@ -48,16 +58,20 @@ class OnnxRuntimeBackend(LoweredGraphBackend):
 
     name = "onnxruntime"
 
-    def __init__(self, provider: str = CPU, *, cache: bool = True, parameters_as_inputs: bool = True,
-                 threads: int = 1):
+    def __init__(self, provider: str = CPU, *, cache: bool = True, parameters_as_inputs: bool = True, threads: int = 1):
         super().__init__(cache=cache, parameters_as_inputs=parameters_as_inputs)
         self.ort = _import_ort()
         self.provider = provider
         self.threads = threads
 
     def versions(self) -> dict[str, str]:
-        return {"onnxruntime": self.ort.__version__, "provider": self.provider, "onnx": onnx.__version__,
-                "onnx_opset": str(OPSET), "onnx_ir_version": str(IR_VERSION)}
+        return {
+            "onnxruntime": self.ort.__version__,
+            "provider": self.provider,
+            "onnx": onnx.__version__,
+            "onnx_opset": str(OPSET),
+            "onnx_ir_version": str(IR_VERSION),
+        }
 
     def session_options(self):
         options = self.ort.SessionOptions()
@@ -83,8 +97,11 @@ class OnnxRuntimeBackend(LoweredGraphBackend):
             with tempfile.TemporaryDirectory() as folder:
                 options.optimized_model_filepath = os.path.join(folder, "optimized.onnx")
                 session = self.ort.InferenceSession(model.SerializeToString(), options, providers=[self.provider])
-                added = [n.op_type for n in onnx.load(options.optimized_model_filepath).graph.node
-                         if n.op_type != node.op_type]
+                added = [
+                    n.op_type
+                    for n in onnx.load(options.optimized_model_filepath).graph.node
+                    if n.op_type != node.op_type
+                ]
         else:
             session = self.ort.InferenceSession(model.SerializeToString(), options, providers=[self.provider])
 
@@ -92,8 +109,10 @@ class OnnxRuntimeBackend(LoweredGraphBackend):
             return session.run(None, feeds)
 
         if added:
-            run.notes = (f"ONNX Runtime ran {node.op_type} between inserted {', '.join(added)} nodes "  # type: ignore[attr-defined]
-                         f"({self.provider} has no FLOAT16 kernel): the values went through float32",)
+            run.notes = (
+                f"ONNX Runtime ran {node.op_type} between inserted {', '.join(added)} nodes "  # type: ignore[attr-defined]
+                f"({self.provider} has no FLOAT16 kernel): the values went through float32",
+            )
         return run
 
     def _classify(self, error: Exception, phase: str, lowering: Lowering) -> RunResult:
@@ -101,8 +120,10 @@ class OnnxRuntimeBackend(LoweredGraphBackend):
         for pattern, rule in KNOWN_LIMITS:
             if pattern.search(message):
                 return RunResult.unsupported(f"{self.name}: {rule.format(provider=self.provider)}: {message}")
-        return RunResult.error(f"{self.name}: ONNX Runtime failed to {phase} {lowering.onnx_operator} "
-                               f"({lowering.data_type.value}, rank {lowering.rank}): {message}")
+        return RunResult.error(
+            f"{self.name}: ONNX Runtime failed to {phase} {lowering.onnx_operator} "
+            f"({lowering.data_type.value}, rank {lowering.rank}): {message}"
+        )
 
 
 class OnnxRuntimeCpuBackend(OnnxRuntimeBackend):

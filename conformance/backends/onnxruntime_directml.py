@@ -36,6 +36,7 @@ NODE_NAME = re.compile(r"\bName:\s*'c(\d+)_[A-Za-z]+'|node with name '?c(\d+)_")
 BATCH_SIZE = 100  # cases per session: measured 0.9-1.8 s to create under Wine, whatever the count
 ONNX_SYMMETRIC_FREE = frozenset({"CONSTANT", "EDGE", "REFLECTION"})
 
+
 class SessionFailed(Exception):
     """ONNX Runtime refused to create or run a session; the message is ORT's."""
 
@@ -63,14 +64,17 @@ class PythonSessions:
         try:
             import onnxruntime
         except ImportError as e:
-            raise BackendUnavailable("ONNX Runtime is not installed: `pip install onnxruntime-directml` on Windows")\
-                from e
+            raise BackendUnavailable(
+                "ONNX Runtime is not installed: `pip install onnxruntime-directml` on Windows"
+            ) from e
         self.ort = onnxruntime
         self.provider = provider
         self.level = graph_optimization_level
         if provider not in onnxruntime.get_available_providers():
-            raise BackendUnavailable(f"ONNX Runtime {onnxruntime.__version__} here offers "
-                                     f"{', '.join(onnxruntime.get_available_providers())}, not {provider}")
+            raise BackendUnavailable(
+                f"ONNX Runtime {onnxruntime.__version__} here offers "
+                f"{', '.join(onnxruntime.get_available_providers())}, not {provider}"
+            )
 
     def create(self, model: bytes) -> Any:
         options = self.ort.SessionOptions()
@@ -108,8 +112,15 @@ class PythonSessions:
 class WorkerSessions:
     """The native ort_worker: ONNX Runtime's C API with one shared DirectML device (Windows, or Wine)."""
 
-    def __init__(self, *, dml_dll: str | None = None, adapter: str | None = None, ort_dll: str | None = None,
-                 graph_optimization_level: int = ORT_DISABLE_ALL, timeout: float = 600.0):
+    def __init__(
+        self,
+        *,
+        dml_dll: str | None = None,
+        adapter: str | None = None,
+        ort_dll: str | None = None,
+        graph_optimization_level: int = ORT_DISABLE_ALL,
+        timeout: float = 600.0,
+    ):
         from .directml.backend import NativeProgram
 
         self.level = graph_optimization_level
@@ -118,25 +129,35 @@ class WorkerSessions:
         self.info = self.program.info
 
     def create(self, model: bytes) -> int:
-        header, _ = self.program.request({"op": "session", "graph_optimization_level": self.level}, model,
-                                         timeout=self.timeout)
+        header, _ = self.program.request(
+            {"op": "session", "graph_optimization_level": self.level}, model, timeout=self.timeout
+        )
         if header.get("status") != "ok":
             raise SessionFailed(header.get("message") or f"{header.get('call')}: {header}")
         return int(header["session"])
 
     def run(self, session: int, feeds: dict[str, np.ndarray], outputs: list[str]) -> list[np.ndarray]:
         arrays = [np.ascontiguousarray(x) for x in feeds.values()]
-        inputs = [{"name": n, "type": onnx.helper.np_dtype_to_tensor_dtype(x.dtype), "shape": list(x.shape),
-                   "bytes": x.nbytes} for n, x in zip(feeds, arrays)]
-        header, payload = self.program.request({"op": "run", "session": session, "inputs": inputs,
-                                                "outputs": outputs}, b"".join(x.tobytes() for x in arrays),
-                                               timeout=self.timeout)
+        inputs = [
+            {
+                "name": n,
+                "type": onnx.helper.np_dtype_to_tensor_dtype(x.dtype),
+                "shape": list(x.shape),
+                "bytes": x.nbytes,
+            }
+            for n, x in zip(feeds, arrays)
+        ]
+        header, payload = self.program.request(
+            {"op": "run", "session": session, "inputs": inputs, "outputs": outputs},
+            b"".join(x.tobytes() for x in arrays),
+            timeout=self.timeout,
+        )
         if header.get("status") != "ok":
             raise SessionFailed(header.get("message") or f"{header.get('call')}: {header}")
         results, offset = [], 0
         for meta in header["outputs"]:
             dtype = onnx.helper.tensor_dtype_to_np_dtype(meta["type"]).newbyteorder("<")
-            chunk = payload[offset: offset + meta["bytes"]]
+            chunk = payload[offset : offset + meta["bytes"]]
             offset += meta["bytes"]
             results.append(np.frombuffer(chunk, dtype=dtype).reshape(meta["shape"]).copy())
         return results
@@ -147,10 +168,13 @@ class WorkerSessions:
 
     def describe(self) -> dict[str, str]:
         info = self.info
-        return {"onnxruntime": info.get("onnxruntime_version", "unknown"),
-                "onnxruntime_dll": info.get("onnxruntime_dll", "unknown"), "provider": DML,
-                "route": "ort_worker (ONNX Runtime's C API, one DirectML device for every session)",
-                **self.program.versions()}
+        return {
+            "onnxruntime": info.get("onnxruntime_version", "unknown"),
+            "onnxruntime_dll": info.get("onnxruntime_dll", "unknown"),
+            "provider": DML,
+            "route": "ort_worker (ONNX Runtime's C API, one DirectML device for every session)",
+            **self.program.versions(),
+        }
 
     def data_types(self) -> frozenset[DataType]:
         return self.program.data_types()
@@ -173,21 +197,34 @@ class OnnxRuntimeDirectMLBackend(Backend):
     max_jobs = 1  # one DirectML device per process costs ~1.6 GB under vkd3d
     batch_size = BATCH_SIZE
 
-    def __init__(self, *, dml_dll: str | None = None, adapter: str | None = None, sessions: Sessions | None = None,
-                 batch_size: int = BATCH_SIZE, graph_optimization_level: int = ORT_DISABLE_ALL):
-        self.sessions: Sessions = sessions or WorkerSessions(dml_dll=dml_dll, adapter=adapter,
-                                                             graph_optimization_level=graph_optimization_level)
+    def __init__(
+        self,
+        *,
+        dml_dll: str | None = None,
+        adapter: str | None = None,
+        sessions: Sessions | None = None,
+        batch_size: int = BATCH_SIZE,
+        graph_optimization_level: int = ORT_DISABLE_ALL,
+    ):
+        self.sessions: Sessions = sessions or WorkerSessions(
+            dml_dll=dml_dll, adapter=adapter, graph_optimization_level=graph_optimization_level
+        )
         self.batch_size = batch_size
         self.stats = {"sessions": 0, "refused_sessions": 0, "cases": 0}
-        self._caps = Capabilities(data_types=self.sessions.data_types(), padding_modes=ONNX_SYMMETRIC_FREE,
-                                  feature_level=max(FeatureLevel))
+        self._caps = Capabilities(
+            data_types=self.sessions.data_types(), padding_modes=ONNX_SYMMETRIC_FREE, feature_level=max(FeatureLevel)
+        )
 
     def capabilities(self) -> Capabilities:
         return self._caps
 
     def versions(self) -> dict[str, str]:
-        return {**self.sessions.describe(), "onnx_opset": str(OPSET), "onnx_ir_version": str(IR_VERSION),
-                "graph_optimization": "disabled (every node runs as its own DirectML operator)"}
+        return {
+            **self.sessions.describe(),
+            "onnx_opset": str(OPSET),
+            "onnx_ir_version": str(IR_VERSION),
+            "graph_optimization": "disabled (every node runs as its own DirectML operator)",
+        }
 
     def close(self) -> None:
         self.sessions.close()
@@ -198,8 +235,9 @@ class OnnxRuntimeDirectMLBackend(Backend):
             raise result
         return result
 
-    def run_many(self, items: Sequence[tuple[Descriptor, list[np.ndarray], FeatureLevel]]
-                 ) -> list[RunResult | BaseException]:
+    def run_many(
+        self, items: Sequence[tuple[Descriptor, list[np.ndarray], FeatureLevel]]
+    ) -> list[RunResult | BaseException]:
         """Run many cases in as few sessions as possible; one result (or the exception it raised) each."""
         results: list[RunResult | BaseException | None] = [None] * len(items)
         batch: list[_Item] = []
@@ -215,7 +253,7 @@ class OnnxRuntimeDirectMLBackend(Backend):
                 continue
             batch.append(_Item(i, lowering, inputs[0]))
         for start in range(0, len(batch), self.batch_size):
-            for index, result in self._run_batch(batch[start: start + self.batch_size]).items():
+            for index, result in self._run_batch(batch[start : start + self.batch_size]).items():
                 results[index] = result
         self.stats["cases"] += len(items)
         return [r if r is not None else RunResult.error("internal: no result") for r in results]
@@ -250,8 +288,12 @@ class OnnxRuntimeDirectMLBackend(Backend):
         timings = {"session_s": (t1 - t0) / len(batch), "run_s": (t2 - t1) / len(batch), "batch": float(len(batch))}
         for item in batch:
             mine = [outputs.pop(0) for _ in range(item.lowering.output_count)]
-            results[item.index] = RunResult.ok(mine, reached_operator=item.lowering.dml_operator,
-                                               notes=list(item.lowering.notes), timings=dict(timings))
+            results[item.index] = RunResult.ok(
+                mine,
+                reached_operator=item.lowering.dml_operator,
+                notes=list(item.lowering.notes),
+                timings=dict(timings),
+            )
         return results
 
     def _halve(self, batch: list[_Item], error: BaseException, phase: str) -> dict[int, RunResult | BaseException]:
@@ -265,7 +307,7 @@ class OnnxRuntimeDirectMLBackend(Backend):
         k = int(next(g for g in match.groups() if g)) if match else len(batch)
         if k < len(batch):
             culprit = {batch[k].index: self._classify(error, phase, batch[k].lowering)}  # type: ignore[arg-type]
-            return {**culprit, **self._run_batch(batch[:k] + batch[k + 1:])}
+            return {**culprit, **self._run_batch(batch[:k] + batch[k + 1 :])}
         half = len(batch) // 2
         return {**self._run_batch(batch[:half]), **self._run_batch(batch[half:])}
 
@@ -273,9 +315,11 @@ class OnnxRuntimeDirectMLBackend(Backend):
         message = str(error)
         for pattern, rule in KNOWN_LIMITS:
             if pattern.search(message):
-                return RunResult.unsupported(f"{self.name}: {rule.format(provider=DML)}: {message}",
-                                             reached_operator=lowering.dml_operator)
-        return RunResult.error(f"{self.name}: ONNX Runtime failed to {phase} {lowering.onnx_operator} "
-                               f"({lowering.data_type.value}, rank {lowering.rank}): {message}",
-                               reached_operator=lowering.dml_operator)
-
+                return RunResult.unsupported(
+                    f"{self.name}: {rule.format(provider=DML)}: {message}", reached_operator=lowering.dml_operator
+                )
+        return RunResult.error(
+            f"{self.name}: ONNX Runtime failed to {phase} {lowering.onnx_operator} "
+            f"({lowering.data_type.value}, rank {lowering.rank}): {message}",
+            reached_operator=lowering.dml_operator,
+        )

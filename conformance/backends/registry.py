@@ -76,15 +76,17 @@ def resolve_backend(spec: str) -> BackendFactory:
             raise BackendNotFound(
                 f"no backend named {spec!r}; installed backends: {', '.join(backend_names()) or 'none'} "
                 f"(third-party backends register under the entry point group {ENTRY_POINT_GROUP!r}; "
-                "or give module:Class)")
+                "or give module:Class)"
+            )
         try:
             factory = matches[0].load()
         except ImportError as e:
             raise BackendNotFound(f"cannot import backend {spec!r} ({matches[0].value}): {e}") from e
     if isinstance(factory, type):
         if not issubclass(factory, Backend):
-            raise BackendNotFound(f"{spec} is the class {factory.__qualname__}, not a subclass of "
-                                  "conformance.backends.base.Backend")
+            raise BackendNotFound(
+                f"{spec} is the class {factory.__qualname__}, not a subclass of conformance.backends.base.Backend"
+            )
         if inspect.isabstract(factory):
             missing = ", ".join(sorted(factory.__abstractmethods__))
             raise BackendNotFound(f"{spec} is abstract: it does not implement {missing}")

@@ -55,8 +55,14 @@ class Lowering:
     def signature(self) -> tuple:
         """What the compiled graph depends on when the parameters are graph inputs."""
         params = tuple((n, v.dtype.str, v.ndim, v.shape if v.ndim else ()) for n, v in self.parameters.items())
-        return (self.onnx_operator, self.data_type, self.rank, self.output_count,
-                tuple(sorted(self.attributes.items())), params)
+        return (
+            self.onnx_operator,
+            self.data_type,
+            self.rank,
+            self.output_count,
+            tuple(sorted(self.attributes.items())),
+            params,
+        )
 
     @property
     def full_signature(self) -> tuple:
@@ -93,15 +99,24 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
     initializers = []
     for name, value in lowering.parameters.items():
         if parameters_as_inputs:
-            inputs.append(helper.make_tensor_value_info(
-                prefix + name, helper.np_dtype_to_tensor_dtype(value.dtype), list(value.shape)))
+            inputs.append(
+                helper.make_tensor_value_info(
+                    prefix + name, helper.np_dtype_to_tensor_dtype(value.dtype), list(value.shape)
+                )
+            )
         else:
             initializers.append(onnx.numpy_helper.from_array(value, prefix + name))
-    outputs = [helper.make_tensor_value_info(f"{prefix}out{j}", elem,
-                                             [f"{prefix}out{j}_d{i}" for i in range(lowering.rank)])
-               for j in range(lowering.output_count)]
-    node = helper.make_node(lowering.onnx_operator, [prefix + DATA, *(prefix + n for n in lowering.parameters)],
-                            [o.name for o in outputs], name=f"{prefix}{lowering.onnx_operator}", **lowering.attributes)
+    outputs = [
+        helper.make_tensor_value_info(f"{prefix}out{j}", elem, [f"{prefix}out{j}_d{i}" for i in range(lowering.rank)])
+        for j in range(lowering.output_count)
+    ]
+    node = helper.make_node(
+        lowering.onnx_operator,
+        [prefix + DATA, *(prefix + n for n in lowering.parameters)],
+        [o.name for o in outputs],
+        name=f"{prefix}{lowering.onnx_operator}",
+        **lowering.attributes,
+    )
     return node, inputs, outputs, initializers
 
 
@@ -143,9 +158,17 @@ def onnx_slice(descriptor: Descriptor, starts: list[int], ends: list[int], steps
     """An ONNX Slice over every axis: what both DML_SLICE and DML_SLICE1 lower to (reached as DML_SLICE1)."""
     rank = descriptor.input_tensor.dimension_count
     return Lowering(
-        "Slice", "SLICE1", descriptor.input_tensor.data_type, rank, 1,
-        parameters={"starts": int64s(starts), "ends": int64s(ends), "axes": int64s(range(rank)),
-                    "steps": int64s(steps)},
+        "Slice",
+        "SLICE1",
+        descriptor.input_tensor.data_type,
+        rank,
+        1,
+        parameters={
+            "starts": int64s(starts),
+            "ends": int64s(ends),
+            "axes": int64s(range(rank)),
+            "steps": int64s(steps),
+        },
     )
 
 
@@ -171,8 +194,9 @@ class LoweredGraphBackend(Backend):
         self.stats = {"compiled": 0, "runs": 0}
 
     # ONNX has no symmetric Pad; the feature level is DirectML's, which an ONNX graph does not limit.
-    CAPABILITIES = Capabilities(padding_modes=frozenset({"CONSTANT", "EDGE", "REFLECTION"}),
-                                feature_level=max(FeatureLevel))
+    CAPABILITIES = Capabilities(
+        padding_modes=frozenset({"CONSTANT", "EDGE", "REFLECTION"}), feature_level=max(FeatureLevel)
+    )
 
     def capabilities(self) -> Capabilities:
         return self.CAPABILITIES
@@ -221,15 +245,21 @@ class LoweredGraphBackend(Backend):
         finally:
             self.stats["runs"] += 1
         t2 = time.perf_counter()
-        return RunResult.ok([np.asarray(y) for y in outputs], reached_operator=reached, notes=notes,
-                            timings={"compile_s": t1 - t0, "run_s": t2 - t1})
+        return RunResult.ok(
+            [np.asarray(y) for y in outputs],
+            reached_operator=reached,
+            notes=notes,
+            timings={"compile_s": t1 - t0, "run_s": t2 - t1},
+        )
 
     def _runner(self, lowering: Lowering) -> Runner | RunResult:
         key = lowering.signature if self.parameters_as_inputs else lowering.full_signature
         if self.cache and key in self._runners:
             return self._runners[key]
         try:
-            runner: Runner | RunResult = self._compile(build_model(lowering, parameters_as_inputs=self.parameters_as_inputs))
+            runner: Runner | RunResult = self._compile(
+                build_model(lowering, parameters_as_inputs=self.parameters_as_inputs)
+            )
             self.stats["compiled"] += 1
         except Exception as e:  # session creation refused the graph: classified below
             runner = self._classify(e, "compile", lowering)

@@ -20,15 +20,27 @@ ONNX_MODES = {PaddingMode.CONSTANT: "constant", PaddingMode.EDGE: "edge", Paddin
 def lower(desc: PaddingDesc) -> Lowering:
     mode = ONNX_MODES.get(desc.padding_mode)
     if mode is None:
-        raise Inexpressible(f"padding_mode={desc.padding_mode.value}: ONNX Pad has no symmetric mode "
-                            "(only constant, reflect, edge, wrap)")
+        raise Inexpressible(
+            f"padding_mode={desc.padding_mode.value}: ONNX Pad has no symmetric mode "
+            "(only constant, reflect, edge, wrap)"
+        )
     data_type = desc.input_tensor.data_type
     parameters = {"pads": int64s([*desc.start_padding, *desc.end_padding])}
     notes: tuple[str, ...] = ()
     if desc.padding_mode is PaddingMode.CONSTANT:
         conversion = convert_padding_value(data_type, desc.padding_value)
         parameters["constant_value"] = np.asarray(conversion.value, dtype=data_type.numpy).reshape(())
-        notes = (f"padding_value converted to {data_type.value} by the suite ({conversion.note}); DML_PADDING1 "
-                 "receives a typed value, so the implementation's PaddingValue conversion is not exercised",)
-    return Lowering("Pad", "PADDING1", data_type, desc.input_tensor.dimension_count, 1,
-                    attributes={"mode": mode}, parameters=parameters, notes=notes)
+        notes = (
+            f"padding_value converted to {data_type.value} by the suite ({conversion.note}); DML_PADDING1 "
+            "receives a typed value, so the implementation's PaddingValue conversion is not exercised",
+        )
+    return Lowering(
+        "Pad",
+        "PADDING1",
+        data_type,
+        desc.input_tensor.dimension_count,
+        1,
+        attributes={"mode": mode},
+        parameters=parameters,
+        notes=notes,
+    )

@@ -19,8 +19,10 @@ def lower(desc: SliceDesc) -> Lowering:
             stride = 1  # one element is read whatever the stride (a stride of 0 included)
         elif stride == 0:
             # U-SLICE-1: DML_SLICE's UINT stride 0 repeats one element; ONNX Slice forbids step 0.
-            raise Inexpressible(f"strides[{axis}]=0 with sizes[{axis}]={size} repeats one element (U-SLICE-1); "
-                                "ONNX Slice does not allow a step of 0")
+            raise Inexpressible(
+                f"strides[{axis}]=0 with sizes[{axis}]={size} repeats one element (U-SLICE-1); "
+                "ONNX Slice does not allow a step of 0"
+            )
         starts.append(offset)
         ends.append(offset + stride * (size - 1) + 1)
         steps.append(stride)

@@ -19,8 +19,9 @@ def copy_start(offset: int, size: int, stride: int) -> int:
 
 def lower(desc: Slice1Desc) -> Lowering:
     starts, ends, steps = [], [], []
-    for offset, size, stride, count in zip(desc.window_offsets, desc.window_sizes, desc.window_strides,
-                                           desc.output_tensor.sizes):
+    for offset, size, stride, count in zip(
+        desc.window_offsets, desc.window_sizes, desc.window_strides, desc.output_tensor.sizes
+    ):
         start = copy_start(offset, size, stride)
         last = start + stride * (count - 1)
         if count == 1:

@@ -9,6 +9,12 @@ from . import Lowering, int64s
 
 def lower(desc: SplitDesc) -> Lowering:
     sizes = [t.sizes[desc.axis] for t in desc.output_tensors]
-    return Lowering("Split", "SPLIT", desc.input_tensor.data_type, desc.input_tensor.dimension_count,
-                    len(desc.output_tensors), attributes={"axis": desc.axis},
-                    parameters={"split": int64s(sizes)})
+    return Lowering(
+        "Split",
+        "SPLIT",
+        desc.input_tensor.data_type,
+        desc.input_tensor.dimension_count,
+        len(desc.output_tensors),
+        attributes={"axis": desc.axis},
+        parameters={"split": int64s(sizes)},
+    )

@@ -93,12 +93,18 @@ class RunConfig:
     def identity(self) -> dict[str, Any]:
         """What makes two runs the same run: the same cases, judged the same way."""
         return {
-            "backend": self.backend, "backend_options": self.backend_kwargs, "label": self.label,
-            "profile": self.profile, "seed": self.seed,
+            "backend": self.backend,
+            "backend_options": self.backend_kwargs,
+            "label": self.label,
+            "profile": self.profile,
+            "seed": self.seed,
             "feature_level": str(self.feature_level) if self.feature_level else None,
-            "operators": list(self.operators or ()), "data_types": [d.value for d in self.data_types or ()],
-            "case": list(self.case or ()), "cases": [str(Path(p).resolve()) for p in self.cases or ()],
-            "generated": self.generated_count, "hypothesis_examples": self.hypothesis_count,
+            "operators": list(self.operators or ()),
+            "data_types": [d.value for d in self.data_types or ()],
+            "case": list(self.case or ()),
+            "cases": [str(Path(p).resolve()) for p in self.cases or ()],
+            "generated": self.generated_count,
+            "hypothesis_examples": self.hypothesis_count,
             "expectations": str(Path(self.expectations).resolve()) if self.expectations else None,
             "no_known_issues": self.no_known_issues,
         }
@@ -111,15 +117,30 @@ class RunConfig:
         """
         theirs = _from_identity(identity)
         mine = self.identity()
-        differ = [name for name in self.given if BY_NAME[name].identity
-                  and _identity_key(name) in mine and mine[_identity_key(name)] != identity.get(_identity_key(name))]
+        differ = [
+            name
+            for name in self.given
+            if BY_NAME[name].identity
+            and _identity_key(name) in mine
+            and mine[_identity_key(name)] != identity.get(_identity_key(name))
+        ]
         if differ:
-            details = ", ".join(f"{flag(n)} {_show(mine[_identity_key(n)])} (the file has "
-                                f"{_show(identity.get(_identity_key(n)))})" for n in sorted(differ))
-            raise UsageError(f"--resume {where}: another run configuration: {details}; resume with the file's "
-                             "options (or leave them out)")
-        return dataclasses.replace(theirs, **{f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                                              if not (f.name in BY_NAME and BY_NAME[f.name].identity)})
+            details = ", ".join(
+                f"{flag(n)} {_show(mine[_identity_key(n)])} (the file has {_show(identity.get(_identity_key(n)))})"
+                for n in sorted(differ)
+            )
+            raise UsageError(
+                f"--resume {where}: another run configuration: {details}; resume with the file's "
+                "options (or leave them out)"
+            )
+        return dataclasses.replace(
+            theirs,
+            **{
+                f.name: getattr(self, f.name)
+                for f in dataclasses.fields(self)
+                if not (f.name in BY_NAME and BY_NAME[f.name].identity)
+            },
+        )
 
     def repro(self) -> str:
         """The command that runs one case of this run again (`{id}` stands for the case id)."""
@@ -156,13 +177,18 @@ def _from_identity(identity: dict[str, Any]) -> RunConfig:
     options = get("backend_options") or {}
     kw_names = {o.backend_kwarg: o.name for o in BACKEND_KWARGS}
     return RunConfig(
-        backend=get("backend") or DEFAULT_BACKEND, profile=get("profile") or "quick", seed=get("seed") or 0,
-        label=get("label"), feature_level=FeatureLevel.parse(get("feature_level")) if get("feature_level") else None,
+        backend=get("backend") or DEFAULT_BACKEND,
+        profile=get("profile") or "quick",
+        seed=get("seed") or 0,
+        label=get("label"),
+        feature_level=FeatureLevel.parse(get("feature_level")) if get("feature_level") else None,
         operators=tuple(get("operators") or ()) or None,
         data_types=tuple(DataType.parse(d) for d in get("data_types") or ()) or None,
-        case=tuple(get("case") or ()) or None, cases=tuple(get("cases") or ()) or None,
-        generated=get("generated"), hypothesis_examples=get("hypothesis_examples"),
-        expectations=get("expectations"), no_known_issues=bool(get("no_known_issues")),
+        case=tuple(get("case") or ()) or None,
+        cases=tuple(get("cases") or ()) or None,
+        generated=get("generated"),
+        hypothesis_examples=get("hypothesis_examples"),
+        expectations=get("expectations"),
+        no_known_issues=bool(get("no_known_issues")),
         **{kw_names[k]: v for k, v in options.items() if k in kw_names},
     )
-

@@ -65,8 +65,9 @@ def check_result(result: object, record: Record) -> str | None:
         return f"RunResult.reason is {type(result.reason).__name__}, not a string"
     if result.reached_operator is not None and not isinstance(result.reached_operator, str):
         return f"RunResult.reached_operator is {type(result.reached_operator).__name__}, not a string"
-    if result.status == "ok" and not (isinstance(result.outputs, (list, tuple))
-                                      and all(isinstance(o, np.ndarray) for o in result.outputs)):
+    if result.status == "ok" and not (
+        isinstance(result.outputs, (list, tuple)) and all(isinstance(o, np.ndarray) for o in result.outputs)
+    ):
         return f"RunResult.outputs is {safe_text(repr(result.outputs))[:80]}, not a list of numpy arrays"
     record.reached_operator = None if result.reached_operator is None else safe_text(result.reached_operator)
     notes = result.notes if isinstance(result.notes, (list, tuple)) else [result.notes]
@@ -83,8 +84,13 @@ def check_result(result: object, record: Record) -> str | None:
 Prefetched = RunResult | BaseException | None  # a batching backend's answer for one case, got beforehand
 
 
-def execute(work: Work, backend: Backend, level: FeatureLevel | None,
-            on_example: Callable[[Case], None] | None = None, prefetched: Prefetched = None) -> Record:
+def execute(
+    work: Work,
+    backend: Backend,
+    level: FeatureLevel | None,
+    on_example: Callable[[Case], None] | None = None,
+    prefetched: Prefetched = None,
+) -> Record:
     """Run one unit; the record carries the unit's index.  `on_example` sees each live example before it runs."""
     if isinstance(work.unit, LiveUnit):
         from .live import run_live
@@ -105,8 +111,9 @@ def prefetch(works: list[Work], backend: Backend, level: FeatureLevel | None) ->
     return {w.index: r for w, r in prefetch_results(works, backend, level)}
 
 
-def prefetch_results(works: list[Work], backend: Backend, level: FeatureLevel | None
-                     ) -> list[tuple[Work, RunResult | BaseException]]:
+def prefetch_results(
+    works: list[Work], backend: Backend, level: FeatureLevel | None
+) -> list[tuple[Work, RunResult | BaseException]]:
     """run_many on the valid cases among `works` that would reach run(); [] when that cannot be done."""
     chosen: list[Work] = []
     for work in works:
@@ -122,8 +129,12 @@ def prefetch_results(works: list[Work], backend: Backend, level: FeatureLevel | 
     if not chosen:
         return []
     try:
-        results = backend.run_many([(w.unit.descriptor, list(w.unit.inputs), w.unit.feature_level)  # type: ignore[union-attr]
-                                    for w in chosen])
+        results = backend.run_many(
+            [
+                (w.unit.descriptor, list(w.unit.inputs), w.unit.feature_level)  # type: ignore[union-attr]
+                for w in chosen
+            ]
+        )
     except Exception:
         return []
     if not isinstance(results, list) or len(results) != len(chosen):
@@ -160,8 +171,9 @@ def _run(record: Record, method: str, fn: Callable, *args, prefetched: Prefetche
     return result
 
 
-def _execute(case: Case, backend: Backend, level: FeatureLevel | None, record: Record,
-             prefetched: Prefetched = None) -> None:
+def _execute(
+    case: Case, backend: Backend, level: FeatureLevel | None, record: Record, prefetched: Prefetched = None
+) -> None:
     if level is not None and case.feature_level > level:
         record.set(Category.UNSUPPORTED, f"the case needs feature level {case.feature_level}; the run targets {level}")
         return
@@ -172,16 +184,19 @@ def _execute(case: Case, backend: Backend, level: FeatureLevel | None, record: R
     if reason:
         record.set(Category.UNSUPPORTED, str(reason))
         return
-    result = _run(record, "run", backend.run, case.descriptor, list(case.inputs), case.feature_level,
-                  prefetched=prefetched)
+    result = _run(
+        record, "run", backend.run, case.descriptor, list(case.inputs), case.feature_level, prefetched=prefetched
+    )
     if result is None:
         return
     open_validity = [u for u in case.unspecified if oracle.ERRATA[u].refusal_observed]
     if result.status == "rejected" and open_validity:
         # The pages leave open whether this descriptor is valid at all: refusing it is observed, not failed.
         record.observed = Observed(False, refused=True)
-        record.set(Category.OBSERVED, f"refused where the pages leave validity open ({', '.join(open_validity)}): "
-                                      f"{result.reason}")
+        record.set(
+            Category.OBSERVED,
+            f"refused where the pages leave validity open ({', '.join(open_validity)}): {result.reason}",
+        )
         return
     if result.status != "ok":
         record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
@@ -206,15 +221,18 @@ def _judge(case: Case, outputs: list[np.ndarray], record: Record) -> None:
     if not comparison.problems:
         # Which known deviations predict exactly this output (a waiver may name one: conformance.deviations).
         comparison.explained_by = deviations.explain(case.descriptor, case.inputs, outputs)
-    record.tensors = Tensors(TensorData.of(case.inputs[0]), [TensorData.of(e) for e in expected],
-                             [_tensor(a) for a in outputs])
+    record.tensors = Tensors(
+        TensorData.of(case.inputs[0]), [TensorData.of(e) for e in expected], [_tensor(a) for a in outputs]
+    )
     if comparison.fails:
         record.set(Category.FAIL, comparison.summary())
         return
     # Values differ only where the spec is silent: record what the implementation did, never judge it.
     record.observed = Observed(False, open_count)
-    record.set(Category.OBSERVED, f"differs from the oracle's policy for {entries} only in open elements: "
-                                  f"{comparison.summary()}")
+    record.set(
+        Category.OBSERVED,
+        f"differs from the oracle's policy for {entries} only in open elements: {comparison.summary()}",
+    )
 
 
 def _tensor(array: np.ndarray) -> TensorData:
@@ -228,8 +246,10 @@ def _execute_invalid(case: Case, backend: Backend, record: Record) -> None:
     clause = case.expected.clause
     record.expected_clause = clause
     if not call("capabilities", backend.capabilities).checks_invalid_descriptors:
-        record.set(Category.UNSUPPORTED, f"{backend.name} cannot observe descriptor validation (U-ALL-2); "
-                                         f"the descriptor breaks {clause}")
+        record.set(
+            Category.UNSUPPORTED,
+            f"{backend.name} cannot observe descriptor validation (U-ALL-2); the descriptor breaks {clause}",
+        )
         return
     result = _run(record, "check_descriptor", backend.check_descriptor, case.descriptor, case.feature_level)
     if result is None:
@@ -238,6 +258,8 @@ def _execute_invalid(case: Case, backend: Backend, record: Record) -> None:
         record.clause_matched = clause == result.reached_operator or f"[{clause}]" in result.reason
         record.set(Category.PASS, f"rejected as expected ({clause}); backend said: {result.reason}")
     elif result.status == "ok":
-        record.set(Category.FAIL, f"accepted an invalid descriptor that breaks {clause}: {oracle.CLAUSES.get(clause, '')}")
+        record.set(
+            Category.FAIL, f"accepted an invalid descriptor that breaks {clause}: {oracle.CLAUSES.get(clause, '')}"
+        )
     else:
         record.set(Category(result.status), result.reason or f"backend said {result.status}")

@@ -96,7 +96,10 @@ def _enc_float(value: float) -> float | str:
 
 
 _SCALARS: dict[Any, tuple[Decoder, Encoder]] = {
-    str: (_dec_str, _same), int: (_dec_int, _same), float: (_dec_float, _enc_float), bool: (_dec_bool, _same),
+    str: (_dec_str, _same),
+    int: (_dec_int, _same),
+    float: (_dec_float, _enc_float),
+    bool: (_dec_bool, _same),
     Any: (_dec_any, _same),
 }
 _CACHE: dict[Any, tuple[Decoder, Encoder]] = {}

@@ -40,8 +40,14 @@ def cases(draw, operator: str, level: FeatureLevel) -> Case:
 
 
 def _settings(unit: LiveUnit, phases: list[Phase]):
-    return settings(max_examples=unit.examples, database=None, deadline=None, print_blob=False,
-                    suppress_health_check=list(HealthCheck), phases=phases)
+    return settings(
+        max_examples=unit.examples,
+        database=None,
+        deadline=None,
+        print_blob=False,
+        suppress_health_check=list(HealthCheck),
+        phases=phases,
+    )
 
 
 def _answered_in_one_batch(unit: LiveUnit, backend: Backend, level: FeatureLevel) -> dict[str, object]:
@@ -63,8 +69,9 @@ def _answered_in_one_batch(unit: LiveUnit, backend: Backend, level: FeatureLevel
     return {w.unit.id: r for w, r in prefetch_results([Work(i, c) for i, c in enumerate(drawn)], backend, level)}
 
 
-def run_live(work: Work, backend: Backend, *, level: FeatureLevel | None,
-             on_example: Callable[[Case], None] | None = None) -> Record:
+def run_live(
+    work: Work, backend: Backend, *, level: FeatureLevel | None, on_example: Callable[[Case], None] | None = None
+) -> Record:
     """Run the unit's examples; return one record: the shrunk failure, or a summary of what ran."""
     unit = work.unit
     assert isinstance(unit, LiveUnit)
@@ -94,8 +101,9 @@ def run_live(work: Work, backend: Backend, *, level: FeatureLevel | None,
             raise
         case, record = last_failure[0]  # Hypothesis replays the minimal example last
         record.id, record.hypothesis, record.index = unit.id, True, work.index
-        record.reason = (f"shrunk by Hypothesis (seed {unit.seed}, {unit.examples} examples) to {case.id}: "
-                         f"{record.reason}")
+        record.reason = (
+            f"shrunk by Hypothesis (seed {unit.seed}, {unit.examples} examples) to {case.id}: {record.reason}"
+        )
         record.case_json = case_to_json(case, compact=False)
         return record
     total = sum(seen.values())

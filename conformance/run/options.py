@@ -42,12 +42,14 @@ def default_jobs() -> int:
 
 # --- value types: each raises ArgumentTypeError with what was expected ---------------------------
 
+
 def _typed(name: str, parse: Callable[[str], Any]) -> Callable[[str], Any]:
     def convert(text: str) -> Any:
         try:
             return parse(text)
         except ValueError as e:  # argparse shows an ArgumentTypeError's text, not a ValueError's
             raise argparse.ArgumentTypeError(str(e)) from e
+
     convert.__name__ = name  # argparse names the type in its error message
     return convert
 
@@ -58,6 +60,7 @@ def csv(parse: Callable[[str], Any], what: str) -> Callable[[str], tuple]:
         if not items:
             raise ValueError(f"expected a comma-separated list of {what}")
         return tuple(parse(t) for t in items)
+
     return _typed(what, convert)
 
 
@@ -83,6 +86,7 @@ def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
         if value < low or (high is not None and value > high):
             raise ValueError(f"{value} is out of range: expected {what}")
         return value
+
     return parse
 
 
@@ -136,56 +140,198 @@ class Option:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("backend", "--backend", "--dml-backend", "a registered name (entry point of 'dml_conformance.backends') "
-           f"or module:Class. Default: {DEFAULT_BACKEND!r} (the plugin is inert without it)",
-           _typed("backend", _nonempty), "NAME|module:Class", identity=True),
-    Option("dml_dll", "--dml-dll", "--dml-dll", "the DirectML.dll to test, for backends that take one (passed to "
-           "the backend as dml_dll=). directml: default the pinned onnxruntime-directml wheel's, fetched by "
-           "`dml-conformance setup directml`", metavar="PATH", identity=True, backend_kwarg="dml_dll"),
-    Option("adapter", "--adapter", "--dml-adapter", "the GPU, by index or part of its name, for backends that take "
-           "one (passed to the backend as adapter=). directml: default the first", metavar="INDEX|NAME",
-           identity=True, backend_kwarg="adapter"),
-    Option("profile", "--profile", "--dml-profile", "quick: examples, curated and a bounded generated set; full: "
-           "everything, incl. the frozen corpus, and many more Hypothesis examples. Default: 'quick'",
-           _typed("profile", _profile), "quick|full", identity=True),
-    Option("feature_level", "--feature-level", "--dml-feature-level", "the level the run targets; cases needing "
-           "more are unsupported. Default: the backend's own level", FEATURE_LEVEL_TYPE, "X.Y", identity=True),
-    Option("operators", "--operators", "--dml-operators", "only these operators (SLICE, SLICE1, PADDING, SPLIT). "
-           "Default: all", OPERATORS_TYPE, "OP,...", identity=True),
-    Option("data_types", "--data-types", "--dml-data-types", "only these data types (FLOAT32, UINT8, ...). "
-           "Default: all", DATA_TYPES_TYPE, "T,...", identity=True),
-    Option("case", "--case", "--dml-case", "only this case id (repeatable; 'PREFIX*' for a prefix)",
-           _typed("case id", _nonempty), "ID", "append", identity=True),
-    Option("cases", "--cases", "--dml-cases", "case files or folders to run instead of the packaged corpus "
-           "(repeatable)", metavar="PATH", action="append", identity=True),
-    Option("seed", "--seed", "--dml-seed", f"seed for generation and Hypothesis, 0..{MAX_SEED}. Default: 0",
-           SEED_TYPE, "N", identity=True),
-    Option("generated", "--generated", "--dml-generated", "cases generated at run time from the seed (over all "
-           f"operators, then filtered). Default: {GENERATED_AT_RUN_TIME['quick']} (quick), "
-           f"{GENERATED_AT_RUN_TIME['full']} (full)", COUNT_TYPE, "N", identity=True),
-    Option("hypothesis_examples", "--hypothesis-examples", "--dml-hypothesis-examples", "live Hypothesis examples "
-           f"per operator, 0 to skip. Default: {HYPOTHESIS_EXAMPLES['quick']} (quick), "
-           f"{HYPOTHESIS_EXAMPLES['full']} (full)", COUNT_TYPE, "N", identity=True),
-    Option("expectations", "--expectations", "--dml-expectations", "a JSON expectations file of waivers "
-           "(README: 'An expectations file')", metavar="FILE", identity=True),
-    Option("no_known_issues", "--no-known-issues", "--dml-no-known-issues", "do not apply the backend's shipped "
-           "known-issues waivers (conformance/known_issues/)", action="store_true", identity=True),
-    Option("label", "--label", "--dml-label", "a name for this run in comparison grids (e.g. a driver build)",
-           metavar="TEXT", identity=True),
-    Option("jobs", "--jobs", "--dml-jobs", "worker processes running cases, each with its own backend; at most "
-           "the backend's max_jobs. Default: the number of cores (1 per pytest-xdist worker)",
-           _typed("jobs", _int_in(1, 1024, "1..1024")), "N", short="-j"),
-    Option("timeout", "--timeout", "--dml-timeout", "per-case limit in seconds (backend construction has its own, "
-           f"at least 120 s); 0: no limit. Default: {DEFAULT_TIMEOUT_S:g}", _typed("timeout", _timeout), "SECONDS"),
-    Option("shard", "--shard", "--dml-shard", "run the I-th of N deterministic shares of the cases (merge the "
-           "shards' results with `dml-conformance report`)", _typed("shard", _shard), "I/N"),
-    Option("resume", "--resume", "--dml-resume", "continue this results file: run only the cases of its run "
-           "configuration that have no finished record, and append to it", metavar="RESULTS.jsonl"),
+    Option(
+        "backend",
+        "--backend",
+        "--dml-backend",
+        "a registered name (entry point of 'dml_conformance.backends') "
+        f"or module:Class. Default: {DEFAULT_BACKEND!r} (the plugin is inert without it)",
+        _typed("backend", _nonempty),
+        "NAME|module:Class",
+        identity=True,
+    ),
+    Option(
+        "dml_dll",
+        "--dml-dll",
+        "--dml-dll",
+        "the DirectML.dll to test, for backends that take one (passed to "
+        "the backend as dml_dll=). directml: default the pinned onnxruntime-directml wheel's, fetched by "
+        "`dml-conformance setup directml`",
+        metavar="PATH",
+        identity=True,
+        backend_kwarg="dml_dll",
+    ),
+    Option(
+        "adapter",
+        "--adapter",
+        "--dml-adapter",
+        "the GPU, by index or part of its name, for backends that take "
+        "one (passed to the backend as adapter=). directml: default the first",
+        metavar="INDEX|NAME",
+        identity=True,
+        backend_kwarg="adapter",
+    ),
+    Option(
+        "profile",
+        "--profile",
+        "--dml-profile",
+        "quick: examples, curated and a bounded generated set; full: "
+        "everything, incl. the frozen corpus, and many more Hypothesis examples. Default: 'quick'",
+        _typed("profile", _profile),
+        "quick|full",
+        identity=True,
+    ),
+    Option(
+        "feature_level",
+        "--feature-level",
+        "--dml-feature-level",
+        "the level the run targets; cases needing more are unsupported. Default: the backend's own level",
+        FEATURE_LEVEL_TYPE,
+        "X.Y",
+        identity=True,
+    ),
+    Option(
+        "operators",
+        "--operators",
+        "--dml-operators",
+        "only these operators (SLICE, SLICE1, PADDING, SPLIT). Default: all",
+        OPERATORS_TYPE,
+        "OP,...",
+        identity=True,
+    ),
+    Option(
+        "data_types",
+        "--data-types",
+        "--dml-data-types",
+        "only these data types (FLOAT32, UINT8, ...). Default: all",
+        DATA_TYPES_TYPE,
+        "T,...",
+        identity=True,
+    ),
+    Option(
+        "case",
+        "--case",
+        "--dml-case",
+        "only this case id (repeatable; 'PREFIX*' for a prefix)",
+        _typed("case id", _nonempty),
+        "ID",
+        "append",
+        identity=True,
+    ),
+    Option(
+        "cases",
+        "--cases",
+        "--dml-cases",
+        "case files or folders to run instead of the packaged corpus (repeatable)",
+        metavar="PATH",
+        action="append",
+        identity=True,
+    ),
+    Option(
+        "seed",
+        "--seed",
+        "--dml-seed",
+        f"seed for generation and Hypothesis, 0..{MAX_SEED}. Default: 0",
+        SEED_TYPE,
+        "N",
+        identity=True,
+    ),
+    Option(
+        "generated",
+        "--generated",
+        "--dml-generated",
+        "cases generated at run time from the seed (over all "
+        f"operators, then filtered). Default: {GENERATED_AT_RUN_TIME['quick']} (quick), "
+        f"{GENERATED_AT_RUN_TIME['full']} (full)",
+        COUNT_TYPE,
+        "N",
+        identity=True,
+    ),
+    Option(
+        "hypothesis_examples",
+        "--hypothesis-examples",
+        "--dml-hypothesis-examples",
+        "live Hypothesis examples "
+        f"per operator, 0 to skip. Default: {HYPOTHESIS_EXAMPLES['quick']} (quick), "
+        f"{HYPOTHESIS_EXAMPLES['full']} (full)",
+        COUNT_TYPE,
+        "N",
+        identity=True,
+    ),
+    Option(
+        "expectations",
+        "--expectations",
+        "--dml-expectations",
+        "a JSON expectations file of waivers (README: 'An expectations file')",
+        metavar="FILE",
+        identity=True,
+    ),
+    Option(
+        "no_known_issues",
+        "--no-known-issues",
+        "--dml-no-known-issues",
+        "do not apply the backend's shipped known-issues waivers (conformance/known_issues/)",
+        action="store_true",
+        identity=True,
+    ),
+    Option(
+        "label",
+        "--label",
+        "--dml-label",
+        "a name for this run in comparison grids (e.g. a driver build)",
+        metavar="TEXT",
+        identity=True,
+    ),
+    Option(
+        "jobs",
+        "--jobs",
+        "--dml-jobs",
+        "worker processes running cases, each with its own backend; at most "
+        "the backend's max_jobs. Default: the number of cores (1 per pytest-xdist worker)",
+        _typed("jobs", _int_in(1, 1024, "1..1024")),
+        "N",
+        short="-j",
+    ),
+    Option(
+        "timeout",
+        "--timeout",
+        "--dml-timeout",
+        "per-case limit in seconds (backend construction has its own, "
+        f"at least 120 s); 0: no limit. Default: {DEFAULT_TIMEOUT_S:g}",
+        _typed("timeout", _timeout),
+        "SECONDS",
+    ),
+    Option(
+        "shard",
+        "--shard",
+        "--dml-shard",
+        "run the I-th of N deterministic shares of the cases (merge the shards' results with `dml-conformance report`)",
+        _typed("shard", _shard),
+        "I/N",
+    ),
+    Option(
+        "resume",
+        "--resume",
+        "--dml-resume",
+        "continue this results file: run only the cases of its run "
+        "configuration that have no finished record, and append to it",
+        metavar="RESULTS.jsonl",
+    ),
     Option("out", "--out", None, "folder for the results and report. Default: 'reports'", metavar="DIR"),
-    Option("results", "--results", "--dml-results", "the results file (never overwritten). Default: "
-           "<out>/results-<backend>-<time>.jsonl", metavar="FILE"),
-    Option("report", "--report", "--dml-report", "the HTML report ('none' to skip). Default: the results file's "
-           "name with report- and .html", metavar="FILE"),
+    Option(
+        "results",
+        "--results",
+        "--dml-results",
+        "the results file (never overwritten). Default: <out>/results-<backend>-<time>.jsonl",
+        metavar="FILE",
+    ),
+    Option(
+        "report",
+        "--report",
+        "--dml-report",
+        "the HTML report ('none' to skip). Default: the results file's name with report- and .html",
+        metavar="FILE",
+    ),
     Option("exitfirst", "--exitfirst", None, "stop at the first failing case", action="store_true", short="-x"),
 )
 BY_NAME = {o.name: o for o in OPTIONS}

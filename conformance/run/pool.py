@@ -37,8 +37,7 @@ from .units import LiveUnit, Work, blank_record
 from .worker import FrameBuffer, frame
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
-BOOTSTRAP = ("import sys; sys.path.insert(0, {root!r}); from conformance.run.worker import main; "
-             "sys.exit(main())")
+BOOTSTRAP = "import sys; sys.path.insert(0, {root!r}); from conformance.run.worker import main; sys.exit(main())"
 # Construction (importing a runtime, opening a device, starting Wine) is not a case: its own limit.
 MIN_CONSTRUCT_TIMEOUT_S = 120.0
 # Replacement workers that fail to construct, in a row, before a slot is given up.
@@ -111,14 +110,26 @@ class _Worker:
 class Pool:
     """`jobs` workers running `spec(**kwargs)`; units in with `submit`, records out of `poll`."""
 
-    def __init__(self, spec: str, kwargs: dict[str, str], *, jobs: int, timeout: float | None,
-                 feature_level: str | None = None, construct_timeout: float | None = None, batch_size: int = 1):
+    def __init__(
+        self,
+        spec: str,
+        kwargs: dict[str, str],
+        *,
+        jobs: int,
+        timeout: float | None,
+        feature_level: str | None = None,
+        construct_timeout: float | None = None,
+        batch_size: int = 1,
+    ):
         self.spec, self.kwargs, self.jobs = spec, kwargs, jobs
         # A message holds up to this many units: a batching backend gets whole batches (Backend.batch_size).
         self.max_batch = max(MAX_BATCH, batch_size)
         self.timeout = timeout
-        self.construct_timeout = (max(MIN_CONSTRUCT_TIMEOUT_S, timeout) if timeout else None) \
-            if construct_timeout is None else construct_timeout
+        self.construct_timeout = (
+            (max(MIN_CONSTRUCT_TIMEOUT_S, timeout) if timeout else None)
+            if construct_timeout is None
+            else construct_timeout
+        )
         self.feature_level = feature_level
         self.events: queue.Queue = queue.Queue()
         self.pending: collections.deque[Work] = collections.deque()
@@ -164,8 +175,9 @@ class Pool:
             w.outbox.put(None)
             if w.ready and w.assigned:
                 work = w.assigned.popleft()
-                records.append(self._record(work, w, Category.INTERRUPTED,
-                                            f"the run was stopped ({why}) while this case ran"))
+                records.append(
+                    self._record(work, w, Category.INTERRUPTED, f"the run was stopped ({why}) while this case ran")
+                )
             not_run += len(w.assigned)
             w.assigned.clear()
         return records, not_run
@@ -263,15 +275,22 @@ class Pool:
                 continue
             if not w.ready and self.construct_timeout and now - w.started > self.construct_timeout:
                 self._kill(w)
-                w.failure = {"unavailable": False, "message": f"backend {self.spec} did not finish constructing "
-                                                              f"within {self.construct_timeout:g} s"}
+                w.failure = {
+                    "unavailable": False,
+                    "message": f"backend {self.spec} did not finish constructing within {self.construct_timeout:g} s",
+                }
                 self._ended(w, records)
             elif w.ready and w.assigned and self.timeout and now - w.clock > self.timeout:
                 self._kill(w)
                 work = w.assigned.popleft()
-                records.append(self._record(work, w, Category.TIMEOUT,
-                                            f"no answer within {self.timeout:g} s; the worker (pid {w.proc.pid}) "
-                                            "was killed and replaced"))
+                records.append(
+                    self._record(
+                        work,
+                        w,
+                        Category.TIMEOUT,
+                        f"no answer within {self.timeout:g} s; the worker (pid {w.proc.pid}) was killed and replaced",
+                    )
+                )
                 self._ended(w, records, blame=False)
 
     def _ended(self, w: _Worker, records: list[Record], *, blame: bool = True) -> None:
@@ -297,9 +316,13 @@ class Pool:
         if w.assigned and blame and not w.retiring:
             work = w.assigned.popleft()
             tail = w.tail()
-            record = self._record(work, w, Category.CRASH,
-                                  f"the worker process {describe_exit(returncode)} while this case ran"
-                                  + (f"; last stderr line: {tail[-1]}" if tail else ""))
+            record = self._record(
+                work,
+                w,
+                Category.CRASH,
+                f"the worker process {describe_exit(returncode)} while this case ran"
+                + (f"; last stderr line: {tail[-1]}" if tail else ""),
+            )
             record.crash = crash_info(returncode, tail)
             records.append(record)
         elif returncode not in (0, None) and not self.broken:
@@ -310,9 +333,13 @@ class Pool:
             self._spawn(w.slot)
 
     def _construction_failed(self, w: _Worker, returncode: int | None) -> None:
-        failure = w.failure or {"unavailable": False, "message": (
-            f"the worker process {describe_exit(returncode)} while constructing backend {self.spec}"
-            + "".join(f"\n  {line}" for line in w.tail()))}
+        failure = w.failure or {
+            "unavailable": False,
+            "message": (
+                f"the worker process {describe_exit(returncode)} while constructing backend {self.spec}"
+                + "".join(f"\n  {line}" for line in w.tail())
+            ),
+        }
         self.failures.append(failure)
         self.pending.extendleft(reversed(w.assigned))
         w.assigned.clear()
@@ -343,8 +370,12 @@ class Pool:
             while self.pending and len(w.assigned) < 2 * batch:
                 works = [self.pending.popleft()]
                 # A live Hypothesis unit is long: alone in its batch, so the units after it go to other workers.
-                while (self.pending and len(works) < batch and not isinstance(works[0].unit, LiveUnit)
-                       and not isinstance(self.pending[0].unit, LiveUnit)):
+                while (
+                    self.pending
+                    and len(works) < batch
+                    and not isinstance(works[0].unit, LiveUnit)
+                    and not isinstance(self.pending[0].unit, LiveUnit)
+                ):
                     works.append(self.pending.popleft())
                 if not w.assigned:
                     w.clock = now
@@ -353,14 +384,34 @@ class Pool:
 
     # --- processes --------------------------------------------------------------------------------
     def _spawn(self, slot: int) -> None:
-        kw: dict[str, Any] = {"start_new_session": True} if os.name == "posix" else {
-            "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
-        proc = subprocess.Popen([sys.executable, "-c", BOOTSTRAP.format(root=PACKAGE_ROOT)],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+        kw: dict[str, Any] = (
+            {"start_new_session": True}
+            if os.name == "posix"
+            else {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
+        )
+        proc = subprocess.Popen(
+            [sys.executable, "-c", BOOTSTRAP.format(root=PACKAGE_ROOT)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            **kw,
+        )
         w = _Worker(slot, proc, time.monotonic())
         self.workers = [x for x in self.workers if not (x.slot == slot and x.dead)] + [w]
-        w.outbox.put(frame(("init", {"spec": self.spec, "kwargs": self.kwargs, "sys_path": list(sys.path),
-                                     "parent": os.getpid(), "feature_level": self.feature_level})))
+        w.outbox.put(
+            frame(
+                (
+                    "init",
+                    {
+                        "spec": self.spec,
+                        "kwargs": self.kwargs,
+                        "sys_path": list(sys.path),
+                        "parent": os.getpid(),
+                        "feature_level": self.feature_level,
+                    },
+                )
+            )
+        )
         for target in (self._read_messages, self._read_stderr, self._write):
             threading.Thread(target=target, args=(w,), name=f"dml-pool-{target.__name__}-{slot}", daemon=True).start()
 

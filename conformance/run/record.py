@@ -73,6 +73,7 @@ class Verdict(str, enum.Enum):
 
 # --- the parts of a case record ----------------------------------------------------------------
 
+
 @dataclass
 class TensorData:
     """A small tensor for the report's diff: values as numbers ('nan'/'inf' as text) and as hex bits."""
@@ -172,6 +173,7 @@ def dumps(obj: dict) -> str:
 
 
 # --- header, footer, resume ------------------------------------------------------------------------
+
 
 @dataclass
 class Shard:

@@ -53,6 +53,7 @@ class ResultsWriteError(OSError):
 
 # --- names --------------------------------------------------------------------------------------
 
+
 def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text)
 
@@ -79,6 +80,7 @@ def report_path_for(results: Path) -> Path:
 
 # --- writing ------------------------------------------------------------------------------------
 
+
 class ResultsWriter:
     """Appends lines to a results file the caller has created (or is resuming); each line is one write."""
 
@@ -99,7 +101,7 @@ class ResultsWriter:
         data = (line + "\n").encode("utf-8")
         try:
             while data:
-                data = data[os.write(self._fd, data):]
+                data = data[os.write(self._fd, data) :]
         except OSError as e:
             raise ResultsWriteError(e.errno, f"cannot write {self.path}: {e.strerror}") from e
 
@@ -116,9 +118,15 @@ class ResultsWriter:
             try:
                 lines.append(record.to_line())
             except (TypeError, ValueError) as e:  # a bug, not the backend's: keep the case, say why
-                lines.append(Record(record.id, record.operator, Category.ERROR, index=record.index,
-                                    reason=f"the suite could not write this record: {type(e).__name__}: {e}"
-                                    ).to_line())
+                lines.append(
+                    Record(
+                        record.id,
+                        record.operator,
+                        Category.ERROR,
+                        index=record.index,
+                        reason=f"the suite could not write this record: {type(e).__name__}: {e}",
+                    ).to_line()
+                )
         if lines:
             self._write("\n".join(lines))
         self.counts.update(r.category for r in records)
@@ -149,6 +157,7 @@ def _drop_torn_line(path: Path) -> None:
 
 # --- reading ------------------------------------------------------------------------------------
 
+
 @dataclass
 class Results:
     path: str
@@ -160,8 +169,13 @@ class Results:
 
     @property
     def complete(self) -> bool:
-        return (self.footer is not None and not self.footer.interrupted and not self.footer.stopped
-                and not self.missing_shards and not any(r.category is Category.INTERRUPTED for r in self.records))
+        return (
+            self.footer is not None
+            and not self.footer.interrupted
+            and not self.footer.stopped
+            and not self.missing_shards
+            and not any(r.category is Category.INTERRUPTED for r in self.records)
+        )
 
     @property
     def backend(self) -> str:
@@ -211,7 +225,7 @@ def read_results(path: str | Path) -> Results:
     return _read(Path(path))
 
 
-def _read(path: Path, header_only: bool = False) -> Results:
+def _read(path: Path, header_only: bool = False) -> Results:  # noqa: C901 (to split, issue 12)
     try:
         lines = read_text(path).splitlines()
     except JsonFileError as e:
@@ -253,8 +267,15 @@ def _read(path: Path, header_only: bool = False) -> Results:
         else:
             raise ResultsFileError(f"{path}:{number}: a second header")
     for case_id in pending:
-        records.append(Record(case_id, case_id.split("-", 1)[0], Category.CRASH, synthesized=True,
-                              reason="the run stopped while this case was running (the process crashed or was killed)"))
+        records.append(
+            Record(
+                case_id,
+                case_id.split("-", 1)[0],
+                Category.CRASH,
+                synthesized=True,
+                reason="the run stopped while this case was running (the process crashed or was killed)",
+            )
+        )
         results.notes.append(f"{case_id} was running when the run stopped: recorded as crash")
     results.records = final_records(records)
     if results.footer is None:
@@ -273,11 +294,14 @@ def _header(path: Path, line: str) -> Header:
     if isinstance(version, bool) or not isinstance(version, int):
         raise ResultsFileError(f"{path}:1: $.format_version: expected an integer, got {version!r}")
     if version > FORMAT_VERSION:
-        raise ResultsFileError(f"{path}:1: format_version {version} is newer than this reader ({FORMAT_VERSION}); "
-                               "upgrade dml-conformance")
+        raise ResultsFileError(
+            f"{path}:1: format_version {version} is newer than this reader ({FORMAT_VERSION}); upgrade dml-conformance"
+        )
     if version not in READABLE_VERSIONS:
-        raise ResultsFileError(f"{path}:1: format_version {version} is not one this reader knows "
-                               f"({', '.join(map(str, READABLE_VERSIONS))})")
+        raise ResultsFileError(
+            f"{path}:1: format_version {version} is not one this reader knows "
+            f"({', '.join(map(str, READABLE_VERSIONS))})"
+        )
     try:
         header = parse_line({**obj, "kind": "header"}, "$")
     except JsonTypeError as e:
@@ -287,6 +311,7 @@ def _header(path: Path, line: str) -> Header:
 
 
 # --- merging shards -------------------------------------------------------------------------------
+
 
 def _config_key(run: Results) -> str | None:
     if run.header.shard is None or not run.header.config:
@@ -316,27 +341,38 @@ def _merge(shards: list[Results]) -> Results:
     for run in shards:
         index = run.header.shard.index  # type: ignore[union-attr]
         if index in by_index:
-            raise ResultsFileError(f"{run.path}: shard {index}/{count} of this run configuration is already given "
-                                   f"({by_index[index].path}); give each shard once")
+            raise ResultsFileError(
+                f"{run.path}: shard {index}/{count} of this run configuration is already given "
+                f"({by_index[index].path}); give each shard once"
+            )
         by_index[index] = run
     first = shards[0]
-    header = dataclasses.replace(first.header, shard=None, case_count=sum(r.header.case_count for r in shards),
-                                 input_errors=sorted({e for r in shards for e in r.header.input_errors}))
+    header = dataclasses.replace(
+        first.header,
+        shard=None,
+        case_count=sum(r.header.case_count for r in shards),
+        input_errors=sorted({e for r in shards for e in r.header.input_errors}),
+    )
     missing = [Shard(i, count) for i in range(1, count + 1) if i not in by_index]
     footers = [r.footer for r in shards]
     footer = None
     if all(footers):
-        footer = Footer(finished=max(f.finished for f in footers if f), duration_s=max(f.duration_s for f in footers if f),
-                        interrupted=any(f.interrupted for f in footers if f),
-                        stopped=next((f.stopped for f in footers if f and f.stopped), None),
-                        not_run=sum(f.not_run for f in footers if f),
-                        warnings=[w for f in footers if f for w in f.warnings])
+        footer = Footer(
+            finished=max(f.finished for f in footers if f),
+            duration_s=max(f.duration_s for f in footers if f),
+            interrupted=any(f.interrupted for f in footers if f),
+            stopped=next((f.stopped for f in footers if f and f.stopped), None),
+            not_run=sum(f.not_run for f in footers if f),
+            warnings=[w for f in footers if f for w in f.warnings],
+        )
     records = final_records([r for run in shards for r in run.records])
     footer_counts = Counter(r.category.value for r in records)
     if footer:
         footer.counts = dict(footer_counts)
-    notes = [f"{len(shards)} of {count} shards merged: " + ", ".join(
-        f"{r.header.shard} ({r.path})" for r in sorted(shards, key=lambda r: r.header.shard.index))]  # type: ignore
+    notes = [
+        f"{len(shards)} of {count} shards merged: "
+        + ", ".join(f"{r.header.shard} ({r.path})" for r in sorted(shards, key=lambda r: r.header.shard.index))
+    ]  # type: ignore
     notes += [f"shard {s} is missing: the run is incomplete" for s in missing]
     notes += [f"{r.path}: {n}" for r in shards for n in r.notes]
     return Results(" + ".join(r.path for r in shards), header, records, footer, notes, missing)

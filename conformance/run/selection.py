@@ -36,8 +36,9 @@ from .units import LiveUnit, Unit, Work
 
 RUN_TIME_SOURCE = "generated at run time"
 # The code whose output the generation cache holds: any change there is a new key.
-_CODE = [Path(__file__).resolve().parents[1] / name for name in ("builders.py", "values.py", "generate.py",
-                                                                    "corpus.py")]
+_CODE = [
+    Path(__file__).resolve().parents[1] / name for name in ("builders.py", "values.py", "generate.py", "corpus.py")
+]
 
 
 def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:
@@ -54,6 +55,7 @@ def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:
 
 
 # --- the generation cache ---------------------------------------------------------------------------
+
 
 def _code_key() -> str:
     digest = hashlib.sha256(np.__version__.encode())
@@ -123,8 +125,12 @@ class _GenerationCache:
         from ..generate import GENERATOR_VERSION, Generation
 
         state = self.state() if cases else None
-        generation = Generation(self.seed, source=f"{RUN_TIME_SOURCE}: seed {self.seed}, generator {GENERATOR_VERSION}",
-                                state=state, seen=[c.id for c in cases])
+        generation = Generation(
+            self.seed,
+            source=f"{RUN_TIME_SOURCE}: seed {self.seed}, generator {GENERATOR_VERSION}",
+            state=state,
+            seen=[c.id for c in cases],
+        )
         if state is None or state["done"] != len(cases):
             generation, cases = Generation(self.seed, source=generation.source), []
         cases = cases + generation.take(count - len(cases))
@@ -137,8 +143,10 @@ class _GenerationCache:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             for k in range(0, len(cases), CHUNK):
-                _atomic(self.folder / f"chunk-{k // CHUNK:05d}.pickle",
-                        pickle.dumps(cases[k:k + CHUNK], protocol=pickle.HIGHEST_PROTOCOL))
+                _atomic(
+                    self.folder / f"chunk-{k // CHUNK:05d}.pickle",
+                    pickle.dumps(cases[k : k + CHUNK], protocol=pickle.HIGHEST_PROTOCOL),
+                )
             _atomic(self.folder / "ids.txt", "\n".join(c.id for c in cases).encode())
             _atomic(self.folder / "state.json", json.dumps(state).encode())
         except OSError:  # a read-only or full cache is only slower, never wrong
@@ -187,6 +195,7 @@ def find_generated(case_id: str, seed: int, count: int) -> Case | None:
 
 
 # --- selection ------------------------------------------------------------------------------------
+
 
 @dataclass
 class Selection:
@@ -274,8 +283,9 @@ def select_cases(**options) -> list[Case]:
     return select(RunConfig(**{"hypothesis_examples": 0, **options})).cases
 
 
-def find_case(case_id: str, *, paths: Iterable[str] | None = None, seed: int = 0, count: int | None = None
-              ) -> Case | None:
+def find_case(
+    case_id: str, *, paths: Iterable[str] | None = None, seed: int = 0, count: int | None = None
+) -> Case | None:
     """One case by id: the stored corpus, then the first `count` cases generated from `seed` (default: full's)."""
     from .options import GENERATED_AT_RUN_TIME
 

@@ -56,8 +56,13 @@ def suite_version() -> str:
 
 
 def platform_info() -> dict[str, str]:
-    return {"python": sys.version.split()[0], "system": platform.system(), "release": platform.release(),
-            "machine": platform.machine(), "node": platform.node()}
+    return {
+        "python": sys.version.split()[0],
+        "system": platform.system(),
+        "release": platform.release(),
+        "machine": platform.machine(),
+        "node": platform.node(),
+    }
 
 
 def spec_tables() -> dict:
@@ -77,8 +82,15 @@ def _now() -> str:
 class Session:
     """One run of one configuration (or one shard of it, or the rest of a resumed one)."""
 
-    def __init__(self, config: RunConfig, *, execute: bool = True, write: bool = True, plugin: bool = False,
-                 jobs_default: int | None = None):
+    def __init__(
+        self,
+        config: RunConfig,
+        *,
+        execute: bool = True,
+        write: bool = True,
+        plugin: bool = False,
+        jobs_default: int | None = None,
+    ):
         self.plugin = plugin  # messages name the plugin's --dml-* flags
         self.prior: list[Record] = []  # a resumed file's records
         self.prior_header: Header | None = None
@@ -92,8 +104,10 @@ class Session:
         self.results_path, self.report_path = self._outputs() if write else (None, None)
         self.selection: Selection = select(config, finished)
         if config.case and not self.selection.works and not finished:
-            raise UsageError(f"{self._flag('case')}: no case matches {', '.join(config.case)} (profile "
-                             f"{config.profile}, seed {config.seed}); see `dml-conformance cases list`")
+            raise UsageError(
+                f"{self._flag('case')}: no case matches {', '.join(config.case)} (profile "
+                f"{config.profile}, seed {config.seed}); see `dml-conformance cases list`"
+            )
         wanted = config.jobs or jobs_default or default_jobs()
         self.jobs = max(1, min(wanted, self.factory.max_jobs or wanted, len(self.selection.works) or 1))
         self.execute = execute
@@ -118,8 +132,10 @@ class Session:
         except ResultsFileError as e:
             raise UsageError(f"{where}: {e}") from None
         if not previous.header.config:
-            raise UsageError(f"{where}: {config.resume} was written by an older dml-conformance (format version "
-                             f"{previous.header.format_version}) and names no run configuration to resume")
+            raise UsageError(
+                f"{where}: {config.resume} was written by an older dml-conformance (format version "
+                f"{previous.header.format_version}) and names no run configuration to resume"
+            )
         try:
             resumed = config.with_identity(previous.header.config, str(config.resume))
         except (TypeError, ValueError, KeyError) as e:
@@ -137,8 +153,10 @@ class Session:
             raise UsageError(f"{self._flag('backend')}: cannot load backend {self.config.backend!r}: {e}") from None
         for o in BACKEND_KWARGS:
             if getattr(self.config, o.name) is not None and factory.accepts(o.backend_kwarg or "") is False:
-                raise UsageError(f"{self._flag(o.name)}: backend {self.config.backend} does not take this option "
-                                 f"(its constructor has no {o.backend_kwarg} parameter)")
+                raise UsageError(
+                    f"{self._flag(o.name)}: backend {self.config.backend} does not take this option "
+                    f"(its constructor has no {o.backend_kwarg} parameter)"
+                )
         return factory
 
     def _expectations(self) -> Expectations:
@@ -161,8 +179,10 @@ class Session:
         elif c.results:
             results = Path(c.results)
             if results.exists() or results.is_symlink():
-                raise UsageError(f"{self._flag('results')}: {results} exists; results files are never overwritten "
-                                 f"(continue it with {self._flag('resume')}, or choose another name)")
+                raise UsageError(
+                    f"{self._flag('results')}: {results} exists; results files are never overwritten "
+                    f"(continue it with {self._flag('resume')}, or choose another name)"
+                )
             folder = results.parent
             report_file.check_folder(folder, self._flag("results"))
         else:
@@ -172,8 +192,9 @@ class Session:
             return results, None
         report = Path(c.report) if c.report else None
         if report is not None:
-            report_file.check_target(report, self._flag("report"),
-                                     avoid=[p for p in (results, Path(c.resume) if c.resume else None) if p])
+            report_file.check_target(
+                report, self._flag("report"), avoid=[p for p in (results, Path(c.resume) if c.resume else None) if p]
+            )
         elif results is not None:
             report = report_path_for(results)
             report_file.check_target(report, self._flag("report"), avoid=[results])
@@ -188,9 +209,14 @@ class Session:
         Raises BackendStartError when no worker can construct the backend.
         """
         if self.execute:
-            self.pool = Pool(self.config.backend, self.config.backend_kwargs, jobs=self.jobs,
-                             timeout=self.config.timeout_s, batch_size=self.factory.batch_size,
-                             feature_level=str(self.config.feature_level) if self.config.feature_level else None)
+            self.pool = Pool(
+                self.config.backend,
+                self.config.backend_kwargs,
+                jobs=self.jobs,
+                timeout=self.config.timeout_s,
+                batch_size=self.factory.batch_size,
+                feature_level=str(self.config.feature_level) if self.config.feature_level else None,
+            )
             try:
                 self.info = self.pool.start(stop)
             except BackendStartError:
@@ -209,8 +235,9 @@ class Session:
         try:
             if self.results_path is None:
                 Path(self.config.out).mkdir(parents=True, exist_ok=True)
-                self.results_path = create_results_file(Path(self.config.out), self.info.name if self.info else
-                                                        self.factory.name)
+                self.results_path = create_results_file(
+                    Path(self.config.out), self.info.name if self.info else self.factory.name
+                )
                 if self.report_path is None and not self.config.report_off:
                     self.report_path = report_path_for(self.results_path)
             elif not self.config.resume:
@@ -234,18 +261,38 @@ class Session:
     def header(self) -> Header:
         c, info = self.config, self.info
         return Header(
-            FORMAT, FORMAT_VERSION, suite_version(), _now(), self.run_id, platform_info(),
-            backend=info.name if info else self.factory.name, backend_spec=c.backend,
-            backend_options=c.backend_kwargs, backend_versions=info.versions if info else {}, label=c.label,
+            FORMAT,
+            FORMAT_VERSION,
+            suite_version(),
+            _now(),
+            self.run_id,
+            platform_info(),
+            backend=info.name if info else self.factory.name,
+            backend_spec=c.backend,
+            backend_options=c.backend_kwargs,
+            backend_versions=info.versions if info else {},
+            label=c.label,
             feature_level=str(c.feature_level) if c.feature_level else (info.feature_level if info else ""),
-            profile=c.profile, seed=c.seed, hypothesis_examples=c.hypothesis_count, generated=c.generated_count,
-            filters={"operators": list(c.operators or ()), "data_types": [d.value for d in c.data_types or ()],
-                     "cases": list(c.case or ())},
-            case_paths=[str(p) for p in c.cases or ()], case_count=len(self.selection.works), shard=c.shard,
+            profile=c.profile,
+            seed=c.seed,
+            hypothesis_examples=c.hypothesis_count,
+            generated=c.generated_count,
+            filters={
+                "operators": list(c.operators or ()),
+                "data_types": [d.value for d in c.data_types or ()],
+                "cases": list(c.case or ()),
+            },
+            case_paths=[str(p) for p in c.cases or ()],
+            case_count=len(self.selection.works),
+            shard=c.shard,
             config=c.identity(),
             expectations={"path": self.expectations.path, "waivers": [w.to_json() for w in self.expectations.waivers]},
-            repro=c.repro(), input_errors=[str(e) for e in self.selection.errors],
-            jobs=self.jobs, timeout_s=c.timeout, tables=spec_tables())
+            repro=c.repro(),
+            input_errors=[str(e) for e in self.selection.errors],
+            jobs=self.jobs,
+            timeout_s=c.timeout,
+            tables=spec_tables(),
+        )
 
     def ordered(self, works: Iterable[Work] | None = None) -> list[Work]:
         """The order to run in: live Hypothesis batches first (long: started first, they do not finish last),
@@ -292,8 +339,9 @@ class Session:
             return f"the backend could not be started again: {self.pool.broken}"
         return None
 
-    def run(self, stop: Callable[[], str | None] = lambda: None,
-            on_records: Callable[[list[Record]], None] | None = None) -> str | None:
+    def run(
+        self, stop: Callable[[], str | None] = lambda: None, on_records: Callable[[list[Record]], None] | None = None
+    ) -> str | None:
         """Run every unit; returns why it stopped early (a signal's name, -x, a failed write), or None."""
         self.submit(self.ordered())
         assert self.pool is not None
@@ -312,15 +360,17 @@ class Session:
         """The record of `work` (already submitted), pumping the pool until it arrives."""
         while work.index not in self.done:
             if self.pool is None or not self.pool.busy or self.stop_reason:
-                self.accept(blank_record(work).set(Category.INTERRUPTED,
-                                                   f"not run: {self.stop_reason or 'the run stopped'}"))
+                self.accept(
+                    blank_record(work).set(Category.INTERRUPTED, f"not run: {self.stop_reason or 'the run stopped'}")
+                )
                 break
             self.pump(0.1)
         return self.done[work.index]
 
     # --- the end --------------------------------------------------------------------------------------
-    def finish(self, *, stopped: str | None = None, interrupted: bool = False, exitstatus: int | None = None
-               ) -> Results:
+    def finish(
+        self, *, stopped: str | None = None, interrupted: bool = False, exitstatus: int | None = None
+    ) -> Results:
         """Stop what still runs, write the footer, render the report; the run's results (in memory)."""
         not_run = 0
         warnings: list[str] = []
@@ -333,11 +383,17 @@ class Session:
             self._open_late()
         records = final_records(self.prior + self.records)
         ids = {w.id for w in self.selection.works} | {r.id for r in self.prior}
-        footer = Footer(_now(), round(time.monotonic() - self.started, 3),
-                        {k.value: v for k, v in sorted(Counter(r.category for r in records).items())},
-                        interrupted=interrupted, stopped=stopped, not_run=not_run,
-                        unmatched_waivers=[w.to_json() for w in self.expectations.unmatched(sorted(ids))],
-                        warnings=warnings, exitstatus=exitstatus)
+        footer = Footer(
+            _now(),
+            round(time.monotonic() - self.started, 3),
+            {k.value: v for k, v in sorted(Counter(r.category for r in records).items())},
+            interrupted=interrupted,
+            stopped=stopped,
+            not_run=not_run,
+            unmatched_waivers=[w.to_json() for w in self.expectations.unmatched(sorted(ids))],
+            warnings=warnings,
+            exitstatus=exitstatus,
+        )
         if self.writer is not None:
             if self.write_error is None:
                 try:
@@ -345,16 +401,15 @@ class Session:
                 except ResultsWriteError as e:
                     self.write_error = e
             self.writer.close()
-        return Results(str(self.results_path), self.prior_header or self.written_header or self.header(), records,
-                       footer)
+        return Results(
+            str(self.results_path), self.prior_header or self.written_header or self.header(), records, footer
+        )
 
     def write_report(self, results: Results) -> Path | None:
         """Render the report (report_file.ReportError if it cannot be written)."""
         if self.report_path is None:
             return None
         return report_file.write_report([results], self.report_path)
-
-
 
 
 def _signature(work: Work) -> tuple:

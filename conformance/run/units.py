@@ -49,9 +49,30 @@ class Work:
 def blank_record(work: Work, feature_level: str = "") -> Record:
     unit = work.unit
     if isinstance(unit, LiveUnit):
-        return Record(unit.id, unit.operator, Category.INTERRUPTED, data_type="*", feature_level=feature_level,
-                      outcome="valid", tags=["hypothesis"], source=LIVE_SOURCE, index=work.index, hypothesis=True)
-    return Record(unit.id, unit.operator, Category.INTERRUPTED, data_type=unit.data_type.value, rank=unit.rank,
-                  feature_level=str(unit.feature_level), outcome=unit.expected.outcome, clauses=list(unit.clauses),
-                  tags=list(unit.tags), unspecified=list(unit.unspecified), source=unit.path or unit.source,
-                  index=work.index, descriptor=oracle.descriptor_to_json(unit.descriptor))
+        return Record(
+            unit.id,
+            unit.operator,
+            Category.INTERRUPTED,
+            data_type="*",
+            feature_level=feature_level,
+            outcome="valid",
+            tags=["hypothesis"],
+            source=LIVE_SOURCE,
+            index=work.index,
+            hypothesis=True,
+        )
+    return Record(
+        unit.id,
+        unit.operator,
+        Category.INTERRUPTED,
+        data_type=unit.data_type.value,
+        rank=unit.rank,
+        feature_level=str(unit.feature_level),
+        outcome=unit.expected.outcome,
+        clauses=list(unit.clauses),
+        tags=list(unit.tags),
+        unspecified=list(unit.unspecified),
+        source=unit.path or unit.source,
+        index=work.index,
+        descriptor=oracle.descriptor_to_json(unit.descriptor),
+    )

@@ -30,6 +30,7 @@ HEADER = struct.Struct(">I")
 
 # --- framing (shared with the parent) ------------------------------------------------------------
 
+
 def frame(message: Any) -> bytes:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     return HEADER.pack(len(data)) + data
@@ -68,12 +69,13 @@ class FrameBuffer:
             (size,) = HEADER.unpack_from(self._data)
             if len(self._data) < HEADER.size + size:
                 break
-            out.append(pickle.loads(bytes(self._data[HEADER.size:HEADER.size + size])))
-            del self._data[:HEADER.size + size]
+            out.append(pickle.loads(bytes(self._data[HEADER.size : HEADER.size + size])))
+            del self._data[: HEADER.size + size]
         return out
 
 
 # --- the worker ----------------------------------------------------------------------------------
+
 
 def _die_with_parent(parent: int) -> None:
     if sys.platform.startswith("linux"):
@@ -113,8 +115,12 @@ def _construct(init: dict) -> tuple[Any, dict]:
         versions = {safe_text(str(k)): safe_text(str(v)) for k, v in dict(versions).items()}
     except Exception as e:  # versions are for the header; a broken one must not stop the run
         versions = {"error": safe_text(f"versions() failed: {e}")}
-    return backend, {"name": safe_text(str(backend.name or init["spec"])), "versions": versions,
-                     "feature_level": str(caps.feature_level), "pid": os.getpid()}
+    return backend, {
+        "name": safe_text(str(backend.name or init["spec"])),
+        "versions": versions,
+        "feature_level": str(caps.feature_level),
+        "pid": os.getpid(),
+    }
 
 
 def _construction_failure(e: BaseException, spec: str) -> dict:
@@ -173,12 +179,19 @@ def main() -> int:
         results = prefetch(message[1], backend, level)  # a batching backend runs the message's cases at once
         for work in message[1]:
             try:
-                record = execute(work, backend, level, on_example=lambda case, w=work: worker.send(
-                    "example", w.index, _case_json(case)), prefetched=results.get(work.index))
+                record = execute(
+                    work,
+                    backend,
+                    level,
+                    on_example=lambda case, w=work: worker.send("example", w.index, _case_json(case)),
+                    prefetched=results.get(work.index),
+                )
             except BaseException as e:  # SystemExit or KeyboardInterrupt from the backend: this worker ends
                 from .units import blank_record
 
-                record = blank_record(work).set(Category.CRASH, f"the backend ended the worker: {describe_exception(e)}")
+                record = blank_record(work).set(
+                    Category.CRASH, f"the backend ended the worker: {describe_exception(e)}"
+                )
                 worker.send("done", work.index, record)
                 worker.send("retire")  # the next unit in this batch is not to blame for this exit
                 return 4

@@ -14,10 +14,13 @@ BACKENDS = {"onnxruntime-cpu": OnnxRuntimeCpuBackend(), "onnx-reference": OnnxRe
 # Every reason a case may be unsupported for; any other reason fails the tests.
 EXPECTED_UNSUPPORTED = {
     "onnx-reference": [r"no symmetric mode", r"U-SLICE-1"],
-    "onnxruntime-cpu": [r"no symmetric mode", r"U-SLICE-1",
-                        r"NOT_IMPLEMENTED : Could not find an implementation for Pad\(13\)",
-                        r"Pad reflect: (pre|post)-pad \(\d+\) exceeds maximum allowed",
-                        r"Pad reflect requires axis length >= 2"],
+    "onnxruntime-cpu": [
+        r"no symmetric mode",
+        r"U-SLICE-1",
+        r"NOT_IMPLEMENTED : Could not find an implementation for Pad\(13\)",
+        r"Pad reflect: (pre|post)-pad \(\d+\) exceeds maximum allowed",
+        r"Pad reflect requires axis length >= 2",
+    ],
 }
 
 
@@ -54,8 +57,12 @@ def check(backend_name: str, descriptor: Descriptor, inputs, expected: list[np.n
     comparison = compare_outputs(list(expected), result.outputs)
     if comparison.equal:
         return "pass"
-    if (backend_name == "onnxruntime-cpu" and descriptor.operator == "PADDING"
-            and descriptor.input_tensor.data_type is DataType.FLOAT16 and not comparison.problems
-            and f16_nan_payloads_changed(list(expected), result.outputs)):
+    if (
+        backend_name == "onnxruntime-cpu"
+        and descriptor.operator == "PADDING"
+        and descriptor.input_tensor.data_type is DataType.FLOAT16
+        and not comparison.problems
+        and f16_nan_payloads_changed(list(expected), result.outputs)
+    ):
         return "known: ORT CPU runs FLOAT16 Pad in float32 and changes NaN payloads"
     raise AssertionError(f"{backend_name} differs from the expected outputs: {comparison.summary()}")

@@ -72,8 +72,9 @@ def slice_cases(draw):
         offsets.append(offset)
         sizes.append(draw(st.integers(1, max(1, reach))))
         strides.append(stride)
-    return oracle.SliceDesc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(sizes)), offsets, sizes,
-                            strides), x
+    return oracle.SliceDesc(
+        TensorDesc(data_type, shape), TensorDesc(data_type, tuple(sizes)), offsets, sizes, strides
+    ), x
 
 
 @st.composite
@@ -88,8 +89,9 @@ def slice1_cases(draw):
         sizes.append(size)
         strides.append(stride)
         outs.append(draw(st.integers(1, oracle.op_slice1.max_copied_elements(size, stride))))
-    return oracle.Slice1Desc(TensorDesc(data_type, shape), TensorDesc(data_type, tuple(outs)), offsets, sizes,
-                             strides), x
+    return oracle.Slice1Desc(
+        TensorDesc(data_type, shape), TensorDesc(data_type, tuple(outs)), offsets, sizes, strides
+    ), x
 
 
 @st.composite
@@ -99,12 +101,18 @@ def padding_cases(draw):
     start, end = [], []
     for i, n in enumerate(shape):
         # pads up to 5 per side (past a size-4 axis: PAD.3's periodic folding), within MAX_OUTPUT_ELEMENTS
-        room = MAX_OUTPUT_ELEMENTS // (math.prod(s + n + e for s, n, e in zip(start, shape, end)) * math.prod(shape[i:]))
+        room = MAX_OUTPUT_ELEMENTS // (
+            math.prod(s + n + e for s, n, e in zip(start, shape, end)) * math.prod(shape[i:])
+        )
         extra = min(10, max(0, room - 1) * n)
         start.append(draw(st.integers(0, min(5, extra))))
         end.append(draw(st.integers(0, min(5, extra - start[-1]))))
-    value = draw(st.one_of(st.floats(width=32), st.integers(0, 2**32 - 1).map(
-        lambda b: np.array(b, dtype="<u4").view("<f4")[()])), label="padding_value")
+    value = draw(
+        st.one_of(
+            st.floats(width=32), st.integers(0, 2**32 - 1).map(lambda b: np.array(b, dtype="<u4").view("<f4")[()])
+        ),
+        label="padding_value",
+    )
     out = tuple(n + s + e for n, s, e in zip(shape, start, end))
     return oracle.PaddingDesc(TensorDesc(data_type, shape), TensorDesc(data_type, out), mode, value, start, end), x
 
@@ -115,7 +123,7 @@ def split_cases(draw):
     axis = draw(st.integers(0, len(shape) - 1), label="axis")
     cuts = sorted(draw(st.sets(st.integers(1, shape[axis] - 1))) if shape[axis] > 1 else [])
     parts = [b - a for a, b in zip([0, *cuts], [*cuts, shape[axis]])]
-    outputs = tuple(TensorDesc(data_type, (*shape[:axis], p, *shape[axis + 1:])) for p in parts)
+    outputs = tuple(TensorDesc(data_type, (*shape[:axis], p, *shape[axis + 1 :])) for p in parts)
     return oracle.SplitDesc(TensorDesc(data_type, shape), outputs, axis), x
 
 

@@ -33,7 +33,9 @@ def test_backward_slice_to_index_0_ends_at_int64_min_not_minus_1():
         result = BACKENDS[name].run(desc, [x], FL)
         assert result.outputs[0].tolist() == [4, 3, 2, 1, 0], name
     # the trap itself: ONNX reads end=-1 as the last element
-    session = onnxruntime.InferenceSession(build_model(lowering).SerializeToString(), providers=["CPUExecutionProvider"])
+    session = onnxruntime.InferenceSession(
+        build_model(lowering).SerializeToString(), providers=["CPUExecutionProvider"]
+    )
     trap = dict(lowering.feeds(x), ends=np.array([-1], dtype=np.int64))
     assert session.run(None, trap)[0].shape == (0,)
 
@@ -66,8 +68,9 @@ def test_symmetric_padding_is_unsupported_with_the_reason():
 
 def test_padding_value_is_passed_in_the_tensors_own_type():
     """10.6 into INT32 is 10 (PAD.4 truncation), fed as an int32 scalar: no float ever reaches Pad."""
-    desc = oracle.PaddingDesc(t(2, data_type=DataType.INT32), t(4, data_type=DataType.INT32), PaddingMode.CONSTANT,
-                              10.6, (1,), (1,))
+    desc = oracle.PaddingDesc(
+        t(2, data_type=DataType.INT32), t(4, data_type=DataType.INT32), PaddingMode.CONSTANT, 10.6, (1,), (1,)
+    )
     value = lower(desc).parameters["constant_value"]
     assert value.dtype == np.int32 and value.shape == () and int(value) == 10
     result = BACKENDS["onnxruntime-cpu"].run(desc, [np.array([7, 8], np.int32)], FL)
@@ -124,9 +127,12 @@ def test_ort_cpu_has_no_pad_kernel_for_16_bit_integers(data_type):
     assert result.status == "unsupported" and "NOT_IMPLEMENTED" in result.reason
 
 
-@pytest.mark.xfail(strict=True, reason="ORT 1.32 CPU runs FLOAT16 Pad between Casts to float32: signalling NaNs come "
-                                       "back quiet (0x7d12 -> 0x7f12), payloads can change (0x7e01 -> 0x7e00); a "
-                                       "real ORT deviation from COMMON.3, kept visible")
+@pytest.mark.xfail(
+    strict=True,
+    reason="ORT 1.32 CPU runs FLOAT16 Pad between Casts to float32: signalling NaNs come "
+    "back quiet (0x7d12 -> 0x7f12), payloads can change (0x7e01 -> 0x7e00); a "
+    "real ORT deviation from COMMON.3, kept visible",
+)
 @pytest.mark.parametrize("mode", [PaddingMode.CONSTANT, PaddingMode.EDGE, PaddingMode.REFLECTION])
 def test_ort_cpu_pad_copies_float16_signalling_nans_bit_exact(mode):
     x = np.array([0x7D12, 0x3C00, 0x7E01], dtype=np.uint16).view(np.float16)

@@ -20,8 +20,11 @@ from oracle import DEFAULT_FEATURE_LEVEL as FL
 
 # Valid cases without DML_SLICE stride 0 (inexpressible in ONNX) and without FLOAT16 Pad (the CPU stand-in's
 # own known NaN-payload deviation, tests/backends/test_lowering.py): every one should come back bit-exact.
-CASES = [c for c in select_cases(generated=300, seed=5)
-         if c.valid and c.operator != "SLICE" and not (c.operator == "PADDING" and c.data_type.value == "FLOAT16")][:120]
+CASES = [
+    c
+    for c in select_cases(generated=300, seed=5)
+    if c.valid and c.operator != "SLICE" and not (c.operator == "PADDING" and c.data_type.value == "FLOAT16")
+][:120]
 
 
 def items(cases):
@@ -40,8 +43,10 @@ class FakeHost:
         graph = onnx.load_from_string(model).graph
         self.created.append(len(graph.node))
         if any(n.op_type == self.refuse_op for n in graph.node):
-            raise SessionFailed("This session contains graph nodes that are assigned to the default CPU EP, but "
-                                "fallback to CPU EP has been explicitly disabled by the user.")
+            raise SessionFailed(
+                "This session contains graph nodes that are assigned to the default CPU EP, but "
+                "fallback to CPU EP has been explicitly disabled by the user."
+            )
         return self.cpu.create(model), graph
 
     def run(self, session, feeds, outputs):
@@ -123,8 +128,9 @@ def test_every_result_names_the_directml_operator_ort_reaches():
     x = [np.arange(4, dtype=np.float32)]
     slice1 = oracle.Slice1Desc(t, t, (0,), (4,), (-1,))
     pad = oracle.PaddingDesc(t, oracle.TensorDesc(oracle.DataType.FLOAT32, (6,)), "CONSTANT", 10.5, (1,), (1,))
-    split = oracle.SplitDesc(t, (oracle.TensorDesc(oracle.DataType.FLOAT32, (1,)),
-                                 oracle.TensorDesc(oracle.DataType.FLOAT32, (3,))), 0)
+    split = oracle.SplitDesc(
+        t, (oracle.TensorDesc(oracle.DataType.FLOAT32, (1,)), oracle.TensorDesc(oracle.DataType.FLOAT32, (3,))), 0
+    )
     assert backend.run(slice1, x, FL).reached_operator == "SLICE1"
     padded = backend.run(pad, x, FL)
     assert padded.reached_operator == "PADDING1"  # ORT's Pad-13 with a typed value
@@ -135,15 +141,18 @@ def test_every_result_names_the_directml_operator_ort_reaches():
 def test_symmetric_is_unsupported_before_any_session():
     host = FakeHost()
     backend = OnnxRuntimeDirectMLBackend(sessions=host)
-    desc = oracle.PaddingDesc(oracle.TensorDesc.of("FLOAT32", [3]), oracle.TensorDesc.of("FLOAT32", [5]), "SYMMETRIC",
-                              0.0, [1], [1])
+    desc = oracle.PaddingDesc(
+        oracle.TensorDesc.of("FLOAT32", [3]), oracle.TensorDesc.of("FLOAT32", [5]), "SYMMETRIC", 0.0, [1], [1]
+    )
     result = backend.run(desc, [np.zeros(3, np.float32)], FL)
     assert result.status == "unsupported" and "SYMMETRIC" in result.reason
     assert host.created == []
 
 
-@pytest.mark.skipif("AzureExecutionProvider" not in onnxruntime.get_available_providers(),
-                    reason="needs a provider that takes no Slice node; AzureExecutionProvider is one")
+@pytest.mark.skipif(
+    "AzureExecutionProvider" not in onnxruntime.get_available_providers(),
+    reason="needs a provider that takes no Slice node; AzureExecutionProvider is one",
+)
 def test_in_process_a_node_the_provider_will_not_take_is_refused_never_run_on_the_cpu():
     """AzureExecutionProvider, like DirectML for a node it does not take, takes no Slice: ORT would place
     it on the CPU, but CPU fallback is disabled, so the session fails and the case is unsupported."""

@@ -27,8 +27,11 @@ def generated() -> list[corpus.Case]:
 def test_same_seed_same_bytes(tmp_path):
     first = generate_corpus(seed=7, count=120, out_dir=tmp_path / "a")
     second = generate_corpus(seed=7, count=120, out_dir=tmp_path / "b")
-    assert [p.name for p in first] == [p.name for p in second] == ["SLICE.json", "SLICE1.json", "PADDING.json",
-                                                                   "SPLIT.json"]
+    assert (
+        [p.name for p in first]
+        == [p.name for p in second]
+        == ["SLICE.json", "SLICE1.json", "PADDING.json", "SPLIT.json"]
+    )
     for a, b in zip(first, second):
         assert a.read_bytes() == b.read_bytes()
 
@@ -55,7 +58,8 @@ def test_committed_corpus_is_what_its_recorded_seed_generates(tmp_path):
     for path in generate_corpus(seed=header["seed"], count=header["count"], out_dir=tmp_path):
         assert path.read_bytes() == (GENERATED / path.name).read_bytes(), (
             f"{path.name} differs from a fresh `cases generate --seed {header['seed']} --count {header['count']}`; "
-            "regenerate it (and bump GENERATOR_VERSION if the builders changed)")
+            "regenerate it (and bump GENERATOR_VERSION if the builders changed)"
+        )
 
 
 def test_expected_outputs_agree_with_the_literal_path(generated):

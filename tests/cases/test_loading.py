@@ -11,9 +11,18 @@ import pytest
 from conformance import corpus
 
 GOOD = {
-    "id": "SLICE-good", "operator": "SLICE", "feature_level": "3.0", "clauses": ["SLICE.1"], "unspecified": [],
-    "descriptor": {"input_tensor": {"data_type": "INT32", "sizes": [3]}, "output_tensor": {"data_type": "INT32", "sizes": [2]},
-                   "offsets": [1], "sizes": [2], "strides": [1]},
+    "id": "SLICE-good",
+    "operator": "SLICE",
+    "feature_level": "3.0",
+    "clauses": ["SLICE.1"],
+    "unspecified": [],
+    "descriptor": {
+        "input_tensor": {"data_type": "INT32", "sizes": [3]},
+        "output_tensor": {"data_type": "INT32", "sizes": [2]},
+        "offsets": [1],
+        "sizes": [2],
+        "strides": [1],
+    },
     "inputs": [{"data_type": "INT32", "shape": [3], "values": [1, 2, 3]}],
     "expected": {"outcome": "valid", "outputs": [{"data_type": "INT32", "shape": [2], "values": [2, 3]}]},
 }
@@ -35,8 +44,11 @@ def _write(folder: Path, name: str, content) -> Path:
 def _load_one_bad(tmp_path: Path, bad) -> corpus.CaseFileError:
     """Write a good file and a bad one; the good case loads, the bad one gives exactly one error."""
     _write(tmp_path, "good.json", _case("SLICE-neighbour"))
-    bad_path = _write(tmp_path, "bad.json", {"schema_version": 1, "cases": [_case("SLICE-first-ok"), bad]}
-                      if isinstance(bad, dict) else bad)
+    bad_path = _write(
+        tmp_path,
+        "bad.json",
+        {"schema_version": 1, "cases": [_case("SLICE-first-ok"), bad]} if isinstance(bad, dict) else bad,
+    )
     result = corpus.load([tmp_path])
     ids = {c.id for c in result.cases}
     assert "SLICE-neighbour" in ids, "a bad file stopped another file from loading"

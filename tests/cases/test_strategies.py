@@ -28,8 +28,9 @@ def _check_valid(case) -> None:
     d = case.descriptor
     row = support_row(case.operator, case.feature_level)
     assert d.input_tensor.data_type in row.data_types and d.input_tensor.dimension_count in row.ranks
-    assert case.feature_level >= min_feature_level(case.operator, d.input_tensor.data_type,
-                                                   d.input_tensor.dimension_count)
+    assert case.feature_level >= min_feature_level(
+        case.operator, d.input_tensor.data_type, d.input_tensor.dimension_count
+    )
     (x,) = case.inputs
     assert x.shape == d.input_tensor.sizes and x.size <= values.MAX_ELEMENTS
     for out in d.output_tensors:
@@ -63,8 +64,9 @@ def test_parameters_take_values_and_strategies(case):
 
 @given(case=valid_cases("SLICE1", data_type="FLOAT64"))
 def test_a_data_type_alone_picks_a_level_that_supports_it(case):
-    assert case.feature_level >= min_feature_level("SLICE1", case.descriptor.input_tensor.data_type,
-                                                   case.descriptor.dimension_count)
+    assert case.feature_level >= min_feature_level(
+        "SLICE1", case.descriptor.input_tensor.data_type, case.descriptor.dimension_count
+    )
 
 
 def test_bad_arguments_fail_early():
@@ -103,10 +105,20 @@ def test_every_family_is_reachable_and_each_support_clause_has_one():
 
 CORNERS = {
     "SLICE": ["size-1 dimension", "stride larger than the window", "8-D"],
-    "SLICE1": ["size-1 dimension", "stride larger than the window", "negative strides on several axes",
-               "output smaller than MaxCopiedElements", "8-D"],
-    "PADDING": ["padding 0", "padding equal to the size", "padding many times the size",
-                "REFLECTION on size 1 (U-PAD-4)", "8-D"],
+    "SLICE1": [
+        "size-1 dimension",
+        "stride larger than the window",
+        "negative strides on several axes",
+        "output smaller than MaxCopiedElements",
+        "8-D",
+    ],
+    "PADDING": [
+        "padding 0",
+        "padding equal to the size",
+        "padding many times the size",
+        "REFLECTION on size 1 (U-PAD-4)",
+        "8-D",
+    ],
     "SPLIT": ["SPLIT into one output", "SPLIT into size-1 pieces", "8-D"],
 }
 
@@ -133,6 +145,7 @@ def test_corners_recognise_hand_built_descriptors():
 
 # --- shrinking: failures come out small and readable ------------------------------------------
 
+
 def _minimal(strategy, condition):
     return find(strategy, condition, settings=settings(database=None, max_examples=300))
 
@@ -140,8 +153,12 @@ def _minimal(strategy, condition):
 def test_shrinks_to_the_smallest_readable_case():
     case = _minimal(valid_cases("PADDING"), lambda c: True)
     d = case.descriptor
-    assert (d.input_tensor.sizes, d.padding_mode, d.start_padding, d.end_padding) == ((1,), PaddingMode.CONSTANT,
-                                                                                         (0,), (0,))
+    assert (d.input_tensor.sizes, d.padding_mode, d.start_padding, d.end_padding) == (
+        (1,),
+        PaddingMode.CONSTANT,
+        (0,),
+        (0,),
+    )
     assert d.input_tensor.data_type.value == "FLOAT32" and case.inputs[0].tolist() == [1.0]
     assert str(case.feature_level) == "3.1"  # the oldest level with rank 1 for PADDING (U-ALL-1: not 3.0)
 

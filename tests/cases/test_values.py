@@ -9,20 +9,31 @@ from conformance import values
 from oracle import DataType
 
 FLOAT32_MUST_HAVE = {
-    0x00000000: "+0.0", 0x80000000: "-0.0", 0x7F800000: "+inf", 0xFF800000: "-inf",
-    0x7FC00000: "quiet NaN", 0xFFC00000: "negative quiet NaN", 0x7FC00001: "NaN payload",
-    0x7F800001: "signalling NaN", 0x00000001: "smallest denormal", 0x007FFFFF: "largest denormal",
-    0x7F7FFFFF: "max", 0xFF7FFFFF: "lowest",
+    0x00000000: "+0.0",
+    0x80000000: "-0.0",
+    0x7F800000: "+inf",
+    0xFF800000: "-inf",
+    0x7FC00000: "quiet NaN",
+    0xFFC00000: "negative quiet NaN",
+    0x7FC00001: "NaN payload",
+    0x7F800001: "signalling NaN",
+    0x00000001: "smallest denormal",
+    0x007FFFFF: "largest denormal",
+    0x7F7FFFFF: "max",
+    0xFF7FFFFF: "lowest",
 }
 FLOAT16_MUST_HAVE = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7E01, 0x7C01, 0x0001, 0x03FF, 0x7BFF, 0xFBFF}
-FLOAT64_MUST_HAVE = {0x8000000000000000, 0x7FF0000000000001, 0x7FF8000000000001, 0x0000000000000001,
-                     0x7FEFFFFFFFFFFFFF}
+FLOAT64_MUST_HAVE = {0x8000000000000000, 0x7FF0000000000001, 0x7FF8000000000001, 0x0000000000000001, 0x7FEFFFFFFFFFFFFF}
 
 
-@pytest.mark.parametrize(("data_type", "must"), [
-    (DataType.FLOAT32, set(FLOAT32_MUST_HAVE)), (DataType.FLOAT16, FLOAT16_MUST_HAVE),
-    (DataType.FLOAT64, FLOAT64_MUST_HAVE),
-])
+@pytest.mark.parametrize(
+    ("data_type", "must"),
+    [
+        (DataType.FLOAT32, set(FLOAT32_MUST_HAVE)),
+        (DataType.FLOAT16, FLOAT16_MUST_HAVE),
+        (DataType.FLOAT64, FLOAT64_MUST_HAVE),
+    ],
+)
 def test_float_pools_hold_the_fragile_patterns(data_type, must):
     pool = {int(b) for b in values.special_bits(data_type)}
     assert must <= pool, {hex(b) for b in must - pool}

@@ -32,7 +32,9 @@ def test_a_request_and_its_payload_come_back_whole(runner):
     assert data == payload
 
 
-@pytest.mark.parametrize(("behaviour", "status"), [("segfault", "killed by signal 11 (SIGSEGV)"), ("exit", "exit status 7")])
+@pytest.mark.parametrize(
+    ("behaviour", "status"), [("segfault", "killed by signal 11 (SIGSEGV)"), ("exit", "exit status 7")]
+)
 def test_a_dying_runner_names_its_exit_status_and_last_stderr_lines(runner, behaviour, status):
     with pytest.raises(RunnerDied) as info:
         run(runner, behaviour)
@@ -87,7 +89,10 @@ def test_exit_statuses_are_described():
 
 
 def test_an_answer_larger_than_the_descriptor_allows_is_not_read(runner):
-    with pytest.raises(RunnerDied, match=r"announced 1099511627776 bytes of outputs, but the descriptor's output "
-                                         r"tensors hold at most 64: not read"):
+    with pytest.raises(
+        RunnerDied,
+        match=r"announced 1099511627776 bytes of outputs, but the descriptor's output "
+        r"tensors hold at most 64: not read",
+    ):
         runner.request({"op": "run", "fields": {"fake": "oversize"}}, b"", timeout=30, max_payload=64)
     assert not runner.alive

@@ -72,7 +72,9 @@ def test_curated_cases_fail_nothing_beyond_known_issues(dml):
     assert by_id["SLICE-zero-stride-size-1"].category is Category.WAIVED
     assert by_id["SLICE-zero-stride-size-1"].waived_category is Category.REJECTED
     # U-SLICE-1 leaves open whether stride 0 is allowed: DirectML's refusal is observed, not failed.
-    assert by_id["SLICE-stride-zero"].category is Category.OBSERVED and "E_INVALIDARG" in by_id["SLICE-stride-zero"].reason
+    assert (
+        by_id["SLICE-stride-zero"].category is Category.OBSERVED and "E_INVALIDARG" in by_id["SLICE-stride-zero"].reason
+    )
 
 
 def test_invalid_descriptors_are_refused_by_create_operator(dml):
@@ -118,8 +120,9 @@ def test_a_thousand_generated_cases_fail_nothing_beyond_known_issues(dml):
 
 
 def test_symmetric_padding_and_dml_slice_reach_directml_as_themselves(dml):
-    symmetric = oracle.PaddingDesc(oracle.TensorDesc.of("FLOAT32", [3]), oracle.TensorDesc.of("FLOAT32", [8]),
-                                   "SYMMETRIC", 0.0, [3], [2])
+    symmetric = oracle.PaddingDesc(
+        oracle.TensorDesc.of("FLOAT32", [3]), oracle.TensorDesc.of("FLOAT32", [8]), "SYMMETRIC", 0.0, [3], [2]
+    )
     x = [np.array([1, 2, 3], dtype=np.float32)]
     result = dml.run(symmetric, x, FeatureLevel.FL_3_0)
     assert result.status == "ok" and result.reached_operator == "PADDING"
@@ -129,12 +132,35 @@ def test_symmetric_padding_and_dml_slice_reach_directml_as_themselves(dml):
 def test_a_runner_killed_mid_case_is_a_crash_and_the_run_goes_on(tmp_path):
     require_directml()
     ids = ["SLICE1-example-1", "SLICE1-example-2", "PADDING-example-1"]
-    env = dict(os.environ, DML_TEST_KILL_AT="2", PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), str(Path(__file__).parents[1])]))
+    env = dict(
+        os.environ,
+        DML_TEST_KILL_AT="2",
+        PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), str(Path(__file__).parents[1])]),
+    )
     done = subprocess.run(
-        [sys.executable, "-m", "conformance.cli", "run", "--backend", "directml_helpers:KillingDirectML",
-         "--out", str(tmp_path), "--generated", "0", "--hypothesis-examples", "0", "--jobs", "1",
-         *(f"--case={i}" for i in ids)],
-        capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "run",
+            "--backend",
+            "directml_helpers:KillingDirectML",
+            "--out",
+            str(tmp_path),
+            "--generated",
+            "0",
+            "--hypothesis-examples",
+            "0",
+            "--jobs",
+            "1",
+            *(f"--case={i}" for i in ids),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=600,
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     records = [json.loads(line) for f in tmp_path.glob("results-*.jsonl") for line in f.read_text().splitlines()]
     cases = sorted((r for r in records if r.get("kind") == "case"), key=lambda r: r["index"])
@@ -152,8 +178,10 @@ def test_a_runner_killed_mid_case_is_a_crash_and_the_run_goes_on(tmp_path):
 
 def test_a_killed_backend_process_leaves_no_runner_or_xvfb_behind():
     require_directml()
-    script = ("import os, sys, time; from conformance.backends.directml import DirectMLBackend; b = DirectMLBackend(); "
-              "x = b.xserver.proc.pid if b.xserver else 0; print(b.process._proc.pid, x, flush=True); time.sleep(600)")
+    script = (
+        "import os, sys, time; from conformance.backends.directml import DirectMLBackend; b = DirectMLBackend(); "
+        "x = b.xserver.proc.pid if b.xserver else 0; print(b.process._proc.pid, x, flush=True); time.sleep(600)"
+    )
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     runner_pid, xvfb_pid = map(int, proc.stdout.readline().split())
@@ -170,13 +198,30 @@ def test_a_file_that_is_not_a_dll_is_exit_2(tmp_path):
     require_directml()
     fake = tmp_path / "DirectML.dll"
     fake.write_bytes(b"this is not a DLL")
-    done = subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--backend", "directml", "--dml-dll",
-                           str(fake), "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "run",
+            "--backend",
+            "directml",
+            "--dml-dll",
+            str(fake),
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert done.returncode == 2, done.stderr
     assert "LoadLibraryW(DirectML.dll) returned" in done.stderr and "is not a usable DirectML.dll" in done.stderr
 
 
 # --- what DirectML does where the pages are silent (the README's table; observed, never failed in a run) ----------
+
 
 def padded_value(dml, data_type: str, value_bits: int) -> int:
     """The bits DirectML writes for PaddingValue (given as float32 bits) into a `data_type` tensor."""
@@ -192,29 +237,35 @@ def f32(value: float) -> int:
     return int(np.array(value, dtype="<f4").view("<u4")[()])
 
 
-@pytest.mark.parametrize(("data_type", "value", "bits"), [
-    ("UINT8", -1.0, 0xFF),                  # negative into unsigned wraps (the oracle saturates: observed, U-PAD-1)
-    ("UINT8", 65504.0, 0xE0),               # out of range keeps the low bits: 65504 = 0xFFE0
-    ("INT8", 2147483648.0, 0x00),           # via int32: 0x80000000 ("integer indefinite"), low byte 0
-    ("INT32", float("nan"), 0x80000000),    # NaN is the indefinite integer, not 0
-    ("UINT32", 3e9, 3000000000),            # UINT32 goes through int64: exact up to 2^32
-    ("UINT32", 5e9, 705032704),             # 5e9 mod 2^32
-    ("INT64", float("inf"), 0x8000000000000000),
-    ("UINT64", 1.8e19, 18000000404716257280),  # exact in [2^63, 2^64): MSVC's float -> uint64
-    ("UINT64", -2147483648.0, 0xFFFFFFFF80000000),
-])
+@pytest.mark.parametrize(
+    ("data_type", "value", "bits"),
+    [
+        ("UINT8", -1.0, 0xFF),  # negative into unsigned wraps (the oracle saturates: observed, U-PAD-1)
+        ("UINT8", 65504.0, 0xE0),  # out of range keeps the low bits: 65504 = 0xFFE0
+        ("INT8", 2147483648.0, 0x00),  # via int32: 0x80000000 ("integer indefinite"), low byte 0
+        ("INT32", float("nan"), 0x80000000),  # NaN is the indefinite integer, not 0
+        ("UINT32", 3e9, 3000000000),  # UINT32 goes through int64: exact up to 2^32
+        ("UINT32", 5e9, 705032704),  # 5e9 mod 2^32
+        ("INT64", float("inf"), 0x8000000000000000),
+        ("UINT64", 1.8e19, 18000000404716257280),  # exact in [2^63, 2^64): MSVC's float -> uint64
+        ("UINT64", -2147483648.0, 0xFFFFFFFF80000000),
+    ],
+)
 def test_padding_value_into_integers_is_a_cpp_cast_on_x64(dml, data_type, value, bits):
     assert padded_value(dml, data_type, f32(value)) == bits
 
 
-@pytest.mark.parametrize(("data_type", "value_bits", "bits"), [
-    ("FLOAT16", f32(1.0009765625 + 2**-11), 0x3C02),  # a tie rounds to even
-    ("FLOAT16", f32(65520.0), 0x7C00),                # overflows to infinity
-    ("FLOAT16", 0x7FC00001, 0x7E00),                  # the NaN payload's low bits are cut
-    ("FLOAT16", 0x7F800001, 0x7C00),                  # a signalling NaN becomes +infinity
-    ("FLOAT64", 0x7FC00001, 0x7FF8000020000000),      # widened exactly
-    ("FLOAT64", 0x7F800001, 0x7FF8000020000000),      # ... but a signalling NaN is quieted
-    ("FLOAT32", 0x7F800001, 0x7F800001),              # FLOAT32 is the struct's own type: exact
-])
+@pytest.mark.parametrize(
+    ("data_type", "value_bits", "bits"),
+    [
+        ("FLOAT16", f32(1.0009765625 + 2**-11), 0x3C02),  # a tie rounds to even
+        ("FLOAT16", f32(65520.0), 0x7C00),  # overflows to infinity
+        ("FLOAT16", 0x7FC00001, 0x7E00),  # the NaN payload's low bits are cut
+        ("FLOAT16", 0x7F800001, 0x7C00),  # a signalling NaN becomes +infinity
+        ("FLOAT64", 0x7FC00001, 0x7FF8000020000000),  # widened exactly
+        ("FLOAT64", 0x7F800001, 0x7FF8000020000000),  # ... but a signalling NaN is quieted
+        ("FLOAT32", 0x7F800001, 0x7F800001),  # FLOAT32 is the struct's own type: exact
+    ],
+)
 def test_padding_value_into_floats(dml, data_type, value_bits, bits):
     assert padded_value(dml, data_type, value_bits) == bits

@@ -75,9 +75,12 @@ def test_worked_examples_and_curated_cases(ort_dml):
 
 
 def test_a_node_directml_does_not_take_is_refused_not_run_on_the_cpu(ort_dml):
-    unique = helper.make_graph([helper.make_node("Unique", ["x"], ["y"])], "u",
-                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
-                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    unique = helper.make_graph(
+        [helper.make_node("Unique", ["x"], ["y"])],
+        "u",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
     model = helper.make_model(unique, opset_imports=[helper.make_opsetid("", OPSET)])
     model.ir_version = IR_VERSION
     with pytest.raises(SessionFailed, match="fallback to CPU EP has been explicitly disabled"):
@@ -87,22 +90,27 @@ def test_a_node_directml_does_not_take_is_refused_not_run_on_the_cpu(ort_dml):
 # --- ONNX Runtime behaviour seen on the way: no descriptor of this suite reaches it (DirectML's pads are
 # unsigned and its sizes >= 1), so these are notes about ORT's DirectML provider, not DirectML findings.
 
+
 def one_node(node, initializers, outputs) -> bytes:
-    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
-                              [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in outputs],
-                              initializers)
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in outputs],
+        initializers,
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
     model.ir_version = IR_VERSION
     return model.SerializeToString()
 
 
-@pytest.mark.parametrize(("mode", "dml_gives"), [("constant", [0, 0, 0, 0]), ("edge", [4, 4, 4, 4]),
-                                                  ("reflect", [2, 3, 4, 3])])
+@pytest.mark.parametrize(
+    ("mode", "dml_gives"), [("constant", [0, 0, 0, 0]), ("edge", [4, 4, 4, 4]), ("reflect", [2, 3, 4, 3])]
+)
 def test_ort_pad_with_a_negative_pad(ort_dml, mode, dml_gives):
     """Pad [1,2,3,4] by -1 at the start and +1 at the end: ONNX says [2,3,4,0] / [2,3,4,4] / [2,3,4,3]."""
     pads = numpy_helper.from_array(np.array([-1, 1], np.int64), "pads")
-    session = ort_dml.sessions.create(one_node(helper.make_node("Pad", ["x", "pads"], ["y"], mode=mode), [pads],
-                                               ["y"]))
+    session = ort_dml.sessions.create(one_node(helper.make_node("Pad", ["x", "pads"], ["y"], mode=mode), [pads], ["y"]))
     (y,) = ort_dml.sessions.run(session, {"x": np.array([1, 2, 3, 4], np.float32)}, ["y"])
     assert y.tolist() == dml_gives
 
@@ -113,10 +121,16 @@ def test_directml_itself_computes_what_ort_gets_wrong_for_negative_edge_pads():
     native = DirectMLBackend()
     try:
         f32 = oracle.DataType.FLOAT32
-        sliced = native.run(oracle.Slice1Desc(oracle.TensorDesc(f32, (4,)), oracle.TensorDesc(f32, (3,)), (1,), (3,),
-                                              (1,)), [np.array([1, 2, 3, 4], np.float32)], FeatureLevel.FL_3_0)
-        padded = native.run(oracle.PaddingDesc(oracle.TensorDesc(f32, (3,)), oracle.TensorDesc(f32, (4,)), "EDGE", 0.0,
-                                               (0,), (1,)), sliced.outputs, FeatureLevel.FL_3_0)
+        sliced = native.run(
+            oracle.Slice1Desc(oracle.TensorDesc(f32, (4,)), oracle.TensorDesc(f32, (3,)), (1,), (3,), (1,)),
+            [np.array([1, 2, 3, 4], np.float32)],
+            FeatureLevel.FL_3_0,
+        )
+        padded = native.run(
+            oracle.PaddingDesc(oracle.TensorDesc(f32, (3,)), oracle.TensorDesc(f32, (4,)), "EDGE", 0.0, (0,), (1,)),
+            sliced.outputs,
+            FeatureLevel.FL_3_0,
+        )
         assert padded.outputs[0].tolist() == [2, 3, 4, 4]
     finally:
         native.close()
@@ -125,11 +139,13 @@ def test_directml_itself_computes_what_ort_gets_wrong_for_negative_edge_pads():
 def test_ort_split_with_a_zero_length_output_fails_at_session_creation(ort_dml):
     split = numpy_helper.from_array(np.array([4, 0], np.int64), "split")
     with pytest.raises(SessionFailed, match=r"invalid unordered_map<K, T> key"):
-        ort_dml.sessions.create(one_node(helper.make_node("Split", ["x", "split"], ["a", "b"], axis=0), [split],
-                                         ["a", "b"]))
+        ort_dml.sessions.create(
+            one_node(helper.make_node("Split", ["x", "split"], ["a", "b"], axis=0), [split], ["a", "b"])
+        )
 
 
 # --- through the command line: the run layer hands the route whole batches -------------------------------
+
 
 def dml_cli(*args: str, timeout: float = 600):
     import subprocess
@@ -137,8 +153,9 @@ def dml_cli(*args: str, timeout: float = 600):
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True,
-                          cwd=root, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True, cwd=root, timeout=timeout
+    )
 
 
 def results_of(folder):
@@ -150,8 +167,17 @@ def results_of(folder):
 
 def test_a_run_of_300_generated_cases_passes_on_real_directml(tmp_path):
     require_directml()
-    done = dml_cli("run", "--backend", "onnxruntime-directml", "--generated", "300", "--hypothesis-examples", "0",
-                   "--out", str(tmp_path))
+    done = dml_cli(
+        "run",
+        "--backend",
+        "onnxruntime-directml",
+        "--generated",
+        "300",
+        "--hypothesis-examples",
+        "0",
+        "--out",
+        str(tmp_path),
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     lines = results_of(tmp_path)
     cases = [r for r in lines if r.get("kind") == "case"]
@@ -167,8 +193,19 @@ def test_one_report_compares_the_three_routes_on_the_same_cases(tmp_path):
     folders = {}
     for backend in ("directml", "onnxruntime-directml", "onnxruntime-cpu"):
         folders[backend] = tmp_path / backend
-        done = dml_cli("run", "--backend", backend, "--generated", "0", "--hypothesis-examples", "0",
-                       "--out", str(folders[backend]), "--report", "none")
+        done = dml_cli(
+            "run",
+            "--backend",
+            backend,
+            "--generated",
+            "0",
+            "--hypothesis-examples",
+            "0",
+            "--out",
+            str(folders[backend]),
+            "--report",
+            "none",
+        )
         assert done.returncode == 0, (backend, done.stdout[-1500:], done.stderr[-1500:])
     ids = {b: {r["id"] for r in results_of(f) if r.get("kind") == "case"} for b, f in folders.items()}
     assert ids["directml"] == ids["onnxruntime-directml"] == ids["onnxruntime-cpu"]
@@ -176,7 +213,7 @@ def test_one_report_compares_the_three_routes_on_the_same_cases(tmp_path):
     done = dml_cli("report", *(str(next(f.glob("results-*.jsonl"))) for f in folders.values()), "-o", str(report))
     assert done.returncode == 0, done.stderr
     html = report.read_text()
-    reached = html[html.index("<h2 id='reached'>"):]
+    reached = html[html.index("<h2 id='reached'>") :]
     reached = reached[: reached.index("</table>")]
     for name in ("directml", "onnxruntime-directml", "onnxruntime-cpu"):
         assert name in html

@@ -39,8 +39,12 @@ def machine(tmp_path, monkeypatch):
     for program in ("wine", "Xvfb"):
         (bin_dir / program).write_text("#!/bin/sh\nexit 0\n")
         (bin_dir / program).chmod(0o755)
-    env = {"PATH": str(bin_dir), "HOME": str(tmp_path), "DML_CONFORMANCE_CACHE": str(cache),
-           "DML_CONFORMANCE_VK_ICD": str(fake_lavapipe(tmp_path, "25.0.7-2~bpo12+1"))}
+    env = {
+        "PATH": str(bin_dir),
+        "HOME": str(tmp_path),
+        "DML_CONFORMANCE_CACHE": str(cache),
+        "DML_CONFORMANCE_VK_ICD": str(fake_lavapipe(tmp_path, "25.0.7-2~bpo12+1")),
+    }
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("DISPLAY", raising=False)
@@ -48,8 +52,14 @@ def machine(tmp_path, monkeypatch):
 
 
 def cli(env: dict, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--backend", "directml", *args],
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "run", "--backend", "directml", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def test_the_fake_machine_is_complete(machine):

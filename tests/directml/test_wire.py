@@ -30,8 +30,13 @@ def test_the_input_payload_is_padded_to_the_total_size():
 def test_padding_value_travels_as_the_float_bits_the_struct_holds():
     desc = PaddingDesc(t("FLOAT16", 2), t("FLOAT16", 3), "CONSTANT", np.float32(-1.5), (1,), (0,))
     fields = request(desc, FeatureLevel.FL_3_0)["fields"]
-    assert fields == {"dimension_count": 1, "start_padding": [1], "end_padding": [0], "padding_mode": "CONSTANT",
-                      "padding_value_bits": 0xBFC00000}
+    assert fields == {
+        "dimension_count": 1,
+        "start_padding": [1],
+        "end_padding": [0],
+        "padding_mode": "CONSTANT",
+        "padding_value_bits": 0xBFC00000,
+    }
 
 
 def test_a_nan_payload_padding_value_keeps_its_bits():
@@ -44,8 +49,12 @@ def test_slice1_request_names_the_struct_fields_and_the_minimum_feature_level():
     desc = Slice1Desc(t("FLOAT32", 1, 1, 4, 4), t("FLOAT32", 1, 1, 2, 2), (0, 0, 0, 1), (1, 1, 4, 3), (1, 1, -2, 2))
     req = request(desc, FeatureLevel.FL_2_1)
     assert req["operator"] == "SLICE1" and req["min_feature_level"] == "2.1" and req["check_only"] is False
-    assert req["fields"] == {"dimension_count": 4, "window_offsets": [0, 0, 0, 1], "window_sizes": [1, 1, 4, 3],
-                             "window_strides": [1, 1, -2, 2]}
+    assert req["fields"] == {
+        "dimension_count": 4,
+        "window_offsets": [0, 0, 0, 1],
+        "window_sizes": [1, 1, 4, 3],
+        "window_strides": [1, 1, -2, 2],
+    }
     assert req["tensors"]["input"] == {"data_type": "FLOAT32", "sizes": [1, 1, 4, 4], "flags": 0, "total_size": 64}
     assert req["tensors"]["outputs"] == [{"data_type": "FLOAT32", "sizes": [1, 1, 2, 2], "flags": 0, "total_size": 16}]
 
@@ -64,14 +73,17 @@ def test_an_invalid_but_expressible_descriptor_goes_as_stated():
     assert request(desc, FeatureLevel.FL_3_0)["tensors"]["outputs"][0]["sizes"] == [3]
 
 
-@pytest.mark.parametrize(("desc", "words"), [
-    (SliceDesc(t("UINT8", 4), t("UINT8", 2), (0,), (2,), (1,), dimension_count=2), "DimensionCount=2"),
-    (SliceDesc(t("UINT8", 4), t("UINT8", 2), (2**32,), (2,), (1,)), "UINT field cannot hold"),
-    (SliceDesc(t("UINT8", 4), t("UINT8", 2), (-1,), (2,), (1,)), "UINT field cannot hold"),
-    (Slice1Desc(t("UINT8", 4), t("UINT8", 2), (0,), (4,), (2**31,)), "INT field cannot hold"),
-    (SplitDesc(t("UINT8", 4), (t("UINT8", 4),), axis=0, output_count=2), "OutputCount"),
-    (SplitDesc(t("UINT8", 4), (t("UINT8", 4),), axis=-1), "UINT field cannot hold"),
-])
+@pytest.mark.parametrize(
+    ("desc", "words"),
+    [
+        (SliceDesc(t("UINT8", 4), t("UINT8", 2), (0,), (2,), (1,), dimension_count=2), "DimensionCount=2"),
+        (SliceDesc(t("UINT8", 4), t("UINT8", 2), (2**32,), (2,), (1,)), "UINT field cannot hold"),
+        (SliceDesc(t("UINT8", 4), t("UINT8", 2), (-1,), (2,), (1,)), "UINT field cannot hold"),
+        (Slice1Desc(t("UINT8", 4), t("UINT8", 2), (0,), (4,), (2**31,)), "INT field cannot hold"),
+        (SplitDesc(t("UINT8", 4), (t("UINT8", 4),), axis=0, output_count=2), "OutputCount"),
+        (SplitDesc(t("UINT8", 4), (t("UINT8", 4),), axis=-1), "UINT field cannot hold"),
+    ],
+)
 def test_descriptors_without_a_c_form_are_named(desc, words):
     assert words in inexpressible(desc)
 

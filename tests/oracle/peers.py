@@ -49,6 +49,7 @@ def _sizes_problem(shape) -> str | None:
 
 # --- ONNX ------------------------------------------------------------------------------------
 
+
 def onnx_slice(case: dict, x: np.ndarray) -> tuple[Descriptor | None, str | None, dict]:
     """ONNX Slice -> SLICE1, by the rule in ../shared/peers/README.md."""
     p = case["params"]
@@ -67,10 +68,15 @@ def onnx_slice(case: dict, x: np.ndarray) -> tuple[Descriptor | None, str | None
             offsets[axis], sizes[axis] = end + 1, start - end
         strides[axis] = step
     out = [max(0, math.ceil(s / abs(k))) for s, k in zip(sizes, strides)]
-    derived = {"InputWindowOffsets": offsets, "InputWindowSizes": sizes, "InputWindowStrides": strides,
-               "OutputSizes": out}
+    derived = {
+        "InputWindowOffsets": offsets,
+        "InputWindowSizes": sizes,
+        "InputWindowStrides": strides,
+        "OutputSizes": out,
+    }
     problem = _sizes_problem(x.shape) or (
-        f"empty window: InputWindowSizes={sizes} (SLICE1.3)" if min(sizes) <= 0 else None)
+        f"empty window: InputWindowSizes={sizes} (SLICE1.3)" if min(sizes) <= 0 else None
+    )
     derived["expressible"] = problem is None
     if problem:
         return None, problem, derived
@@ -114,11 +120,12 @@ def onnx_split(case: dict, x: np.ndarray, n_outputs: int) -> tuple[Descriptor | 
         sizes = [min(chunk, d - j * chunk) for j in range(count)]
     derived = {"Axis": axis, "OutputAxisSizes": sizes}
     problem = _sizes_problem(x.shape) or (
-        f"zero-size output OutputAxisSizes={sizes} (U-SPLIT-1, COMMON.2)" if min(sizes) <= 0 else None)
+        f"zero-size output OutputAxisSizes={sizes} (U-SPLIT-1, COMMON.2)" if min(sizes) <= 0 else None
+    )
     derived["expressible"] = problem is None
     if problem:
         return None, problem, derived
-    outs = [TensorDesc.of(x.dtype, (*x.shape[:axis], s, *x.shape[axis + 1:])) for s in sizes]
+    outs = [TensorDesc.of(x.dtype, (*x.shape[:axis], s, *x.shape[axis + 1 :])) for s in sizes]
     return SplitDesc(TensorDesc.of(x.dtype, x.shape), outs, axis), None, derived
 
 
@@ -143,6 +150,7 @@ def load_onnx(path: Path) -> PeerCase:
 
 # --- WebNN baseline ----------------------------------------------------------------------------
 
+
 def webnn_case(op: str, case: dict) -> PeerCase:
     """WebNN pad / slice / split (float32 tensors) -> PADDING / SLICE1 / SPLIT."""
     x = _array({**case["input"], "dtype": "float32"})
@@ -166,7 +174,7 @@ def webnn_case(op: str, case: dict) -> PeerCase:
         axis = options.get("axis", 0)
         splits = args["splits"]
         sizes = [x.shape[axis] // splits] * splits if isinstance(splits, int) else list(splits)
-        outs = [TensorDesc.of(x.dtype, (*x.shape[:axis], s, *x.shape[axis + 1:])) for s in sizes]
+        outs = [TensorDesc.of(x.dtype, (*x.shape[:axis], s, *x.shape[axis + 1 :])) for s in sizes]
         desc = SplitDesc(in_desc, outs, axis)
     else:
         raise ValueError(f"unknown WebNN op {op!r}")

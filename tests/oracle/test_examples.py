@@ -17,10 +17,16 @@ from conformance.corpus import CASES_DIR, Case, load
 
 EXAMPLES_DIR = CASES_DIR / "examples"
 EXPECTED_IDS = {
-    "SLICE-example-1", "SLICE-example-2",
-    "SLICE1-example-1", "SLICE1-example-2",
-    "PADDING-example-1", "PADDING-example-2", "PADDING-example-3", "PADDING-example-4",
-    "SPLIT-example-1", "SPLIT-example-2",
+    "SLICE-example-1",
+    "SLICE-example-2",
+    "SLICE1-example-1",
+    "SLICE1-example-2",
+    "PADDING-example-1",
+    "PADDING-example-2",
+    "PADDING-example-3",
+    "PADDING-example-4",
+    "SPLIT-example-1",
+    "SPLIT-example-2",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4).
@@ -91,8 +97,10 @@ def test_slice1_example_2_typo_reading_differs() -> None:
 # --- the typed-in values against the pages' printed tensors ---------------------------------
 
 SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
-PRINTED = re.compile(r"(Input|Output)Tensors?(?:\[\d+\])?: \(Sizes:\{([\d, ]+)\}, DataType:FLOAT32\)\s*\n(\[\[\[\[.*?\]\]\]\])",
-                     re.DOTALL)
+PRINTED = re.compile(
+    r"(Input|Output)Tensors?(?:\[\d+\])?: \(Sizes:\{([\d, ]+)\}, DataType:FLOAT32\)\s*\n(\[\[\[\[.*?\]\]\]\])",
+    re.DOTALL,
+)
 # Which examples each seed prints, in page order.
 SEED_EXAMPLES = {
     "002_e13a9c6f00fe5ba4.txt": ["SLICE-example-1", "SLICE-example-2"],
@@ -127,5 +135,6 @@ def test_case_files_equal_the_printed_tensors(seed: str) -> None:
     printed_outputs = [(list(y.shape), y.ravel().astype(int).tolist()) for c in cases for y in c.expected.outputs]
     assert outputs == printed_outputs
     for sizes, values in inputs:  # every input the page prints is the (shared) input of its examples
-        assert all((list(c.inputs[0].shape), c.inputs[0].ravel().astype(int).tolist()) == (sizes, values)
-                   for c in cases)
+        assert all(
+            (list(c.inputs[0].shape), c.inputs[0].ravel().astype(int).tolist()) == (sizes, values) for c in cases
+        )

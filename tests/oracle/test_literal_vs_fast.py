@@ -38,10 +38,29 @@ MAX_STRIDE = 5
 SPECIAL_BITS = {
     1: (0x00, 0x01, 0x7F, 0x80, 0xFF),
     2: (0x0000, 0x8000, 0x0001, 0x03FF, 0x7C00, 0xFC00, 0x7E01, 0x7C01, 0xFE00, 0xFFFF),
-    4: (0x00000000, 0x80000000, 0x00000001, 0x007FFFFF, 0x7F800000, 0xFF800000, 0x7FC00001, 0x7F800001,
-        0xFFC00000, 0xFFFFFFFF),
-    8: (0, 0x8000000000000000, 1, 0x000FFFFFFFFFFFFF, 0x7FF0000000000000, 0xFFF0000000000000,
-        0x7FF8000000000001, 0x7FF0000000000001, 0xFFFFFFFFFFFFFFFF),
+    4: (
+        0x00000000,
+        0x80000000,
+        0x00000001,
+        0x007FFFFF,
+        0x7F800000,
+        0xFF800000,
+        0x7FC00001,
+        0x7F800001,
+        0xFFC00000,
+        0xFFFFFFFF,
+    ),
+    8: (
+        0,
+        0x8000000000000000,
+        1,
+        0x000FFFFFFFFFFFFF,
+        0x7FF0000000000000,
+        0xFFF0000000000000,
+        0x7FF8000000000001,
+        0x7FF0000000000001,
+        0xFFFFFFFFFFFFFFFF,
+    ),
 }
 
 data_types = st.sampled_from(oracle.ALL_DATA_TYPES)
@@ -197,7 +216,7 @@ def test_split_literal_equals_fast(data) -> None:
     cuts = data.draw(st.sets(st.integers(1, n - 1), max_size=n - 1) if n > 1 else st.just(set()), label="cuts")
     edges = [0, *sorted(cuts), n]
     pieces = [b - a for a, b in itertools.pairwise(edges)]
-    outs = tuple(TensorDesc(data_type, (*shape[:axis], p, *shape[axis + 1:])) for p in pieces)
+    outs = tuple(TensorDesc(data_type, (*shape[:axis], p, *shape[axis + 1 :])) for p in pieces)
     desc = SplitDesc(TensorDesc(data_type, tuple(shape)), outs, axis)
     x = data.draw(tensor_values(data_type, tuple(shape)), label="input")
     run_both(desc, x)
@@ -263,12 +282,24 @@ def test_slice1_negative_strides_on_every_axis(data) -> None:
 
 # --- hand-written expected arrays (numpy TestReflect style) ---------------------------------
 
+
 def pad1d(values: list[int], mode: str, start: int, end: int, dtype: str = "float32") -> list[np.ndarray]:
     x = np.array(values, dtype=dtype)
-    return [oracle.padding(x, mode, [start], [end]), *oracle.compute(
-        PaddingDesc(TensorDesc(DataType.parse(dtype), (len(values),)),
-                    TensorDesc(DataType.parse(dtype), (len(values) + start + end,)), mode, 0.0, (start,), (end,)),
-        [x], literal=True)]
+    return [
+        oracle.padding(x, mode, [start], [end]),
+        *oracle.compute(
+            PaddingDesc(
+                TensorDesc(DataType.parse(dtype), (len(values),)),
+                TensorDesc(DataType.parse(dtype), (len(values) + start + end,)),
+                mode,
+                0.0,
+                (start,),
+                (end,),
+            ),
+            [x],
+            literal=True,
+        ),
+    ]
 
 
 def check_both(results: list[np.ndarray], expected: list) -> None:
@@ -308,11 +339,18 @@ def test_constant_1d() -> None:
 def test_reflect_size_1_repeats_the_element() -> None:
     """U-PAD-4: the period 2*(1-1) is 0; the only element is repeated, and the case is observed."""
     check_both(pad1d([5], "REFLECTION", 3, 3), [5, 5, 5, 5, 5, 5, 5])
-    desc = PaddingDesc(TensorDesc.of("FLOAT32", [1, 3]), TensorDesc.of("FLOAT32", [3, 3]), "REFLECTION", 0.0,
-                       (1, 0), (1, 0))
+    desc = PaddingDesc(
+        TensorDesc.of("FLOAT32", [1, 3]), TensorDesc.of("FLOAT32", [3, 3]), "REFLECTION", 0.0, (1, 0), (1, 0)
+    )
     assert oracle.unspecified(desc) == ["U-PAD-4"]
-    assert oracle.unspecified(PaddingDesc(TensorDesc.of("FLOAT32", [1, 3]), TensorDesc.of("FLOAT32", [1, 5]),
-                                          "REFLECTION", 0.0, (0, 1), (0, 1))) == []
+    assert (
+        oracle.unspecified(
+            PaddingDesc(
+                TensorDesc.of("FLOAT32", [1, 3]), TensorDesc.of("FLOAT32", [1, 5]), "REFLECTION", 0.0, (0, 1), (0, 1)
+            )
+        )
+        == []
+    )
 
 
 def test_symmetric_2d_periodic() -> None:
@@ -324,8 +362,9 @@ def test_symmetric_2d_periodic() -> None:
         [1, 2, 2, 1, 1, 2, 2],
         [3, 4, 4, 3, 3, 4, 4],
     ]
-    desc = PaddingDesc(TensorDesc.of("FLOAT32", [2, 2]), TensorDesc.of("FLOAT32", [5, 7]), "SYMMETRIC", 0.0,
-                       (3, 0), (0, 5))
+    desc = PaddingDesc(
+        TensorDesc.of("FLOAT32", [2, 2]), TensorDesc.of("FLOAT32", [5, 7]), "SYMMETRIC", 0.0, (3, 0), (0, 5)
+    )
     for literal in (False, True):
         assert oracle.compute(desc, [x], literal=literal)[0].tolist() == expected
 
@@ -349,8 +388,9 @@ def test_nan_payloads_and_negative_zero_survive() -> None:
 def test_reflect_2d_pad_beyond_size_2() -> None:
     """REFLECTION on 2x2 with padding past the size on both axes: period 2 alternates rows and columns."""
     x = np.array([[1, 2], [3, 4]], dtype=np.uint16)
-    desc = PaddingDesc(TensorDesc.of("UINT16", [2, 2]), TensorDesc.of("UINT16", [7, 7]), "REFLECTION", 0.0,
-                       (3, 2), (2, 3))
+    desc = PaddingDesc(
+        TensorDesc.of("UINT16", [2, 2]), TensorDesc.of("UINT16", [7, 7]), "REFLECTION", 0.0, (3, 2), (2, 3)
+    )
     odd, even = [3, 4, 3, 4, 3, 4, 3], [1, 2, 1, 2, 1, 2, 1]
     for literal in (False, True):
         assert oracle.compute(desc, [x], literal=literal)[0].tolist() == [odd, even, odd, even, odd, even, odd]
@@ -359,8 +399,7 @@ def test_reflect_2d_pad_beyond_size_2() -> None:
 def test_symmetric_with_a_size_1_axis() -> None:
     """SYMMETRIC repeats a size-1 axis; the size-3 axis padded by 4 folds twice (period 6)."""
     x = np.array([[1, 2, 3]], dtype=np.int8)
-    desc = PaddingDesc(TensorDesc.of("INT8", [1, 3]), TensorDesc.of("INT8", [4, 7]), "SYMMETRIC", 0.0,
-                       (2, 4), (1, 0))
+    desc = PaddingDesc(TensorDesc.of("INT8", [1, 3]), TensorDesc.of("INT8", [4, 7]), "SYMMETRIC", 0.0, (2, 4), (1, 0))
     for literal in (False, True):
         assert oracle.compute(desc, [x], literal=literal)[0].tolist() == [[3, 3, 2, 1, 1, 2, 3]] * 4
 
@@ -388,8 +427,22 @@ def test_float16_nan_payloads_survive_periodic_reflection() -> None:
     """Size 4 padded by 5 on both sides (period 6): input indices 1,2,3,2,1,0,1,2,3,2,1,0,1,2."""
     bits = np.array([0x7E01, 0x8000, 0x7C01, 0x0001], dtype="<u2")
     desc = PaddingDesc(TensorDesc.of("FLOAT16", [4]), TensorDesc.of("FLOAT16", [14]), "REFLECTION", 0.0, (5,), (5,))
-    expected = [0x8000, 0x7C01, 0x0001, 0x7C01, 0x8000, 0x7E01, 0x8000, 0x7C01, 0x0001, 0x7C01, 0x8000, 0x7E01,
-                0x8000, 0x7C01]
+    expected = [
+        0x8000,
+        0x7C01,
+        0x0001,
+        0x7C01,
+        0x8000,
+        0x7E01,
+        0x8000,
+        0x7C01,
+        0x0001,
+        0x7C01,
+        0x8000,
+        0x7E01,
+        0x8000,
+        0x7C01,
+    ]
     for literal in (False, True):
         assert oracle.compute(desc, [bits.view("<f2")], literal=literal)[0].view("<u2").tolist() == expected
 

@@ -63,10 +63,12 @@ def test_bad_file_exits_2(tmp_path: Path, capsys) -> None:
 
 
 def test_module_entry_point() -> None:
-    done = subprocess.run([sys.executable, "-m", "oracle", "explain", "SPLIT-example-2"], capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "oracle", "explain", "SPLIT-example-2"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert "OutputTensors[1][0,0,5,0] = {0,0,0,1} + {0,0,5,0} = Input[{0,0,5,1}] = 12" in done.stdout
-    done = subprocess.run([sys.executable, "-m", "oracle", "explain", "nope"], capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "oracle", "explain", "nope"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 2 and "unknown case id" in done.stderr

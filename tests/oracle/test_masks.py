@@ -20,7 +20,9 @@ from oracle import PaddingMode, TensorDesc
 
 def _padding(data_type: str, in_sizes, mode: str, value: float, start, end) -> oracle.PaddingDesc:
     out = tuple(n + s + e for n, s, e in zip(in_sizes, start, end))
-    return oracle.PaddingDesc(TensorDesc.of(data_type, in_sizes), TensorDesc.of(data_type, out), mode, value, start, end)
+    return oracle.PaddingDesc(
+        TensorDesc.of(data_type, in_sizes), TensorDesc.of(data_type, out), mode, value, start, end
+    )
 
 
 def test_negative_into_uint8_leaves_only_the_padding_element_open():
@@ -34,9 +36,7 @@ def test_negative_into_uint8_leaves_only_the_padding_element_open():
 def test_constant_padding_in_two_dimensions_marks_the_border():
     desc = _padding("FLOAT16", (2, 2), "CONSTANT", 0.1, (1, 0), (0, 1))  # 0.1 is inexact in FLOAT16 (U-PAD-3)
     (mask,) = oracle.unspecified_mask(desc)
-    assert mask.tolist() == [[True, True, True],
-                             [False, False, True],
-                             [False, False, True]]
+    assert mask.tolist() == [[True, True, True], [False, False, True], [False, False, True]]
 
 
 def test_exact_padding_value_leaves_nothing_open():
@@ -50,9 +50,7 @@ def test_reflection_of_a_size_1_axis_opens_only_what_is_read_across_it():
     desc = _padding("FLOAT32", (1, 3), "REFLECTION", 0.0, (1, 1), (1, 1))
     assert oracle.unspecified(desc) == ["U-PAD-4"]
     (mask,) = oracle.unspecified_mask(desc)
-    assert mask.tolist() == [[True] * 5,
-                             [False] * 5,
-                             [True] * 5]
+    assert mask.tolist() == [[True] * 5, [False] * 5, [True] * 5]
 
 
 def test_slice_stride_0_opens_the_repeats_not_the_first_element():
@@ -60,15 +58,14 @@ def test_slice_stride_0_opens_the_repeats_not_the_first_element():
     desc = oracle.SliceDesc(x, TensorDesc.of("INT32", (3, 2)), offsets=(1, 0), sizes=(3, 2), strides=(0, 1))
     assert oracle.unspecified(desc) == ["U-SLICE-1"]
     (mask,) = oracle.unspecified_mask(desc)
-    assert mask.tolist() == [[False, False],
-                             [True, True],
-                             [True, True]]
+    assert mask.tolist() == [[False, False], [True, True], [True, True]]
 
 
 def test_split_and_slice1_masks_are_empty_and_shaped_like_the_outputs():
     x = np.arange(12, dtype=np.int16).reshape(3, 4)
-    split = oracle.SplitDesc(TensorDesc.of("INT16", (3, 4)),
-                             (TensorDesc.of("INT16", (3, 1)), TensorDesc.of("INT16", (3, 3))), axis=1)
+    split = oracle.SplitDesc(
+        TensorDesc.of("INT16", (3, 4)), (TensorDesc.of("INT16", (3, 1)), TensorDesc.of("INT16", (3, 3))), axis=1
+    )
     masks = oracle.unspecified_mask(split)
     assert [m.shape for m in masks] == [y.shape for y in oracle.compute(split, [x])]
     assert not any(m.any() for m in masks)
@@ -82,8 +79,10 @@ def test_constant_mask_is_where_the_padding_value_shows(data):
     spec = data.draw(valid_cases("PADDING", padding_mode="CONSTANT", max_elements=256), label="case")
     desc = spec.descriptor
     # act: the oracle's outputs with two padding values every type represents exactly and distinctly
-    one, two = (oracle.compute(dataclasses.replace(desc, padding_value=v), spec.inputs, feature_level=spec.feature_level)[0]
-                for v in (1.0, 2.0))
+    one, two = (
+        oracle.compute(dataclasses.replace(desc, padding_value=v), spec.inputs, feature_level=spec.feature_level)[0]
+        for v in (1.0, 2.0)
+    )
     nan = dataclasses.replace(desc, padding_value=float("nan"))  # observed for every type but FLOAT32 (exact)
     (mask,) = oracle.unspecified_mask(nan)
     differ = one.view(f"u{one.itemsize}") != two.view(f"u{two.itemsize}")  # bits: NaN inputs compare equal

@@ -24,6 +24,7 @@ def bits_of(value: np.ndarray) -> int:
 
 # --- FLOAT32: exact --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("bits", [0x7FC00001, 0x7F800001, 0xFFC00000, 0x80000000, 0x00000001, 0x3DCCCCCD, 0x7F800000])
 def test_float32_is_bit_exact(bits: int) -> None:
     conversion = convert_padding_value(DataType.FLOAT32, f32(bits))
@@ -43,6 +44,7 @@ def test_python_float_is_rounded_to_float32_first() -> None:
 
 
 # --- FLOAT16: round to nearest even (U-PAD-3) --------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("value", "half_bits", "observed"),
@@ -75,6 +77,7 @@ def test_float16_nan_is_observed() -> None:
 
 # --- FLOAT64: the float32 value widened (U-PAD-2) -----------------------------------------------
 
+
 def test_float64_widens_the_float32_value() -> None:
     # float32 0.1 = 0x3DCCCCCD: exponent -4 -> 1019 = 0x3FB; mantissa 0x4CCCCD << 29 = 0x99999A0000000.
     conversion = convert_padding_value(DataType.FLOAT64, 0.1)
@@ -87,6 +90,7 @@ def test_float64_widens_the_float32_value() -> None:
 
 
 # --- integers: truncation toward zero (U-PAD-1) -------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("data_type", "value", "expected"),
@@ -134,15 +138,28 @@ def test_integer_truncation_end_to_end() -> None:
 
 # --- unspecified() reports them for CONSTANT only --------------------------------------------
 
+
 @pytest.mark.parametrize("mode", ["CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC"])
 @pytest.mark.parametrize(
     ("data_type", "value", "entry"),
-    [("INT8", 300.0, "U-PAD-1"), ("FLOAT64", 0.5, "U-PAD-2"), ("FLOAT16", 0.1, "U-PAD-3"), ("INT8", 10.6, None),
-     ("FLOAT32", float("nan"), None)],
+    [
+        ("INT8", 300.0, "U-PAD-1"),
+        ("FLOAT64", 0.5, "U-PAD-2"),
+        ("FLOAT16", 0.1, "U-PAD-3"),
+        ("INT8", 10.6, None),
+        ("FLOAT32", float("nan"), None),
+    ],
 )
-def test_unspecified_reports_conversion_for_constant_only(mode: str, data_type: str, value: float,
-                                                          entry: str | None) -> None:
-    desc = PaddingDesc(TensorDesc.of(data_type, [1, 1, 2, 2]), TensorDesc.of(data_type, [1, 1, 4, 4]), mode, value,
-                       (0, 0, 1, 1), (0, 0, 1, 1))
+def test_unspecified_reports_conversion_for_constant_only(
+    mode: str, data_type: str, value: float, entry: str | None
+) -> None:
+    desc = PaddingDesc(
+        TensorDesc.of(data_type, [1, 1, 2, 2]),
+        TensorDesc.of(data_type, [1, 1, 4, 4]),
+        mode,
+        value,
+        (0, 0, 1, 1),
+        (0, 0, 1, 1),
+    )
     expected = [entry] if entry and mode == "CONSTANT" else []
     assert oracle.unspecified(desc) == expected

@@ -33,8 +33,10 @@ def test_counts(capsys) -> None:
     inexpressible = [c for c in CASES if c.inexpressible]
     failed = [c.name for c in CASES if c.descriptor is not None and not _matches(c)]
     with capsys.disabled():
-        print(f"\npeer vectors: {len(CASES)} cases, {len(passed)} passed, {len(inexpressible)} inexpressible, "
-              f"{len(failed)} failed")
+        print(
+            f"\npeer vectors: {len(CASES)} cases, {len(passed)} passed, {len(inexpressible)} inexpressible, "
+            f"{len(failed)} failed"
+        )
         for c in inexpressible:
             print(f"  inexpressible {c.name}: {c.inexpressible}")
     assert (len(CASES), len(passed), len(inexpressible), failed) == (52, 48, 4, [])

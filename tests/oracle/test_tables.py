@@ -76,17 +76,19 @@ def test_support_table_matches_seed_page(operator: str, seed: str) -> None:
 
 def test_parser_reads_all_three_languages() -> None:
     """The parser itself: one line in each language's style."""
-    text = "\n".join([
-        "DML_FEATURE_LEVEL_3_1 이상",
-        "InputTensor 입력 1~8개 FLOAT32, FLOAT16",
-        "OutputTensor 출력 1~8개 FLOAT32, FLOAT16",
-        "DML_FEATURE_LEVEL_2_1和更新版本",
-        "InputTensor 輸入 4 到 5 INT8、UINT8",
-        "OutputTensor 輸出 4 到 5 INT8、UINT8",
-        "DML_FEATURE_LEVEL_1_0 and above",
-        "InputTensor Input 4 FLOAT32",
-        "OutputTensors Array of outputs 4 FLOAT32",
-    ])
+    text = "\n".join(
+        [
+            "DML_FEATURE_LEVEL_3_1 이상",
+            "InputTensor 입력 1~8개 FLOAT32, FLOAT16",
+            "OutputTensor 출력 1~8개 FLOAT32, FLOAT16",
+            "DML_FEATURE_LEVEL_2_1和更新版本",
+            "InputTensor 輸入 4 到 5 INT8、UINT8",
+            "OutputTensor 輸出 4 到 5 INT8、UINT8",
+            "DML_FEATURE_LEVEL_1_0 and above",
+            "InputTensor Input 4 FLOAT32",
+            "OutputTensors Array of outputs 4 FLOAT32",
+        ]
+    )
     assert parse_support_tables(text) == (
         SupportRow(FeatureLevel.FL_3_1, tuple(range(1, 9)), (DataType.FLOAT32, DataType.FLOAT16)),
         SupportRow(FeatureLevel.FL_2_1, (4, 5), (DataType.INT8, DataType.UINT8)),

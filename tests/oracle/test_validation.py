@@ -59,12 +59,15 @@ def test_examples_are_valid() -> None:
 
 # --- SLICE ---------------------------------------------------------------------------------
 
+
 def test_slice_sizes_must_equal_output() -> None:
     rejects(replace(SLICE_EX2, sizes=(1, 1, 1, 2)), "SLICE.3", "sizes[2]=1", "output_tensor.sizes[2]=2")
 
 
 def test_slice_out_of_bounds() -> None:
-    rejects(replace(SLICE_EX2, offsets=(0, 0, 1, 1)), "SLICE.4", "offsets[3]", "1 + 3 * 1 = 4", "input_tensor.sizes[3]=4")
+    rejects(
+        replace(SLICE_EX2, offsets=(0, 0, 1, 1)), "SLICE.4", "offsets[3]", "1 + 3 * 1 = 4", "input_tensor.sizes[3]=4"
+    )
 
 
 def test_slice_exact_bound_is_valid() -> None:
@@ -88,10 +91,12 @@ def test_slice_array_lengths() -> None:
 
 def test_slice_zero_size_is_common2() -> None:
     """U-SLICE-2: Sizes 0 (and the output's 0) break COMMON.2."""
-    rejects(replace(SLICE_EX2, sizes=(1, 1, 0, 2), output_tensor=T([1, 1, 0, 2])), "COMMON.2",
-            "output_tensor.sizes[2]=0")
-    rejects(replace(SLICE_EX2, input_tensor=T([1, 1, 4, UINT_MAX + 1])), "COMMON.2",
-            f"input_tensor.sizes[3]={UINT_MAX + 1}")
+    rejects(
+        replace(SLICE_EX2, sizes=(1, 1, 0, 2), output_tensor=T([1, 1, 0, 2])), "COMMON.2", "output_tensor.sizes[2]=0"
+    )
+    rejects(
+        replace(SLICE_EX2, input_tensor=T([1, 1, 4, UINT_MAX + 1])), "COMMON.2", f"input_tensor.sizes[3]={UINT_MAX + 1}"
+    )
 
 
 def test_slice_stride_zero_is_valid_and_unspecified() -> None:
@@ -103,6 +108,7 @@ def test_slice_stride_zero_is_valid_and_unspecified() -> None:
 
 
 # --- SLICE1 --------------------------------------------------------------------------------
+
 
 def test_slice1_example_2_negative_stride_is_valid() -> None:
     """E-SLICE1-3: 1 + (4 - 1) / -2 with signed division would forbid output size 2; |stride| allows it."""
@@ -122,8 +128,12 @@ def test_slice1_output_at_max_is_valid_and_below_too() -> None:
 
 
 def test_slice1_window_past_input() -> None:
-    rejects(replace(SLICE1_EX2, window_offsets=(0, 0, 1, 1)), "SLICE1.3",
-            "window_offsets[2] + window_sizes[2] = 1 + 4 = 5", "input_tensor.sizes[2]=4")
+    rejects(
+        replace(SLICE1_EX2, window_offsets=(0, 0, 1, 1)),
+        "SLICE1.3",
+        "window_offsets[2] + window_sizes[2] = 1 + 4 = 5",
+        "input_tensor.sizes[2]=4",
+    )
 
 
 def test_slice1_empty_window() -> None:
@@ -137,7 +147,9 @@ def test_slice1_zero_stride() -> None:
 def test_slice1_uint_and_int_ranges() -> None:
     rejects(replace(SLICE1_EX2, window_offsets=(0, 0, -1, 1)), "SLICE1.3", "window_offsets[2]=-1")
     rejects(replace(SLICE1_EX2, window_sizes=(1, 1, UINT_MAX + 1, 3)), "SLICE1.3", f"window_sizes[2]={UINT_MAX + 1}")
-    rejects(replace(SLICE1_EX2, window_strides=(1, 1, -(2**31) - 1, 2)), "SLICE1.5", f"window_strides[2]={-(2**31) - 1}")
+    rejects(
+        replace(SLICE1_EX2, window_strides=(1, 1, -(2**31) - 1, 2)), "SLICE1.5", f"window_strides[2]={-(2**31) - 1}"
+    )
     rejects(replace(SLICE1_EX2, window_strides=(1, 1, 2**31, 2)), "SLICE1.5", f"window_strides[2]={2**31}")
 
 
@@ -152,6 +164,7 @@ def test_slice1_before_feature_level_2_1() -> None:
 
 
 # --- PADDING -------------------------------------------------------------------------------
+
 
 def test_padding_output_size() -> None:
     rejects(replace(PAD_EX, output_tensor=T([1, 1, 8, 9])), "PAD.2", "output_tensor.sizes[3]=9", "4 + 2 + 4 = 10")
@@ -188,6 +201,7 @@ def test_padding_reflection_larger_than_input_is_valid() -> None:
 
 
 # --- SPLIT ---------------------------------------------------------------------------------
+
 
 def test_split_sum() -> None:
     desc = replace(SPLIT_EX1, output_tensors=(T([1, 1, 2, 2]), T([1, 1, 1, 2]), T([1, 1, 2, 2])))
@@ -230,6 +244,7 @@ def test_split_dtype_mismatch() -> None:
 
 # --- COMMON --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("desc", [SLICE_EX2, SLICE1_EX2, PAD_EX], ids=["SLICE", "SLICE1", "PADDING"])
 def test_common1_dtype_mismatch(desc) -> None:
     out = replace(desc.output_tensor, data_type=oracle.DataType.INT32)
@@ -242,7 +257,9 @@ def test_common1_rank_mismatch(desc) -> None:
     rejects(replace(desc, output_tensor=out), "COMMON.1", "output_tensor has DimensionCount=5", "input_tensor has 4")
 
 
-@pytest.mark.parametrize("desc", [SLICE_EX2, SLICE1_EX2, PAD_EX, SPLIT_EX1], ids=["SLICE", "SLICE1", "PADDING", "SPLIT"])
+@pytest.mark.parametrize(
+    "desc", [SLICE_EX2, SLICE1_EX2, PAD_EX, SPLIT_EX1], ids=["SLICE", "SLICE1", "PADDING", "SPLIT"]
+)
 def test_common2_zero_input_size(desc) -> None:
     sizes = list(desc.input_tensor.sizes)
     sizes[0] = 0
@@ -250,6 +267,7 @@ def test_common2_zero_input_size(desc) -> None:
 
 
 # --- support tables, every row, every level ------------------------------------------------
+
 
 def build(operator: str, data_type: str, rank: int):
     """A small valid-shaped descriptor of this operator, data type and rank."""
@@ -305,8 +323,10 @@ def test_introduction_levels() -> None:
 
 # --- feature-level parsing -----------------------------------------------------------------
 
-@pytest.mark.parametrize("text", ["3.1", "3_1", "DML_FEATURE_LEVEL_3_1", "dml_feature_level_3_1", "FL 3.1", "FL_3_1",
-                                  " 3.1 "])
+
+@pytest.mark.parametrize(
+    "text", ["3.1", "3_1", "DML_FEATURE_LEVEL_3_1", "dml_feature_level_3_1", "FL 3.1", "FL_3_1", " 3.1 "]
+)
 def test_feature_level_parse(text: str) -> None:
     assert FeatureLevel.parse(text) is FeatureLevel.FL_3_1
     assert str(FeatureLevel.parse(text)) == "3.1"

@@ -192,7 +192,7 @@ class Hostile(AllLevels):
         finally:
             self._log("end", key)
 
-    def _run(self, fault, descriptor, inputs, feature_level) -> RunResult:
+    def _run(self, fault, descriptor, inputs, feature_level) -> RunResult:  # noqa: C901 (to split, issue 12)
         good = super().run(descriptor, inputs, feature_level)
         if fault is None:
             return good

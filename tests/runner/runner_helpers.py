@@ -21,8 +21,14 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def cli(*args: str, env_extra: dict | None = None, timeout: float = 120, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True,
-                          env=env(**(env_extra or {})), timeout=timeout, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env(**(env_extra or {})),
+        timeout=timeout,
+        **kw,
+    )
 
 
 def _run(out: Path, backend: str, label: str) -> tuple[subprocess.CompletedProcess, Path]:

@@ -60,8 +60,18 @@ def test_a_prefetched_answer_is_judged_like_a_run_result():
 def test_through_the_cli_workers_get_whole_batches(tmp_path):
     calls = tmp_path / "calls"
     out = tmp_path / "out"
-    proc = cli("run", "--backend", "dml_test_backends:Batching", "--cases", str(EXAMPLES), "--jobs", "1",
-               "--out", str(out), env_extra=env(DML_TEST_CALLS=str(calls)))
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:Batching",
+        "--cases",
+        str(EXAMPLES),
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+        env_extra=env(DML_TEST_CALLS=str(calls)),
+    )
     assert proc.returncode == 0, proc.stderr
     records = case_lines(next(out.glob("results-*.jsonl")))
     assert {r["category"] for r in records} == {"pass"}  # none reached run() singly

@@ -26,12 +26,23 @@ def test_good_backend_run_exits_0(good_run):
 
 
 def test_case_filter_and_unknown_case(tmp_path):
-    proc = cli("run", "--backend", "dml_test_backends:BitFlip", "--cases", str(EXAMPLES), "--out", str(tmp_path),
-               "--case", "SLICE1-example-2")
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:BitFlip",
+        "--cases",
+        str(EXAMPLES),
+        "--out",
+        str(tmp_path),
+        "--case",
+        "SLICE1-example-2",
+    )
     assert proc.returncode == 1
     (results,) = tmp_path.glob("results-*.jsonl")
     assert [r.id for r in read_results(results).records] == ["SLICE1-example-2"]
-    missing = cli("run", "--backend", "oracle", "--cases", str(EXAMPLES), "--out", str(tmp_path), "--case", "SLICE-nope")
+    missing = cli(
+        "run", "--backend", "oracle", "--cases", str(EXAMPLES), "--out", str(tmp_path), "--case", "SLICE-nope"
+    )
     assert missing.returncode == 2 and "--case: no case matches SLICE-nope" in missing.stderr
 
 
@@ -60,8 +71,19 @@ def test_malformed_case_file_exits_2_and_loses_nothing(tmp_path):
     cases.mkdir()
     (cases / "bad.json").write_text('{"id": "SLICE-x", "operator": "SLICE"\n')
     (cases / "good.json").write_text((EXAMPLES / "SLICE-example-1.json").read_text())
-    proc = cli("run", "--backend", "oracle", "--cases", str(cases), "--out", str(tmp_path / "out"),
-               "--generated", "0", "--hypothesis-examples", "0")
+    proc = cli(
+        "run",
+        "--backend",
+        "oracle",
+        "--cases",
+        str(cases),
+        "--out",
+        str(tmp_path / "out"),
+        "--generated",
+        "0",
+        "--hypothesis-examples",
+        "0",
+    )
     assert proc.returncode == 2
     assert "bad.json: $: not valid JSON" in proc.stderr
     (results,) = (tmp_path / "out").glob("results-*.jsonl")
@@ -91,8 +113,13 @@ def test_explain_cases_list_backends():
 
 def test_explain_a_generated_case_and_an_unknown_id():
     listed = cli("cases", "list", "--operators", "SPLIT")
-    generated = next(line.split("\t")[0] for line in listed.stdout.splitlines() if "-example-" not in line
-                     and line.split("\t")[0].count("-") == 1 and len(line.split("\t")[0]) == len("SPLIT-01234567"))
+    generated = next(
+        line.split("\t")[0]
+        for line in listed.stdout.splitlines()
+        if "-example-" not in line
+        and line.split("\t")[0].count("-") == 1
+        and len(line.split("\t")[0]) == len("SPLIT-01234567")
+    )
     explain = cli("explain", generated)
     assert explain.returncode == 0 and explain.stdout.startswith(f"{generated}: DML_SPLIT")
     nope = cli("explain", "NOPE", "--cases", str(EXAMPLES))
@@ -100,8 +127,9 @@ def test_explain_a_generated_case_and_an_unknown_id():
 
 
 def test_unsupported_everywhere_is_untested_exit_3(tmp_path):
-    proc = cli("run", "--backend", "dml_test_backends:NothingSupported", "--cases", str(EXAMPLES), "--out",
-               str(tmp_path))
+    proc = cli(
+        "run", "--backend", "dml_test_backends:NothingSupported", "--cases", str(EXAMPLES), "--out", str(tmp_path)
+    )
     assert proc.returncode == 3, proc.stdout + proc.stderr
     assert "verdict: UNTESTED" in proc.stdout
     assert {r["category"] for r in case_lines(next(tmp_path.glob("results-*.jsonl")))} == {"unsupported"}
@@ -126,9 +154,31 @@ def test_every_run_option_comes_from_the_one_table():
     actions = {a.dest: a for a in run._actions if a.dest != "help"}
     assert set(actions) == {o.name for o in OPTIONS if o.cli}
     assert all(actions[o.name].type is o.type for o in OPTIONS if o.cli and o.type)
-    args = parser.parse_args(["run", "--backend", "oracle", "--operators", "slice1,DML_PADDING_OPERATOR_DESC",
-                              "--shard", "2/3", "-j", "3", "--timeout", "0", "--case", "A-1", "--case", "B-*"])
+    args = parser.parse_args(
+        [
+            "run",
+            "--backend",
+            "oracle",
+            "--operators",
+            "slice1,DML_PADDING_OPERATOR_DESC",
+            "--shard",
+            "2/3",
+            "-j",
+            "3",
+            "--timeout",
+            "0",
+            "--case",
+            "A-1",
+            "--case",
+            "B-*",
+        ]
+    )
     config = RunConfig.from_values(vars(args))
     assert (config.operators, str(config.shard), config.jobs, config.timeout_s, config.case) == (
-        ("SLICE1", "PADDING"), "2/3", 3, None, ("A-1", "B-*"))
+        ("SLICE1", "PADDING"),
+        "2/3",
+        3,
+        None,
+        ("A-1", "B-*"),
+    )
     assert config.given == {"backend", "operators", "shard", "jobs", "timeout", "case"}

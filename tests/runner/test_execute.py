@@ -117,6 +117,7 @@ def test_outside_capabilities_is_unsupported_without_running(cases):
 
 # --- honest verdicts: only what the spec leaves open is exempt ----------------------------------------
 
+
 class _OnlyElement0(AllLevels):
     """Gives another PaddingValue conversion (element 0) and everything else right."""
 
@@ -138,7 +139,9 @@ def test_garbage_where_only_one_element_is_open_fails(cases):
 def test_a_different_choice_in_the_open_element_is_observed(cases):
     record = run(cases["PADDING-negative-into-uint8"], _OnlyElement0())
     assert record.category is Category.OBSERVED
-    assert record.observed is not None and record.observed.matches_policy is False and record.observed.open_elements == 1
+    assert (
+        record.observed is not None and record.observed.matches_policy is False and record.observed.open_elements == 1
+    )
 
 
 def test_matching_the_policy_is_observed_and_says_how_much_was_open(cases):
@@ -149,10 +152,17 @@ def test_matching_the_policy_is_observed_and_says_how_much_was_open(cases):
 
 def test_expectations_waive_match_and_warn(tmp_path):
     path = tmp_path / "x.json"
-    path.write_text(json.dumps({"waivers": [
-        {"id": "SLICE1-example-2", "reason": "bug 1", "tracker": "https://bugs/1"},
-        {"prefix": "PADDING-", "reason": "no padding yet"},
-        {"id": "SPLIT-nothing", "reason": "stale"}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "waivers": [
+                    {"id": "SLICE1-example-2", "reason": "bug 1", "tracker": "https://bugs/1"},
+                    {"prefix": "PADDING-", "reason": "no padding yet"},
+                    {"id": "SPLIT-nothing", "reason": "stale"},
+                ]
+            }
+        )
+    )
     exp = load_expectations(path)
     assert [w.pattern for w in exp.unmatched(["SLICE1-example-2", "PADDING-example-1"])] == ["SPLIT-nothing"]
     failed = exp.apply(Record("SLICE1-example-2", "SLICE1", Category.FAIL, "x"))
@@ -163,17 +173,24 @@ def test_expectations_waive_match_and_warn(tmp_path):
     assert passed.category is Category.PASS and passed.waived_but_passed is True
 
 
-@pytest.mark.parametrize(("text", "where"), [
-    ("{", "not valid JSON"),
-    ('{"waivers": [{"id": "A-1"}]}', "$.waivers[0].reason"),
-    ('{"waivers": [{"id": "A-1", "prefix": "A", "reason": "r"}]}', "exactly one of"),
-    ('{"waivers": [], "extra": 1}', "unknown field(s) extra"),
-    ('{"waivers": [{"prefix": "P", "reason": "r", "when": {"mismatch": ["nan-payload-only"]}}]}',
-     "$.waivers[0].when.mismatch: ['nan-payload-only']; expected one of "),
-    ('{"waivers": [{"prefix": "P", "reason": "r", "when": {"data_type": [["FLOAT16"]]}}]}',
-     "$.waivers[0].when.data_type"),
-    ("[" * 100_000, "nested too deeply"),
-])
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("{", "not valid JSON"),
+        ('{"waivers": [{"id": "A-1"}]}', "$.waivers[0].reason"),
+        ('{"waivers": [{"id": "A-1", "prefix": "A", "reason": "r"}]}', "exactly one of"),
+        ('{"waivers": [], "extra": 1}', "unknown field(s) extra"),
+        (
+            '{"waivers": [{"prefix": "P", "reason": "r", "when": {"mismatch": ["nan-payload-only"]}}]}',
+            "$.waivers[0].when.mismatch: ['nan-payload-only']; expected one of ",
+        ),
+        (
+            '{"waivers": [{"prefix": "P", "reason": "r", "when": {"data_type": [["FLOAT16"]]}}]}',
+            "$.waivers[0].when.data_type",
+        ),
+        ("[" * 100_000, "nested too deeply"),
+    ],
+)
 def test_expectations_errors_name_the_field(tmp_path, text, where):
     path = tmp_path / "bad.json"
     path.write_text(text)
@@ -182,12 +199,15 @@ def test_expectations_errors_name_the_field(tmp_path, text, where):
     assert str(path) in str(info.value) and where in str(info.value)
 
 
-@pytest.mark.parametrize(("data", "what"), [
-    (b"\xef\xbb\xbf{\"waivers\": []}", "UTF-8 with a byte-order mark"),
-    ('{"waivers": []}'.encode("utf-16"), "UTF-16"),
-    ('{"waivers": []}'.encode("utf-16-le"), "UTF-16 or UTF-32"),
-    (b'{"waivers": [{"id": "A-1", "reason": "caf\xe9"}]}', "is not UTF-8"),
-])
+@pytest.mark.parametrize(
+    ("data", "what"),
+    [
+        (b'\xef\xbb\xbf{"waivers": []}', "UTF-8 with a byte-order mark"),
+        ('{"waivers": []}'.encode("utf-16"), "UTF-16"),
+        ('{"waivers": []}'.encode("utf-16-le"), "UTF-16 or UTF-32"),
+        (b'{"waivers": [{"id": "A-1", "reason": "caf\xe9"}]}', "is not UTF-8"),
+    ],
+)
 def test_expectations_in_another_encoding_are_named(tmp_path, data, what):
     path = tmp_path / "enc.json"
     path.write_bytes(data)
@@ -202,6 +222,7 @@ def test_tensor_data_marks_nan_and_truncates():
 
 
 # --- known deviations and open validity (conformance.deviations, oracle.errata refusal_observed) ------
+
 
 class _MergesAxes(AllLevels):
     """Computes DML_SLICE1 as the dml-slice1-merged-axes model says DirectML does."""
@@ -248,5 +269,9 @@ def test_a_waiver_applies_to_a_live_failure_by_its_shrunk_case_id():
     exp = Expectations("w.json", [Waiver("known", prefix="SLICE-")])
     live = Record("hypothesis-SLICE", "SLICE", Category.REJECTED, hypothesis=True, case_json={"id": "SLICE-f41ed246"})
     assert exp.apply(live).category is Category.WAIVED
-    assert exp.apply(Record("hypothesis-SPLIT", "SPLIT", Category.FAIL, hypothesis=True,
-                            case_json={"id": "SPLIT-0000aaaa"})).category is Category.FAIL
+    assert (
+        exp.apply(
+            Record("hypothesis-SPLIT", "SPLIT", Category.FAIL, hypothesis=True, case_json={"id": "SPLIT-0000aaaa"})
+        ).category
+        is Category.FAIL
+    )

@@ -25,10 +25,13 @@ def _half(bits):
 
 def _padding_case(input_bits) -> Case:
     x = _half(input_bits).reshape(1, len(input_bits))
-    desc = oracle.PaddingDesc(TensorDesc.of("FLOAT16", x.shape), TensorDesc.of("FLOAT16", (1, x.shape[1] + 1)),
-                              "EDGE", 0.0, (0, 0), (0, 1))
+    desc = oracle.PaddingDesc(
+        TensorDesc.of("FLOAT16", x.shape), TensorDesc.of("FLOAT16", (1, x.shape[1] + 1)), "EDGE", 0.0, (0, 0), (0, 1)
+    )
     expected = oracle.compute(desc, [x])
-    return Case("PADDING-nan-payload", "PADDING", oracle.FeatureLevel.FL_5_0, desc, (x,), Expected("valid", tuple(expected)))
+    return Case(
+        "PADDING-nan-payload", "PADDING", oracle.FeatureLevel.FL_5_0, desc, (x,), Expected("valid", tuple(expected))
+    )
 
 
 class _Replace(Backend):
@@ -76,7 +79,12 @@ def test_when_fields_are_checked(tmp_path):
 
 def test_observed_results_are_never_flagged_as_stale_waivers():
     exp = known_issues("onnxruntime-cpu")
-    record = Record("PADDING-x", "PADDING", Category.OBSERVED, data_type="FLOAT16",
-                    mismatch=Comparison(False, nan_payload_only=True))
+    record = Record(
+        "PADDING-x",
+        "PADDING",
+        Category.OBSERVED,
+        data_type="FLOAT16",
+        mismatch=Comparison(False, nan_payload_only=True),
+    )
     assert not exp.apply(record).waived_but_passed
     assert record.category is Category.OBSERVED

@@ -24,8 +24,13 @@ GOOD = EXAMPLES / "SLICE-example-1.json"
 
 
 def _popen(*args: str, **env_extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "conformance.cli", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env(**env_extra))
+    return subprocess.Popen(
+        [sys.executable, "-m", "conformance.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(**env_extra),
+    )
 
 
 def _wait_for_cases(folder: Path, n: int, proc: subprocess.Popen, limit: float = 60) -> Path:
@@ -57,7 +62,9 @@ def test_report_never_replaces_results_or_other_files(good_run, tmp_path):
     results = good_run[1]
     before = results.read_bytes()
     onto_results = cli("report", str(results), "-o", str(results))
-    assert onto_results.returncode == 2 and "is the results file; a report never replaces results" in onto_results.stderr
+    assert (
+        onto_results.returncode == 2 and "is the results file; a report never replaces results" in onto_results.stderr
+    )
     assert results.read_bytes() == before
     notes = tmp_path / "notes.html"
     notes.write_text("<!DOCTYPE html><p>my notes</p>")
@@ -82,8 +89,18 @@ def test_report_into_a_read_only_folder_is_exit_2(good_run, tmp_path):
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_stops_the_workers_and_leaves_a_partial_report(tmp_path, signum):
-    proc = _popen("run", "--backend", "dml_test_backends:Slow", "--cases", str(EXAMPLES), "--out", str(tmp_path),
-                  "--jobs", "1", DML_TEST_DELAY="0.4")
+    proc = _popen(
+        "run",
+        "--backend",
+        "dml_test_backends:Slow",
+        "--cases",
+        str(EXAMPLES),
+        "--out",
+        str(tmp_path),
+        "--jobs",
+        "1",
+        DML_TEST_DELAY="0.4",
+    )
     results = _wait_for_cases(tmp_path, 2, proc)
     workers = _worker_pids(proc.pid)
     proc.send_signal(signum)
@@ -106,10 +123,29 @@ def test_a_full_disk_stops_the_run_with_a_clear_message_and_readable_results(tmp
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (24_000, 24_000))
 
-    proc = subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--backend", "dml_test_backends:AllLevels",
-                           "--cases", str(EXAMPLES), "--cases", str(EXAMPLES.parent / "curated"), "--out",
-                           str(tmp_path), "--jobs", "1"], capture_output=True, text=True, env=env(),
-                          preexec_fn=limit_file_size, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "run",
+            "--backend",
+            "dml_test_backends:AllLevels",
+            "--cases",
+            str(EXAMPLES),
+            "--cases",
+            str(EXAMPLES.parent / "curated"),
+            "--out",
+            str(tmp_path),
+            "--jobs",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        env=env(),
+        preexec_fn=limit_file_size,
+        timeout=120,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "cannot write" in proc.stderr and "File too large" in proc.stderr and TRACEBACK not in proc.stderr
     assert "the lines written before are readable" in proc.stderr
@@ -141,16 +177,26 @@ def _case_with(**changes) -> str:
     return json.dumps(obj)
 
 
-@pytest.mark.parametrize(("files", "message"), [
-    ({"deep.json": "[" * 100_000}, "deep.json: $: JSON nested too deeply"),
-    ({"null.json": _case_with(inputs__0__data_type=None)}, "null.json: $.inputs[0].data_type: expected a data type name"),
-    ({"wrong.json": _case_with(expected__outputs__0__values=[1, 8, 11, 12, 15, 16])},
-     "wrong.json: $.expected.outputs[0]: element [0,0,0,0] is 1.0 (0x3f800000), but the oracle computes 7.0 "
-     "(0x40e00000); 1 element(s) differ"),
-    ({"bom.json": b"\xef\xbb\xbf" + GOOD.read_bytes()}, "bom.json: $: the file is UTF-8 with a byte-order mark"),
-])
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({"deep.json": "[" * 100_000}, "deep.json: $: JSON nested too deeply"),
+        (
+            {"null.json": _case_with(inputs__0__data_type=None)},
+            "null.json: $.inputs[0].data_type: expected a data type name",
+        ),
+        (
+            {"wrong.json": _case_with(expected__outputs__0__values=[1, 8, 11, 12, 15, 16])},
+            "wrong.json: $.expected.outputs[0]: element [0,0,0,0] is 1.0 (0x3f800000), but the oracle computes 7.0 "
+            "(0x40e00000); 1 element(s) differ",
+        ),
+        ({"bom.json": b"\xef\xbb\xbf" + GOOD.read_bytes()}, "bom.json: $: the file is UTF-8 with a byte-order mark"),
+    ],
+)
 def test_bad_case_files_are_named_and_the_good_cases_still_run(tmp_path, files, message):
-    proc = cli("run", "--backend", "oracle", "--cases", str(_cases_dir(tmp_path, **files)), "--out", str(tmp_path / "o"))
+    proc = cli(
+        "run", "--backend", "oracle", "--cases", str(_cases_dir(tmp_path, **files)), "--out", str(tmp_path / "o")
+    )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert message in proc.stderr and TRACEBACK not in proc.stderr
     records = case_lines(next((tmp_path / "o").glob("results-*.jsonl")))
@@ -164,31 +210,35 @@ def test_a_fifo_among_the_case_files_does_not_hang_the_load(tmp_path):
     assert proc.returncode == 2 and "pipe.json: $: is a FIFO, not a JSON file" in proc.stderr
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["run", "--seed", "-1"], "--seed: -1 is out of range: expected 0.."),
-    (["run", "--timeout", "inf"], "expected a finite number of seconds"),
-    (["run", "--timeout", "nan"], "expected a finite number of seconds"),
-    (["run", "--timeout", "-1"], "expected a finite number of seconds"),
-    (["run", "--jobs", "0"], "--jobs: 0 is out of range: expected 1..1024"),
-    (["run", "--shard", "4/3"], "expected I/N with 1 <= I <= N"),
-    (["run", "--shard", "x"], "expected I/N with 1 <= I <= N"),
-    (["run", "--out", "{afile}"], "--out: {afile} is a file, not a folder"),
-    (["run", "--results", "{afile}"], "exists; results files are never overwritten"),
-    (["run", "--report", "{tmp}"], "--report: {tmp} is a folder"),
-    (["cases", "list", "--operators", "BAD"], "'BAD' is not one of SLICE, SLICE1, PADDING, SPLIT"),
-    (["cases", "generate", "--out", "{afile}"], "--out: {afile} is a file, not a folder"),
-    (["cases", "generate", "--count", "-5"], "-5 is out of range: expected a count >= 1"),
-    (["explain", "X", "--seed", "-3"], "--seed: -3 is out of range"),
-    (["run", "--expectations", "{u16}"], "--expectations: {u16}: the file is UTF-16"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "--seed", "-1"], "--seed: -1 is out of range: expected 0.."),
+        (["run", "--timeout", "inf"], "expected a finite number of seconds"),
+        (["run", "--timeout", "nan"], "expected a finite number of seconds"),
+        (["run", "--timeout", "-1"], "expected a finite number of seconds"),
+        (["run", "--jobs", "0"], "--jobs: 0 is out of range: expected 1..1024"),
+        (["run", "--shard", "4/3"], "expected I/N with 1 <= I <= N"),
+        (["run", "--shard", "x"], "expected I/N with 1 <= I <= N"),
+        (["run", "--out", "{afile}"], "--out: {afile} is a file, not a folder"),
+        (["run", "--results", "{afile}"], "exists; results files are never overwritten"),
+        (["run", "--report", "{tmp}"], "--report: {tmp} is a folder"),
+        (["cases", "list", "--operators", "BAD"], "'BAD' is not one of SLICE, SLICE1, PADDING, SPLIT"),
+        (["cases", "generate", "--out", "{afile}"], "--out: {afile} is a file, not a folder"),
+        (["cases", "generate", "--count", "-5"], "-5 is out of range: expected a count >= 1"),
+        (["explain", "X", "--seed", "-3"], "--seed: -3 is out of range"),
+        (["run", "--expectations", "{u16}"], "--expectations: {u16}: the file is UTF-16"),
+    ],
+)
 def test_bad_options_exit_2_naming_the_option(tmp_path, args, message):
     afile = tmp_path / "afile"
     afile.write_text("x")
     u16 = tmp_path / "u16.json"
     u16.write_text('{"waivers": []}', encoding="utf-16")
     fill = {"afile": str(afile), "tmp": str(tmp_path), "u16": str(u16)}
-    proc = cli(*[a.format(**fill) for a in args], *(["--backend", "oracle", "--cases", str(GOOD)] if args[0] == "run"
-                                                     else []))
+    proc = cli(
+        *[a.format(**fill) for a in args], *(["--backend", "oracle", "--cases", str(GOOD)] if args[0] == "run" else [])
+    )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert message.format(**fill) in proc.stderr and TRACEBACK not in proc.stderr
 
@@ -196,24 +246,29 @@ def test_bad_options_exit_2_naming_the_option(tmp_path, args, message):
 def _results_file(tmp_path: Path, header: dict | None = None, record: dict | None = None) -> Path:
     path = tmp_path / "r.jsonl"
     head = {"kind": "header", "format": "dml-conformance-results", "format_version": 2, "backend": "x"}
-    rows = [{**head, **(header or {})}, {"kind": "case", "id": "SLICE-1", "operator": "SLICE", "category": "pass",
-                                         **(record or {})}]
+    rows = [
+        {**head, **(header or {})},
+        {"kind": "case", "id": "SLICE-1", "operator": "SLICE", "category": "pass", **(record or {})},
+    ]
     path.write_text("".join(json.dumps({k: v for k, v in r.items() if v is not ...}) + "\n" for r in rows))
     return path
 
 
-@pytest.mark.parametrize(("header", "record", "message"), [
-    ({"format_version": "2"}, None, "r.jsonl:1: $.format_version: expected an integer, got '2'"),
-    ({"format_version": None}, None, "r.jsonl:1: $.format_version: expected an integer, got None"),
-    ({"format_version": 9}, None, "format_version 9 is newer than this reader"),
-    (None, {"id": ...}, "r.jsonl:2: $: missing field 'id'"),
-    (None, {"operator": ...}, "r.jsonl:2: $: missing field 'operator'"),
-    (None, {"rank": "x"}, "r.jsonl:2: $.rank: expected an integer, got 'x'"),
-    (None, {"category": "great"}, "r.jsonl:2: $.category: expected one of pass, fail"),
-    (None, {"clauses": [1]}, "r.jsonl:2: $.clauses[0]: expected a string, got 1"),
-    (None, {"mismatch": {"equal": False, "first": [{"output": "0"}]}}, "r.jsonl:2: $.mismatch.first[0].output"),
-    ({"backend_versions": []}, None, "r.jsonl:1: $.backend_versions: expected an object"),
-])
+@pytest.mark.parametrize(
+    ("header", "record", "message"),
+    [
+        ({"format_version": "2"}, None, "r.jsonl:1: $.format_version: expected an integer, got '2'"),
+        ({"format_version": None}, None, "r.jsonl:1: $.format_version: expected an integer, got None"),
+        ({"format_version": 9}, None, "format_version 9 is newer than this reader"),
+        (None, {"id": ...}, "r.jsonl:2: $: missing field 'id'"),
+        (None, {"operator": ...}, "r.jsonl:2: $: missing field 'operator'"),
+        (None, {"rank": "x"}, "r.jsonl:2: $.rank: expected an integer, got 'x'"),
+        (None, {"category": "great"}, "r.jsonl:2: $.category: expected one of pass, fail"),
+        (None, {"clauses": [1]}, "r.jsonl:2: $.clauses[0]: expected a string, got 1"),
+        (None, {"mismatch": {"equal": False, "first": [{"output": "0"}]}}, "r.jsonl:2: $.mismatch.first[0].output"),
+        ({"backend_versions": []}, None, "r.jsonl:1: $.backend_versions: expected an object"),
+    ],
+)
 def test_malformed_results_files_are_exit_2_naming_line_and_field(tmp_path, header, record, message):
     proc = cli("report", str(_results_file(tmp_path, header, record)), "-o", str(tmp_path / "r.html"))
     assert proc.returncode == 2, proc.stdout + proc.stderr
@@ -222,13 +277,32 @@ def test_malformed_results_files_are_exit_2_naming_line_and_field(tmp_path, head
 
 def test_a_version_1_results_file_still_reads(tmp_path):
     path = tmp_path / "v1.jsonl"
-    header = {"kind": "header", "format": "dml-conformance-results", "format_version": 1, "backend": "old",
-              "backend_spec": "old", "tables": {"operators": ["SLICE"]}}
-    rows = [header, {"kind": "start", "id": "SLICE-a"},
-            {"kind": "case", "id": "SLICE-a", "operator": "SLICE", "data_type": "FLOAT32", "rank": 1, "clauses": [],
-             "tags": [], "unspecified": [], "category": "pass", "reason": "bit-exact",
-             "mismatch": {"equal": True, "problems": [], "count": 0, "nan_payload_only": False, "first": []}},
-            {"kind": "start", "id": "SLICE-b"}]
+    header = {
+        "kind": "header",
+        "format": "dml-conformance-results",
+        "format_version": 1,
+        "backend": "old",
+        "backend_spec": "old",
+        "tables": {"operators": ["SLICE"]},
+    }
+    rows = [
+        header,
+        {"kind": "start", "id": "SLICE-a"},
+        {
+            "kind": "case",
+            "id": "SLICE-a",
+            "operator": "SLICE",
+            "data_type": "FLOAT32",
+            "rank": 1,
+            "clauses": [],
+            "tags": [],
+            "unspecified": [],
+            "category": "pass",
+            "reason": "bit-exact",
+            "mismatch": {"equal": True, "problems": [], "count": 0, "nan_payload_only": False, "first": []},
+        },
+        {"kind": "start", "id": "SLICE-b"},
+    ]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     run = read_results(path)
     assert [(r.id, r.category.value) for r in run.records] == [("SLICE-a", "pass"), ("SLICE-b", "crash")]
@@ -237,8 +311,19 @@ def test_a_version_1_results_file_still_reads(tmp_path):
 
 def test_workers_die_with_a_killed_parent_and_the_file_stays_readable(tmp_path):
     calls = tmp_path / "calls.jsonl"
-    proc = _popen("run", "--backend", "dml_test_backends:Slow", "--cases", str(EXAMPLES), "--out", str(tmp_path / "o"),
-                  "--jobs", "2", DML_TEST_DELAY="0.3", DML_TEST_CALLS=str(calls))
+    proc = _popen(
+        "run",
+        "--backend",
+        "dml_test_backends:Slow",
+        "--cases",
+        str(EXAMPLES),
+        "--out",
+        str(tmp_path / "o"),
+        "--jobs",
+        "2",
+        DML_TEST_DELAY="0.3",
+        DML_TEST_CALLS=str(calls),
+    )
     (tmp_path / "o").mkdir(exist_ok=True)
     results = _wait_for_cases(tmp_path / "o", 2, proc)
     workers = _worker_pids(proc.pid)

@@ -44,15 +44,28 @@ def test_inert_without_backend(tester):
 def test_broken_backend_fails_each_case_with_repro(tester):
     results = tester.path / "r.jsonl"
     result = tester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:BitFlip", "--dml-cases", str(EXAMPLES),
-        "--dml-results", str(results), "--dml-report", str(tester.path / "rep.html"), "--dml-seed", "7")
+        "-p",
+        "no:cacheprovider",
+        "--dml-backend",
+        "dml_test_backends:BitFlip",
+        "--dml-cases",
+        str(EXAMPLES),
+        "--dml-results",
+        str(results),
+        "--dml-report",
+        str(tester.path / "rep.html"),
+        "--dml-seed",
+        "7",
+    )
     n = len(list(EXAMPLES.glob("*.json")))
     result.assert_outcomes(failed=n)
     assert result.ret == 1
     out = result.stdout.str()
     assert "dml-conformance: backend dml_test_backends:BitFlip" in out and "--dml-seed=7" in out
-    assert (f"reproduce: dml-conformance run --backend dml_test_backends:BitFlip --seed 7 --cases {EXAMPLES} "
-            "--case SLICE1-example-2") in out
+    assert (
+        f"reproduce: dml-conformance run --backend dml_test_backends:BitFlip --seed 7 --cases {EXAMPLES} "
+        "--case SLICE1-example-2"
+    ) in out
     records = _records(results)
     assert records[0]["kind"] == "header" and records[0]["backend_versions"]["bit-flip"].startswith("1.0")
     assert records[-1]["kind"] == "footer" and records[-1]["counts"] == {"fail": n}
@@ -63,14 +76,33 @@ def test_broken_backend_fails_each_case_with_repro(tester):
 
 def test_selection_waivers_and_unmatched_warning(tester):
     waivers = tester.path / "waivers.json"
-    waivers.write_text(json.dumps({"waivers": [
-        {"prefix": "PADDING-", "reason": "known padding bug", "tracker": "https://bugs.example/1"},
-        {"id": "SPLIT-no-such-case", "reason": "stale"}]}))
+    waivers.write_text(
+        json.dumps(
+            {
+                "waivers": [
+                    {"prefix": "PADDING-", "reason": "known padding bug", "tracker": "https://bugs.example/1"},
+                    {"id": "SPLIT-no-such-case", "reason": "stale"},
+                ]
+            }
+        )
+    )
     results = tester.path / "r.jsonl"
     result = tester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:BitFlip", "--dml-cases", str(EXAMPLES),
-        "--dml-results", str(results), "--dml-report", "none", "--dml-expectations", str(waivers),
-        "-k", "PADDING or SLICE1")
+        "-p",
+        "no:cacheprovider",
+        "--dml-backend",
+        "dml_test_backends:BitFlip",
+        "--dml-cases",
+        str(EXAMPLES),
+        "--dml-results",
+        str(results),
+        "--dml-report",
+        "none",
+        "--dml-expectations",
+        str(waivers),
+        "-k",
+        "PADDING or SLICE1",
+    )
     padding = len(list(EXAMPLES.glob("PADDING-*.json")))
     slice1 = len(list(EXAMPLES.glob("SLICE1-*.json")))
     result.assert_outcomes(failed=slice1, xfailed=padding)
@@ -96,9 +128,23 @@ def test_bad_option_value_names_the_option(tester):
 def test_hypothesis_item_shrinks_a_failure_to_a_minimal_case(tester):
     results = tester.path / "r.jsonl"
     result = tester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:BitFlip", "--dml-operators", "SLICE1",
-        "--dml-generated", "0", "--dml-hypothesis-examples", "25", "--dml-results", str(results),
-        "--dml-report", "none", "-k", "hypothesis")
+        "-p",
+        "no:cacheprovider",
+        "--dml-backend",
+        "dml_test_backends:BitFlip",
+        "--dml-operators",
+        "SLICE1",
+        "--dml-generated",
+        "0",
+        "--dml-hypothesis-examples",
+        "25",
+        "--dml-results",
+        str(results),
+        "--dml-report",
+        "none",
+        "-k",
+        "hypothesis",
+    )
     result.assert_outcomes(failed=1)
     (record,) = [r for r in _records(results) if r["kind"] == "case"]
     assert record["hypothesis"] and record["category"] == "fail"
@@ -112,8 +158,16 @@ def _ids_and_categories(path: Path) -> dict[str, str]:
 
 def test_xdist_gives_what_one_process_gives(tester):
     require(importlib.util.find_spec("xdist") is not None, "pytest-xdist is in the [test] extra")
-    args = ["-p", "no:cacheprovider", "--dml-backend", "onnxruntime-cpu", "--dml-generated", "300",
-            "--dml-hypothesis-examples", "3"]
+    args = [
+        "-p",
+        "no:cacheprovider",
+        "--dml-backend",
+        "onnxruntime-cpu",
+        "--dml-generated",
+        "300",
+        "--dml-hypothesis-examples",
+        "3",
+    ]
     one = tester.runpytest_subprocess(*args, "--dml-results", "one.jsonl")
     two = tester.runpytest_subprocess(*args, "--dml-results", "two.jsonl", "-n", "2")
     assert one.ret == two.ret == 0, two.stdout.str()
@@ -127,8 +181,9 @@ def test_xdist_gives_what_one_process_gives(tester):
 
 
 def test_report_onto_the_results_file_is_refused(tester):
-    result = tester.runpytest_subprocess("--dml-backend", "oracle", "--dml-results", "x.jsonl", "--dml-report",
-                                         "x.jsonl")
+    result = tester.runpytest_subprocess(
+        "--dml-backend", "oracle", "--dml-results", "x.jsonl", "--dml-report", "x.jsonl"
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--dml-report: x.jsonl is the results file; a report never replaces results" in result.stderr.str()
     assert not (tester.path / "x.jsonl").exists()
@@ -143,8 +198,16 @@ def test_an_unwritable_report_is_found_before_any_case_runs(tester):
 
 
 def test_nothing_tested_is_not_a_pass(tester):
-    result = tester.runpytest_subprocess("-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:NothingSupported",
-                                         "--dml-cases", str(EXAMPLES), "--dml-results", "r.jsonl")
+    result = tester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--dml-backend",
+        "dml_test_backends:NothingSupported",
+        "--dml-cases",
+        str(EXAMPLES),
+        "--dml-results",
+        "r.jsonl",
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert "verdict: UNTESTED: no case executed" in result.stdout.str()
 
@@ -163,10 +226,30 @@ def test_every_plugin_option_is_in_the_table_and_in_help(tester):
 def test_a_signal_to_pytest_leaves_a_footer_and_a_partial_report(tmp_path, signum):
     results = tmp_path / "r.jsonl"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:Slow",
-         "--dml-cases", str(EXAMPLES), "--dml-results", str(results), "--dml-jobs", "1", "--rootdir", str(tmp_path),
-         str(tmp_path)], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(HERE), "DML_TEST_DELAY": "0.4"})
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--dml-backend",
+            "dml_test_backends:Slow",
+            "--dml-cases",
+            str(EXAMPLES),
+            "--dml-results",
+            str(results),
+            "--dml-jobs",
+            "1",
+            "--rootdir",
+            str(tmp_path),
+            str(tmp_path),
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(HERE), "DML_TEST_DELAY": "0.4"},
+    )
     deadline = time.monotonic() + 60
     while not (results.exists() and results.read_text().count('"kind":"case"') >= 2) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -9,8 +9,14 @@ from prerequisite import require
 from runner_helpers import cli
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = [pytest.mark.browser]
 
@@ -63,8 +69,12 @@ def test_filters_hide_what_does_not_match(page):
     assert len(all_rows) > 10
     page.select_option("#f-cat", "fail")
     assert 0 < len(_visible_rows(page, "#cases-table tr.f")) < len(all_rows)  # the good run's rows are hidden
-    assert all(c == "fail" for c in page.eval_on_selector_all(
-        "#cases-table tr.f", "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.cat)"))
+    assert all(
+        c == "fail"
+        for c in page.eval_on_selector_all(
+            "#cases-table tr.f", "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.cat)"
+        )
+    )
     page.select_option("#f-op", "PADDING")
     failures = _visible_rows(page, "div.failure")
     assert failures and all(f.startswith("PADDING-") for f in failures)

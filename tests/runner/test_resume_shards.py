@@ -23,15 +23,32 @@ def _categories(path: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def full_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("full")
-    proc = cli("run", "--backend", "dml_test_backends:Slow", *CASES, "--out", str(out), env_extra={"DML_TEST_DELAY": "0"})
+    proc = cli(
+        "run", "--backend", "dml_test_backends:Slow", *CASES, "--out", str(out), env_extra={"DML_TEST_DELAY": "0"}
+    )
     assert proc.returncode == 0, proc.stderr
     return next(out.glob("results-*.jsonl"))
 
 
 def _start_slow(out: Path, delay: str = "0.2") -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "conformance.cli", "run", "--backend", "dml_test_backends:Slow",
-                             *CASES, "--out", str(out), "--jobs", "2"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env=env(DML_TEST_DELAY=delay))
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "run",
+            "--backend",
+            "dml_test_backends:Slow",
+            *CASES,
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env(DML_TEST_DELAY=delay),
+    )
 
 
 def _stop_after(proc: subprocess.Popen, out: Path, cases: int, signum: int) -> Path:
@@ -60,7 +77,7 @@ def test_resume_gives_exactly_the_cases_of_one_full_run(full_run, tmp_path, sign
     kinds = [line["kind"] for line in lines(results)]
     assert kinds.count("header") == 1 and kinds.count("resume") == 1 and kinds[-1] == "footer"
     finished_before = {r.id for r in before.records if r.category.value != "interrupted"}
-    rerun = [line["id"] for line in lines(results)[len(before.records) + 1:] if line["kind"] == "case"]
+    rerun = [line["id"] for line in lines(results)[len(before.records) + 1 :] if line["kind"] == "case"]
     assert not finished_before & set(rerun)  # only what had no finished record ran again
     assert list(tmp_path.glob("report-*.html"))
 
@@ -87,8 +104,17 @@ def shards(tmp_path_factory) -> list[Path]:
     out = tmp_path_factory.mktemp("shards")
     files = []
     for i in (1, 2, 3):
-        proc = cli("run", "--backend", "dml_test_backends:Slow", *CASES, "--out", str(out / str(i)), "--shard",
-                   f"{i}/3", env_extra={"DML_TEST_DELAY": "0"})
+        proc = cli(
+            "run",
+            "--backend",
+            "dml_test_backends:Slow",
+            *CASES,
+            "--out",
+            str(out / str(i)),
+            "--shard",
+            f"{i}/3",
+            env_extra={"DML_TEST_DELAY": "0"},
+        )
         assert proc.returncode == 0, proc.stderr
         files.append(next((out / str(i)).glob("results-*.jsonl")))
     return files

@@ -15,7 +15,8 @@ def _same(a, b) -> bool:
     return [c.id for c in a] == [c.id for c in b] and all(
         x.inputs[0].tobytes() == y.inputs[0].tobytes()
         and [o.tobytes() for o in x.expected.outputs] == [o.tobytes() for o in y.expected.outputs]
-        for x, y in zip(a, b))
+        for x, y in zip(a, b)
+    )
 
 
 @pytest.fixture

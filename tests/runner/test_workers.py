@@ -39,9 +39,23 @@ def hostile(tmp_path_factory):
     waivers.write_text(json.dumps({"waivers": [{"id": "SLICE-example-1", "reason": "known segfault, bug 7"}]}))
     calls = tmp / "calls.jsonl"
     started = time.monotonic()
-    proc = cli("run", "--backend", "dml_test_backends:Hostile", "--cases", str(EXAMPLES), "--out", str(tmp / "out"),
-               "--timeout", "2", "--jobs", "2", "--expectations", str(waivers),
-               env_extra={"DML_TEST_FAULTS": str(faults_file(tmp, FAULTS)), "DML_TEST_CALLS": str(calls)}, timeout=90)
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:Hostile",
+        "--cases",
+        str(EXAMPLES),
+        "--out",
+        str(tmp / "out"),
+        "--timeout",
+        "2",
+        "--jobs",
+        "2",
+        "--expectations",
+        str(waivers),
+        env_extra={"DML_TEST_FAULTS": str(faults_file(tmp, FAULTS)), "DML_TEST_CALLS": str(calls)},
+        timeout=90,
+    )
     elapsed = time.monotonic() - started
     (results,) = (tmp / "out").glob("results-*.jsonl")
     records = {r["id"]: r for r in case_lines(results)}
@@ -58,10 +72,13 @@ def test_the_run_finishes_with_one_record_per_case_and_exit_1(hostile):
     assert elapsed < 60
 
 
-@pytest.mark.parametrize(("case_id", "category", "crash"), [
-    ("SLICE-example-2", "crash", {"exit_code": 7}),
-    ("PADDING-example-2", "crash", {"signal": 9, "signal_name": "SIGKILL"}),
-])
+@pytest.mark.parametrize(
+    ("case_id", "category", "crash"),
+    [
+        ("SLICE-example-2", "crash", {"exit_code": 7}),
+        ("PADDING-example-2", "crash", {"signal": 9, "signal_name": "SIGKILL"}),
+    ],
+)
 def test_a_dying_worker_costs_the_case_in_flight(hostile, case_id, category, crash):
     record = hostile[2][case_id]
     assert record["category"] == category
@@ -122,26 +139,42 @@ def test_never_two_calls_at_once_in_one_worker_and_no_worker_left(hostile):
             assert depth in (0, 1), f"worker {pid} entered the backend twice at once"
         assert not alive(pid), f"worker {pid} outlived the run"
     # Every fatal fault ended its worker: the cases after it ran in other processes.
-    fatal = [c["pid"] for c in calls if c["what"] == "start"
-             and c["fault"] in ("segfault", "os_exit", "sys_exit", "kill", "hang", "hang_gil")]
+    fatal = [
+        c["pid"]
+        for c in calls
+        if c["what"] == "start" and c["fault"] in ("segfault", "os_exit", "sys_exit", "kill", "hang", "hang_gil")
+    ]
     assert len(set(fatal)) == len(fatal) == 6
 
 
 def test_a_slow_constructor_does_not_count_against_the_case_timeout(tmp_path):
-    proc = cli("run", "--backend", "dml_test_backends:SlowConstructor", "--cases", str(EXAMPLES / "SLICE-example-1.json"),
-               "--out", str(tmp_path), "--timeout", "0.5", env_extra={"DML_TEST_CONSTRUCT": "1.5"})
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:SlowConstructor",
+        "--cases",
+        str(EXAMPLES / "SLICE-example-1.json"),
+        "--out",
+        str(tmp_path),
+        "--timeout",
+        "0.5",
+        env_extra={"DML_TEST_CONSTRUCT": "1.5"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert [r["category"] for r in case_lines(next(tmp_path.glob("results-*.jsonl")))] == ["pass"]
 
 
-@pytest.mark.parametrize(("backend", "message"), [
-    ("dml_test_backends:Unavailable", "unavailable needs the Acme driver: install acme-dml"),
-    ("dml_test_backends:ExitsInConstructor", "called sys.exit(5)"),
-    ("builtins:exit", "builtins:exit called sys.exit(None)"),
-    ("dml_test_backends:DiesInConstructor", "exited with code 9 while constructing"),
-    ("dml_test_backends:NotABackend", "not a subclass of conformance.backends.base.Backend"),
-    ("no_such_module:Backend", "cannot import module 'no_such_module'"),
-])
+@pytest.mark.parametrize(
+    ("backend", "message"),
+    [
+        ("dml_test_backends:Unavailable", "unavailable needs the Acme driver: install acme-dml"),
+        ("dml_test_backends:ExitsInConstructor", "called sys.exit(5)"),
+        ("builtins:exit", "builtins:exit called sys.exit(None)"),
+        ("dml_test_backends:DiesInConstructor", "exited with code 9 while constructing"),
+        ("dml_test_backends:NotABackend", "not a subclass of conformance.backends.base.Backend"),
+        ("no_such_module:Backend", "cannot import module 'no_such_module'"),
+    ],
+)
 def test_a_backend_that_cannot_start_is_exit_2_with_its_message(tmp_path, backend, message):
     proc = cli("run", "--backend", backend, "--cases", str(EXAMPLES), "--out", str(tmp_path))
     assert proc.returncode == 2, proc.stdout + proc.stderr
@@ -150,16 +183,36 @@ def test_a_backend_that_cannot_start_is_exit_2_with_its_message(tmp_path, backen
 
 
 def test_max_jobs_caps_the_workers(tmp_path):
-    proc = cli("run", "--backend", "dml_test_backends:OneAtATime", "--cases", str(EXAMPLES), "--out", str(tmp_path),
-               "--jobs", "4")
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:OneAtATime",
+        "--cases",
+        str(EXAMPLES),
+        "--out",
+        str(tmp_path),
+        "--jobs",
+        "4",
+    )
     assert proc.returncode == 0, proc.stderr
     assert "on 1 worker(s)" in proc.stderr
     assert len({r["notes"][0] for r in case_lines(next(tmp_path.glob("results-*.jsonl")))}) == 1
 
 
 def test_backend_options_reach_the_constructor_and_the_header(tmp_path):
-    proc = cli("run", "--backend", "dml_test_backends:WithOptions", "--dml-dll", "C:/dml/DirectML.dll", "--adapter",
-               "1", "--cases", str(EXAMPLES / "SLICE-example-1.json"), "--out", str(tmp_path))
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:WithOptions",
+        "--dml-dll",
+        "C:/dml/DirectML.dll",
+        "--adapter",
+        "1",
+        "--cases",
+        str(EXAMPLES / "SLICE-example-1.json"),
+        "--out",
+        str(tmp_path),
+    )
     assert proc.returncode == 0, proc.stderr
     header = lines(next(tmp_path.glob("results-*.jsonl")))[0]
     assert header["backend_options"] == {"dml_dll": "C:/dml/DirectML.dll", "adapter": "1"}
@@ -200,8 +253,19 @@ def test_a_construction_that_never_ends_is_stopped_by_its_own_limit():
 
 
 def test_a_segfault_in_a_live_hypothesis_example_is_that_example_s(tmp_path):
-    proc = cli("run", "--backend", "dml_test_backends:SegfaultsOnSplit", "--operators", "SPLIT", "--generated", "0",
-               "--hypothesis-examples", "5", "--out", str(tmp_path))
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:SegfaultsOnSplit",
+        "--operators",
+        "SPLIT",
+        "--generated",
+        "0",
+        "--hypothesis-examples",
+        "5",
+        "--out",
+        str(tmp_path),
+    )
     assert proc.returncode == 1, proc.stderr
     records = {r["id"]: r for r in case_lines(next(tmp_path.glob("results-*.jsonl")))}
     live = records["hypothesis-SPLIT"]

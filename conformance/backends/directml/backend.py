@@ -68,22 +68,33 @@ def total_tensor_size(tensor: TensorDesc) -> int:
 
 
 def _tensor(tensor: TensorDesc) -> dict:
-    return {"data_type": tensor.data_type.value, "sizes": list(tensor.sizes), "flags": 0,
-            "total_size": total_tensor_size(tensor)}
+    return {
+        "data_type": tensor.data_type.value,
+        "sizes": list(tensor.sizes),
+        "flags": 0,
+        "total_size": total_tensor_size(tensor),
+    }
 
 
 def inexpressible(desc: Descriptor) -> str | None:
     """Why the descriptor has no faithful DirectML struct (a C struct has one DimensionCount for all
     its arrays, UINT fields cannot be negative), or None."""
-    uint_fields = {"SLICE": ("offsets", "sizes", "strides"), "SLICE1": ("window_offsets", "window_sizes"),
-                   "PADDING": ("start_padding", "end_padding"), "SPLIT": ()}[desc.operator]
-    arrays = {name: getattr(desc, name) for name in (*uint_fields, *(["window_strides"] if desc.operator == "SLICE1"
-                                                                     else []))}
+    uint_fields = {
+        "SLICE": ("offsets", "sizes", "strides"),
+        "SLICE1": ("window_offsets", "window_sizes"),
+        "PADDING": ("start_padding", "end_padding"),
+        "SPLIT": (),
+    }[desc.operator]
+    arrays = {
+        name: getattr(desc, name) for name in (*uint_fields, *(["window_strides"] if desc.operator == "SLICE1" else []))
+    }
     count = desc.dimension_count
     for name, values in arrays.items():
         if len(values) != count:
-            return (f"{name} has {len(values)} entries but DimensionCount={count}: the struct's arrays are read "
-                    "DimensionCount entries long, so this descriptor has no C form")
+            return (
+                f"{name} has {len(values)} entries but DimensionCount={count}: the struct's arrays are read "
+                "DimensionCount entries long, so this descriptor has no C form"
+            )
     for name in uint_fields:
         bad = [v for v in getattr(desc, name) if not 0 <= v <= UINT_MAX]
         if bad:
@@ -94,8 +105,10 @@ def inexpressible(desc: Descriptor) -> str | None:
             return f"window_strides holds {bad[0]}, which an INT field cannot hold"
     if desc.operator == "SPLIT":
         if desc.output_count != len(desc.output_tensors):
-            return (f"output_count={desc.output_count} but {len(desc.output_tensors)} output tensors: OutputTensors is "
-                    "read OutputCount entries long, so this descriptor has no C form")
+            return (
+                f"output_count={desc.output_count} but {len(desc.output_tensors)} output tensors: OutputTensors is "
+                "read OutputCount entries long, so this descriptor has no C form"
+            )
         if not 0 <= desc.axis <= UINT_MAX:
             return f"axis={desc.axis}, which a UINT field cannot hold"
     for tensor in (desc.input_tensor, *desc.output_tensors):
@@ -114,9 +127,14 @@ def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) 
     if desc.operator == "PADDING":
         bits = int(np.array(desc.padding_value, dtype="<f4").view("<u4")[()])
         fields |= {"padding_mode": desc.padding_mode.value, "padding_value_bits": bits}
-    return {"op": "run", "operator": desc.operator, "min_feature_level": str(level), "check_only": check_only,
-            "tensors": {"input": _tensor(desc.input_tensor), "outputs": [_tensor(t) for t in desc.output_tensors]},
-            "fields": fields}
+    return {
+        "op": "run",
+        "operator": desc.operator,
+        "min_feature_level": str(level),
+        "check_only": check_only,
+        "tensors": {"input": _tensor(desc.input_tensor), "outputs": [_tensor(t) for t in desc.output_tensors]},
+        "fields": fields,
+    }
 
 
 def input_payload(x: np.ndarray, tensor: TensorDesc) -> bytes:
@@ -130,9 +148,14 @@ class XServer:
     def __init__(self, xvfb: str):
         read, write = os.pipe()
         try:
-            self.proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-nolisten", "tcp", "-screen", "0",
-                                          "320x240x24"], pass_fds=(write,), stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.PIPE, start_new_session=True, preexec_fn=die_with_parent)
+            self.proc = subprocess.Popen(
+                [xvfb, "-displayfd", str(write), "-nolisten", "tcp", "-screen", "0", "320x240x24"],
+                pass_fds=(write,),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                preexec_fn=die_with_parent,
+            )
         finally:
             os.close(write)
         with os.fdopen(read) as pipe:
@@ -164,8 +187,15 @@ class NativeProgram:
     """One native program (native/<program>.cpp) as a child process: its stack found, its executable built,
     an Xvfb started if there is no display, and the child restarted after it dies."""
 
-    def __init__(self, program: str, *, dml_dll: str | os.PathLike[str] | None = None, adapter: str | None = None,
-                 ort_dll: str | os.PathLike[str] | None = None, log=None):
+    def __init__(
+        self,
+        program: str,
+        *,
+        dml_dll: str | os.PathLike[str] | None = None,
+        adapter: str | None = None,
+        ort_dll: str | os.PathLike[str] | None = None,
+        log=None,
+    ):
         self.program = program
         self.stack: Stack = discover(dml_dll)
         self.adapter = adapter
@@ -195,8 +225,9 @@ class NativeProgram:
                 assert self.stack.xvfb is not None
                 self.xserver = XServer(self.stack.xvfb)
             display = self.xserver.display
-        self.process = RunnerProcess([*self.stack.command(self.path, self.adapter), *self.extra],
-                                     env=self.stack.environment(display))
+        self.process = RunnerProcess(
+            [*self.stack.command(self.path, self.adapter), *self.extra], env=self.stack.environment(display)
+        )
         try:
             ready = self.process.start()
         except RunnerError as e:
@@ -218,10 +249,12 @@ class NativeProgram:
         if "onnxruntime" in call or "OrtGetApiBase" in call or call.startswith("Ort"):
             return f"{text}: {getattr(self, 'ort_dll', '?')} is not a usable onnxruntime.dll with DirectML"
         if call == "CreateDXGIFactory1" or (hr and int(hr, 16) == 0x887A0004 and self.stack.under_wine):
-            return (f"{text}: under Wine this means no usable X display or Vulkan driver "
-                    f"(DISPLAY={self.stack.display or (self.xserver and self.xserver.display)}, "
-                    f"VK_ICD_FILENAMES={self.stack.lavapipe.icd if self.stack.lavapipe else '-'}); "
-                    "see `dml-conformance setup directml`")
+            return (
+                f"{text}: under Wine this means no usable X display or Vulkan driver "
+                f"(DISPLAY={self.stack.display or (self.xserver and self.xserver.display)}, "
+                f"VK_ICD_FILENAMES={self.stack.lavapipe.icd if self.stack.lavapipe else '-'}); "
+                "see `dml-conformance setup directml`"
+            )
         return text
 
     def ensure_running(self) -> RunnerProcess:
@@ -231,8 +264,9 @@ class NativeProgram:
         assert self.process is not None
         return self.process
 
-    def request(self, header: dict, payload: bytes = b"", *, timeout: float,
-                max_payload: int | None = None) -> tuple[dict, bytes]:
+    def request(
+        self, header: dict, payload: bytes = b"", *, timeout: float, max_payload: int | None = None
+    ) -> tuple[dict, bytes]:
         """One request; a child that dies or hangs raises (RunnerDied/RunnerTimeout) and is restarted next time."""
         process = self.ensure_running()
         try:
@@ -258,13 +292,13 @@ class NativeProgram:
             "directml": info.get("directml_version", "unknown"),
             "adapter": info.get("adapter", "unknown"),
             "adapter_ids": f"vendor {info.get('vendor_id')} device {info.get('device_id')} "
-                           f"subsys {info.get('subsys_id')} rev {info.get('revision')}",
+            f"subsys {info.get('subsys_id')} rev {info.get('revision')}",
             "driver_version": info.get("driver_version", "unknown"),
             "d3d12_feature_level": info.get("d3d12_feature_level", "unknown"),
             "shader_model": info.get("shader_model", "unknown"),
             "dml_feature_level": info.get("max_feature_level", "unknown"),
             self.program: f"{self.path.parent.name} (built from native/{self.program}.cpp; DirectML.h "
-                          f"{info.get('header_target_version')})",
+            f"{info.get('header_target_version')})",
         }
         out |= self.stack.describe()
         if not self.stack.under_wine:
@@ -287,13 +321,22 @@ class DirectMLBackend(Backend):
     # One D3D12 device per process: under vkd3d its descriptor heap alone costs ~1.5 GB and seconds.
     max_jobs = 2
 
-    def __init__(self, *, dml_dll: str | os.PathLike[str] | None = None, adapter: str | None = None,
-                 case_timeout: float = 300.0, log=None):
+    def __init__(
+        self,
+        *,
+        dml_dll: str | os.PathLike[str] | None = None,
+        adapter: str | None = None,
+        case_timeout: float = 300.0,
+        log=None,
+    ):
         self.case_timeout = case_timeout
         self.native = NativeProgram("dml_runner", dml_dll=dml_dll, adapter=adapter, log=log)
         self._self_test()
-        self._caps = Capabilities(data_types=self.native.data_types(), feature_level=self.native.feature_level(),
-                                  checks_invalid_descriptors=True)
+        self._caps = Capabilities(
+            data_types=self.native.data_types(),
+            feature_level=self.native.feature_level(),
+            checks_invalid_descriptors=True,
+        )
 
     @property
     def info(self) -> dict:
@@ -316,8 +359,13 @@ class DirectMLBackend(Backend):
         nothing this device returns can be trusted: a too-old lavapipe returns S_OK and garbage."""
         tensor = TensorDesc(DataType.FLOAT32, (256,))
         x = np.arange(256, dtype=np.float32) * np.float32(1.25) - np.float32(100)
-        frame = {"op": "run", "operator": "ELEMENT_WISE_IDENTITY", "min_feature_level": "1.0",
-                 "tensors": {"input": _tensor(tensor), "outputs": [_tensor(tensor)]}, "fields": {}}
+        frame = {
+            "op": "run",
+            "operator": "ELEMENT_WISE_IDENTITY",
+            "min_feature_level": "1.0",
+            "tensors": {"input": _tensor(tensor), "outputs": [_tensor(tensor)]},
+            "fields": {},
+        }
         header, payload = self.native.request(frame, input_payload(x, tensor), timeout=120)
         if header.get("status") != "ok" or payload[: x.nbytes] != x.tobytes():
             self.close()
@@ -349,8 +397,9 @@ class DirectMLBackend(Backend):
     def _send(self, desc: Descriptor, level: FeatureLevel, payload: bytes, check_only: bool) -> tuple[dict, bytes]:
         self._ensure_running()
         allowed = sum(total_tensor_size(t) for t in desc.output_tensors)
-        return self.native.request(request(desc, level, check_only=check_only), payload, timeout=self.case_timeout,
-                                   max_payload=allowed)
+        return self.native.request(
+            request(desc, level, check_only=check_only), payload, timeout=self.case_timeout, max_payload=allowed
+        )
 
     def _refused(self, header: dict) -> str:
         return f"DirectML refused the descriptor: {failure_text(header)}"
@@ -360,8 +409,9 @@ class DirectMLBackend(Backend):
         if reason:
             return RunResult.unsupported(reason)
         t0 = time.perf_counter()
-        header, payload = self._send(descriptor, feature_level, input_payload(inputs[0], descriptor.input_tensor),
-                                     check_only=False)
+        header, payload = self._send(
+            descriptor, feature_level, input_payload(inputs[0], descriptor.input_tensor), check_only=False
+        )
         status = header.get("status")
         timings = {k: float(v) for k, v in header.items() if k.endswith("_s")}
         timings["round_trip_s"] = time.perf_counter() - t0
@@ -371,7 +421,7 @@ class DirectMLBackend(Backend):
             return self._error(header, timings, descriptor)
         outputs, offset = [], 0
         for j, (tensor, size) in enumerate(zip(descriptor.output_tensors, header["output_bytes"])):
-            chunk = payload[offset: offset + size]
+            chunk = payload[offset : offset + size]
             offset += size
             count = prod(tensor.sizes) * tensor.data_type.numpy.itemsize
             outputs.append(np.frombuffer(chunk[:count], dtype=tensor.data_type.numpy).reshape(tensor.sizes).copy())
@@ -379,8 +429,10 @@ class DirectMLBackend(Backend):
             if written >= 0:
                 return RunResult.error(
                     f"DirectML wrote past output {j}: byte {written} after the start of its buffer, beyond its "
-                    f"TotalTensorSizeInBytes={size}, was changed", reached_operator=descriptor.operator,
-                    timings=timings)
+                    f"TotalTensorSizeInBytes={size}, was changed",
+                    reached_operator=descriptor.operator,
+                    timings=timings,
+                )
         return RunResult.ok(outputs, reached_operator=descriptor.operator, timings=timings)
 
     def _error(self, header: dict, timings: dict, descriptor: Descriptor) -> RunResult:
@@ -389,8 +441,9 @@ class DirectMLBackend(Backend):
         if hr and int(hr, 16) in DEVICE_LOST:
             self.native.close()  # a lost device: a fresh runner for the next case
             text += " (device lost; the runner is restarted for the next case)"
-        return RunResult.error(f"DirectML failed to run the operator: {text}", reached_operator=descriptor.operator,
-                               timings=timings)
+        return RunResult.error(
+            f"DirectML failed to run the operator: {text}", reached_operator=descriptor.operator, timings=timings
+        )
 
     def check_descriptor(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult:
         """Give the invalid descriptor to CreateOperator: refusal is the expected answer."""
@@ -407,11 +460,11 @@ class DirectMLBackend(Backend):
                 return RunResult.unsupported(
                     f"valid at feature level {device_level}, which DirectML {self.info.get('directml_version')} "
                     f"implements and validates against whatever minimum the device is created with; invalid only at "
-                    f"the case's level {feature_level}, so DirectML cannot be judged on it")
+                    f"the case's level {feature_level}, so DirectML cannot be judged on it"
+                )
         header, _ = self._send(descriptor, feature_level, b"", check_only=True)
         if header.get("status") == "refused":
             return RunResult.rejected(self._refused(header), reached_operator=descriptor.operator)
         if header.get("status") == "accepted":
             return RunResult.ok([], reached_operator=descriptor.operator)
         return self._error(header, {}, descriptor)
-

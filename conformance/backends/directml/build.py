@@ -52,10 +52,14 @@ def find_compiler() -> Compiler:
         if path:
             return Compiler(kind, path, _version(path, "--version" if kind == "mingw" else "/?"))
     if sys.platform == "win32":
-        raise Missing("no C++ compiler for the DirectML runner: run from a Visual Studio Developer Prompt (cl), "
-                      "or install LLVM (clang-cl) or MSYS2's mingw-w64 g++")
-    raise Missing(f"no mingw-w64 C++ compiler (x86_64-w64-mingw32-g++) to build the DirectML runner: "
-                  f"`apt-get install mingw-w64` (or `{SETUP_INSTALL}` as root)")
+        raise Missing(
+            "no C++ compiler for the DirectML runner: run from a Visual Studio Developer Prompt (cl), "
+            "or install LLVM (clang-cl) or MSYS2's mingw-w64 g++"
+        )
+    raise Missing(
+        f"no mingw-w64 C++ compiler (x86_64-w64-mingw32-g++) to build the DirectML runner: "
+        f"`apt-get install mingw-w64` (or `{SETUP_INSTALL}` as root)"
+    )
 
 
 def header_candidates() -> list[Path]:
@@ -75,16 +79,29 @@ def find_directml_h(compiler: Compiler) -> Path | None:
             continue
     if compiler.kind == "msvc":
         return None  # the Windows SDK's, on the include path of a Developer Prompt
-    raise Missing(f"DirectML.h (from Microsoft's DirectX-Headers >= 1.614, which mingw-w64 lacks) was not found in "
-                  f"{', '.join(str(h.parent) for h in header_candidates())}: `{SETUP}` unpacks it into the cache")
+    raise Missing(
+        f"DirectML.h (from Microsoft's DirectX-Headers >= 1.614, which mingw-w64 lacks) was not found in "
+        f"{', '.join(str(h.parent) for h in header_candidates())}: `{SETUP}` unpacks it into the cache"
+    )
 
 
 def command(compiler: Compiler, header: Path | None, source: Path, output: Path) -> list[str]:
     if compiler.kind == "mingw":
         # -idirafter: DirectML.h from DirectX-Headers, but mingw's own d3d12.h (the DirectX-Headers copy
         # beside DirectML.h does not build with mingw's rpcndr.h).
-        cmd = [compiler.path, "-std=c++17", "-O2", "-municode", "-Wall", "-Wextra", "-Wno-cast-function-type",
-               "-Wno-unknown-pragmas", "-static", "-static-libgcc", "-static-libstdc++"]
+        cmd = [
+            compiler.path,
+            "-std=c++17",
+            "-O2",
+            "-municode",
+            "-Wall",
+            "-Wextra",
+            "-Wno-cast-function-type",
+            "-Wno-unknown-pragmas",
+            "-static",
+            "-static-libgcc",
+            "-static-libstdc++",
+        ]
         if header is not None:
             cmd += ["-idirafter", str(header.parent)]
         return [*cmd, str(source), "-o", str(output), *(f"-l{lib}" for lib in LIBS)]
@@ -102,8 +119,11 @@ def cache_key(compiler: Compiler, header: Path | None, program: str) -> str:
     digest.update(f"{compiler.kind}|{compiler.path}|{compiler.version}".encode())
     # The flags, with the paths left out: the same source and header built anywhere share one build.
     source, exe = NATIVE / f"{program}.cpp", Path(f"{program}.exe")
-    flags = [a for a in command(compiler, header, source, exe)[1:] if a not in (str(source), str(exe))
-             and (header is None or str(header.parent) not in a)]
+    flags = [
+        a
+        for a in command(compiler, header, source, exe)[1:]
+        if a not in (str(source), str(exe)) and (header is None or str(header.parent) not in a)
+    ]
     digest.update(" ".join(flags).encode())
     return digest.hexdigest()[:16]
 
@@ -125,8 +145,10 @@ def program_executable(program: str, *, log=None) -> Path:
             log(f"building {program}: {' '.join(cmd)}")
         done = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp, timeout=600, check=False)
         if done.returncode != 0 or not out.is_file():
-            raise Missing(f"building {program} failed ({compiler.path}, exit {done.returncode}):\n"
-                          f"{(done.stderr or done.stdout)[-3000:]}")
+            raise Missing(
+                f"building {program} failed ({compiler.path}, exit {done.returncode}):\n"
+                f"{(done.stderr or done.stdout)[-3000:]}"
+            )
         os.replace(out, exe)
     return exe
 

@@ -97,8 +97,14 @@ class RunnerProcess:
         else:
             kwargs = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}  # type: ignore[attr-defined]
         try:
-            self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=subprocess.PIPE, env=self.env, **kwargs)
+            self._proc = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=self.env,
+                **kwargs,
+            )
         except OSError as e:
             raise RunnerDied(f"cannot start {self.command[0]}: {e}") from e
         self._reader = threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True)
@@ -156,8 +162,9 @@ class RunnerProcess:
         self.kill()
 
     # -- frames ------------------------------------------------------------------------------
-    def request(self, header: dict, payload: bytes | memoryview = b"", *, timeout: float,
-                max_payload: int | None = None) -> tuple[dict, bytes]:
+    def request(
+        self, header: dict, payload: bytes | memoryview = b"", *, timeout: float, max_payload: int | None = None
+    ) -> tuple[dict, bytes]:
         """Send one frame and read the answer; RunnerDied / RunnerTimeout if the child fails.
 
         `max_payload`: the most answer bytes the request can justify (its outputs' sizes); a child
@@ -182,8 +189,11 @@ class RunnerProcess:
         if header_len > MAX_HEADER:
             self._fail(RunnerDied, f"the runner sent a header of {header_len} bytes: the stream is out of step")
         if max_payload is not None and payload_len > max_payload:
-            self._fail(RunnerDied, f"the runner announced {payload_len} bytes of outputs, but the descriptor's output "
-                                   f"tensors hold at most {max_payload}: not read")
+            self._fail(
+                RunnerDied,
+                f"the runner announced {payload_len} bytes of outputs, but the descriptor's output "
+                f"tensors hold at most {max_payload}: not read",
+            )
         header_bytes = self._read_exact(header_len, deadline, what)
         payload = self._read_exact(payload_len, deadline, what) if payload_len else b""
         try:

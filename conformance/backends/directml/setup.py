@@ -57,6 +57,7 @@ def _run(cmd: list[str], *, what: str, env: dict | None = None, cwd: Path | None
 
 # --- Debian packages ------------------------------------------------------------------------------------
 
+
 def missing_programs() -> list[str]:
     missing = [name for name in PROGRAMS if shutil.which(name) is None]
     if not any(Path(d, "libvulkan.so.1").exists() for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib")):
@@ -69,11 +70,15 @@ def step_packages(install: bool) -> str:
     if not missing:
         return "wine, mingw-w64, Xvfb and the Vulkan loader are installed"
     if not install:
-        raise SetupError(f"missing: {', '.join(missing)}. Install them with `{SETUP_INSTALL}` as root, or "
-                         f"`apt-get install {' '.join(DEBIAN_PACKAGES)}`")
+        raise SetupError(
+            f"missing: {', '.join(missing)}. Install them with `{SETUP_INSTALL}` as root, or "
+            f"`apt-get install {' '.join(DEBIAN_PACKAGES)}`"
+        )
     if shutil.which("apt-get") is None:
-        raise SetupError(f"missing: {', '.join(missing)}, and this is not a Debian or Ubuntu system (no apt-get): "
-                         f"install Wine (64-bit), mingw-w64, Xvfb and Mesa's Vulkan drivers with its package manager")
+        raise SetupError(
+            f"missing: {', '.join(missing)}, and this is not a Debian or Ubuntu system (no apt-get): "
+            f"install Wine (64-bit), mingw-w64, Xvfb and Mesa's Vulkan drivers with its package manager"
+        )
     if os.geteuid() != 0:
         raise SetupError(f"missing: {', '.join(missing)}; --install needs root: `sudo {SETUP_INSTALL}`")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
@@ -83,6 +88,7 @@ def step_packages(install: bool) -> str:
 
 
 # --- backports into the cache, with a private apt configuration ---------------------------------------------
+
 
 def os_codename() -> str:
     try:
@@ -110,13 +116,20 @@ def system_mirror(codename: str) -> tuple[str, str | None]:
         for block in re.split(r"\n\s*\n", f.read_text(errors="replace")):
             fields = dict(re.findall(r"^([\w-]+):\s*(.*)$", block, re.M))
             if "deb" in fields.get("Types", "").split() and fields.get("URIs"):
-                entries.append((fields["URIs"].split()[0], fields.get("Suites", "").split(),
-                                fields.get("Components", "").split(), fields.get("Signed-By")))
+                entries.append(
+                    (
+                        fields["URIs"].split()[0],
+                        fields.get("Suites", "").split(),
+                        fields.get("Components", "").split(),
+                        fields.get("Signed-By"),
+                    )
+                )
     for uri, suites, components, keyring in entries:
         if codename in suites and "main" in components:
             return uri, keyring
-    raise SetupError(f"no apt source for '{codename} main' in /etc/apt/sources.list*: cannot locate "
-                     f"{codename}-backports")
+    raise SetupError(
+        f"no apt source for '{codename} main' in /etc/apt/sources.list*: cannot locate {codename}-backports"
+    )
 
 
 def fetch_backports(packages: tuple[str, ...], dest: Path) -> list[str]:
@@ -130,9 +143,20 @@ def fetch_backports(packages: tuple[str, ...], dest: Path) -> list[str]:
         (work / sub).mkdir(parents=True, exist_ok=True)
     signed = f"[signed-by={keyring}] " if keyring else ""
     (work / "sources.list").write_text(f"deb {signed}{uri} {codename}-backports main\n")
-    options = ["-o", f"Dir::Etc::sourcelist={work / 'sources.list'}", "-o", "Dir::Etc::sourceparts=-",
-               "-o", f"Dir::State::Lists={work / 'lists'}", "-o", f"Dir::Cache={work / 'cache'}",
-               "-o", "Debug::NoLocking=1", "-o", "APT::Sandbox::User=root" if os.geteuid() == 0 else "quiet=1"]
+    options = [
+        "-o",
+        f"Dir::Etc::sourcelist={work / 'sources.list'}",
+        "-o",
+        "Dir::Etc::sourceparts=-",
+        "-o",
+        f"Dir::State::Lists={work / 'lists'}",
+        "-o",
+        f"Dir::Cache={work / 'cache'}",
+        "-o",
+        "Debug::NoLocking=1",
+        "-o",
+        "APT::Sandbox::User=root" if os.geteuid() == 0 else "quiet=1",
+    ]
     _run(["apt-get", *options, "update"], what=f"apt-get update ({codename}-backports, private lists)")
     debs = work / "debs"
     for old in debs.glob("*.deb"):
@@ -184,6 +208,7 @@ def step_headers() -> str:
 
 # --- the DLL, the prefix, the runner ----------------------------------------------------------------------------
 
+
 def step_dll() -> str:
     version = stack.pinned_wheel_version()
     folder = stack.wheel_dir(version)
@@ -191,9 +216,24 @@ def step_dll() -> str:
         return f"DirectML.dll from {WHEEL} {version}: {folder / 'DirectML.dll'}"
     folder.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
-        _run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--platform", "win_amd64",
-              "--python-version", "3.12", "-d", tmp, f"{WHEEL}=={version}"],
-             what=f"pip download {WHEEL}=={version} (win_amd64)")
+        _run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--platform",
+                "win_amd64",
+                "--python-version",
+                "3.12",
+                "-d",
+                tmp,
+                f"{WHEEL}=={version}",
+            ],
+            what=f"pip download {WHEEL}=={version} (win_amd64)",
+        )
         wheels = sorted(Path(tmp).glob("*.whl"))
         if not wheels:
             raise SetupError(f"pip download {WHEEL}=={version} left no wheel in {tmp}")
@@ -224,13 +264,23 @@ def step_prefix() -> str:
     if not display:
         xserver = XServer(stack.find_program("Xvfb", PROGRAMS["Xvfb"]))
         display = xserver.display
-    env = dict(os.environ, WINEPREFIX=str(prefix), WINEARCH="win64", WINEDEBUG="-all", DISPLAY=display,
-               WINEDLLOVERRIDES="winedbg.exe=d;mscoree=;mshtml=")
+    env = dict(
+        os.environ,
+        WINEPREFIX=str(prefix),
+        WINEARCH="win64",
+        WINEDEBUG="-all",
+        DISPLAY=display,
+        WINEDLLOVERRIDES="winedbg.exe=d;mscoree=;mshtml=",
+    )
     try:
         prefix.mkdir(parents=True, exist_ok=True)
         _run([wine, "wineboot", "-i"], what="wineboot -i", env=env, timeout=600)
-        _run([wine, "reg", "add", r"HKCU\Software\Wine\Direct3D", "/v", "renderer", "/d", "vulkan", "/f"],
-             what="wine reg add (renderer = vulkan)", env=env, timeout=300)
+        _run(
+            [wine, "reg", "add", r"HKCU\Software\Wine\Direct3D", "/v", "renderer", "/d", "vulkan", "/f"],
+            what="wine reg add (renderer = vulkan)",
+            env=env,
+            timeout=300,
+        )
         wineserver = shutil.which("wineserver") or str(Path(wine).with_name("wineserver"))
         if Path(wineserver).exists():  # let the registry reach the disk before the marker says ready
             subprocess.run([wineserver, "-w"], env=env, timeout=120, check=False)
@@ -254,10 +304,12 @@ def step_check() -> str:
     try:
         v = backend.versions()
         caps = backend.capabilities()
-        return (f"DirectML {v['directml']} on {v['adapter']} (driver {v['driver_version']}, D3D12 "
-                f"{v['d3d12_feature_level']}, shader model {v['shader_model']}), DML feature level "
-                f"{caps.feature_level}, {len(caps.data_types)} data types; first answer after "
-                f"{time.perf_counter() - t0:.1f} s")
+        return (
+            f"DirectML {v['directml']} on {v['adapter']} (driver {v['driver_version']}, D3D12 "
+            f"{v['d3d12_feature_level']}, shader model {v['shader_model']}), DML feature level "
+            f"{caps.feature_level}, {len(caps.data_types)} data types; first answer after "
+            f"{time.perf_counter() - t0:.1f} s"
+        )
     finally:
         backend.close()
 
@@ -269,21 +321,34 @@ def step_ort() -> str:
     backend = OnnxRuntimeDirectMLBackend()
     try:
         v = backend.versions()
-        return (f"ONNX Runtime {v['onnxruntime']} with DirectML {v['directml']} on {v['adapter']} "
-                f"(the onnxruntime-directml backend); first answer after {time.perf_counter() - t0:.1f} s")
+        return (
+            f"ONNX Runtime {v['onnxruntime']} with DirectML {v['directml']} on {v['adapter']} "
+            f"(the onnxruntime-directml backend); first answer after {time.perf_counter() - t0:.1f} s"
+        )
     finally:
         backend.close()
 
 
 def steps(install: bool) -> list[Step]:
     if sys.platform == "win32":
-        return [Step("DirectML.dll", step_dll), Step("programs", step_runner), Step("device", step_check),
-                Step("ONNX Runtime", step_ort)]
+        return [
+            Step("DirectML.dll", step_dll),
+            Step("programs", step_runner),
+            Step("device", step_check),
+            Step("ONNX Runtime", step_ort),
+        ]
     if sys.platform != "linux":
         raise SetupError(f"the directml backend runs on Windows, or on Linux under Wine; this is {sys.platform}")
-    return [Step("packages", lambda: step_packages(install)), Step("lavapipe", step_mesa),
-            Step("DirectML.h", step_headers), Step("DirectML.dll", step_dll), Step("Wine prefix", step_prefix),
-            Step("programs", step_runner), Step("device", step_check), Step("ONNX Runtime", step_ort)]
+    return [
+        Step("packages", lambda: step_packages(install)),
+        Step("lavapipe", step_mesa),
+        Step("DirectML.h", step_headers),
+        Step("DirectML.dll", step_dll),
+        Step("Wine prefix", step_prefix),
+        Step("programs", step_runner),
+        Step("device", step_check),
+        Step("ONNX Runtime", step_ort),
+    ]
 
 
 def run_setup(install: bool = False, out=print) -> int:

@@ -41,6 +41,7 @@ class Missing(BackendUnavailable):
 
 # --- the pinned wheel -------------------------------------------------------------------------------
 
+
 def pinned_wheel_version() -> str:
     """The onnxruntime-directml version pinned by pyproject.toml's `directml-dll` extra."""
     requirement = re.compile(rf"^{WHEEL}\s*==\s*([\w.+-]+)")
@@ -60,8 +61,10 @@ def pinned_wheel_version() -> str:
         match = requirement.match(text.strip())
         if match:
             return match.group(1)
-    raise Missing(f"pyproject.toml's [project.optional-dependencies] {PIN_EXTRA} does not pin {WHEEL}==VERSION; "
-                  "reinstall dml-conformance")
+    raise Missing(
+        f"pyproject.toml's [project.optional-dependencies] {PIN_EXTRA} does not pin {WHEEL}==VERSION; "
+        "reinstall dml-conformance"
+    )
 
 
 def wheel_dir(version: str | None = None) -> Path:
@@ -70,6 +73,7 @@ def wheel_dir(version: str | None = None) -> Path:
 
 
 # --- Linux: the translation stack ---------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Lavapipe:
@@ -137,11 +141,15 @@ def find_lavapipe() -> Lavapipe:
             return Lavapipe(icd, library, version, private or os.environ.get("DML_CONFORMANCE_VK_ICD") is not None)
     need = ".".join(map(str, MIN_MESA))
     if not seen:
-        raise Missing(f"no lavapipe Vulkan driver (Mesa's CPU driver) found: install mesa-vulkan-drivers, and "
-                      f"Mesa >= {need} with `{SETUP}` (`{SETUP_INSTALL}` as root installs the packages)")
-    raise Missing(f"lavapipe is too old: found {'; '.join(seen)}, DirectML under vkd3d needs Mesa >= {need} "
-                  f"(older lavapipe lacks VK_EXT_descriptor_indexing: every call returns S_OK and the outputs are "
-                  f"garbage). `{SETUP}` fetches a newer one into its cache without touching the system")
+        raise Missing(
+            f"no lavapipe Vulkan driver (Mesa's CPU driver) found: install mesa-vulkan-drivers, and "
+            f"Mesa >= {need} with `{SETUP}` (`{SETUP_INSTALL}` as root installs the packages)"
+        )
+    raise Missing(
+        f"lavapipe is too old: found {'; '.join(seen)}, DirectML under vkd3d needs Mesa >= {need} "
+        f"(older lavapipe lacks VK_EXT_descriptor_indexing: every call returns S_OK and the outputs are "
+        f"garbage). `{SETUP}` fetches a newer one into its cache without touching the system"
+    )
 
 
 def find_program(name: str, package: str) -> str:
@@ -184,6 +192,7 @@ def windows_path(path: Path) -> str:
 
 
 # --- everything together --------------------------------------------------------------------------------
+
 
 @dataclass
 class Stack:
@@ -240,8 +249,10 @@ def default_dll() -> tuple[Path, str]:
     version = pinned_wheel_version()
     dll = wheel_dir(version) / "DirectML.dll"
     if not dll.is_file():
-        raise Missing(f"the default DirectML.dll ({WHEEL} {version}, pinned in pyproject.toml) is not in the cache "
-                      f"({dll}): `{SETUP}` fetches it")
+        raise Missing(
+            f"the default DirectML.dll ({WHEEL} {version}, pinned in pyproject.toml) is not in the cache "
+            f"({dll}): `{SETUP}` fetches it"
+        )
     return dll, f"{WHEEL} {version} wheel"
 
 
@@ -250,15 +261,19 @@ def discover(dml_dll: str | os.PathLike[str] | None = None) -> Stack:
     if dml_dll is not None:
         dll = Path(dml_dll).expanduser()
         if not dll.is_file():
-            raise Missing(f"--dml-dll {dll}: no such file (give the path of a DirectML.dll, or omit --dml-dll for the "
-                          f"pinned one that `{SETUP}` fetches)")
+            raise Missing(
+                f"--dml-dll {dll}: no such file (give the path of a DirectML.dll, or omit --dml-dll for the "
+                f"pinned one that `{SETUP}` fetches)"
+            )
         dll, origin = dll.resolve(), "--dml-dll"
     else:
         dll, origin = default_dll()
     if sys.platform == "win32":
         return Stack(dll, origin)
     if sys.platform != "linux":
-        raise BackendUnavailable(f"the directml backend runs on Windows, or on Linux under Wine; this is {sys.platform}")
+        raise BackendUnavailable(
+            f"the directml backend runs on Windows, or on Linux under Wine; this is {sys.platform}"
+        )
     wine = find_program("wine", "wine64 wine")
     prefix = wine_prefix()
     if not (prefix / PREFIX_READY).is_file():
@@ -267,6 +282,8 @@ def discover(dml_dll: str | os.PathLike[str] | None = None) -> Stack:
     display = os.environ.get("DISPLAY") or None
     xvfb = None if display else shutil.which("Xvfb")
     if not display and not xvfb:
-        raise Missing(f"no X display (DISPLAY is unset) and Xvfb is not installed: `apt-get install xvfb` "
-                      f"(or `{SETUP_INSTALL}` as root)")
+        raise Missing(
+            f"no X display (DISPLAY is unset) and Xvfb is not installed: `apt-get install xvfb` "
+            f"(or `{SETUP_INSTALL}` as root)"
+        )
     return Stack(dll, origin, wine=wine, prefix=prefix, lavapipe=lavapipe, xvfb=xvfb, display=display)
