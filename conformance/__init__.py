@@ -1,3 +1,5 @@
 """dml-conformance: run DirectML data-movement cases on an implementation and judge them bit for bit."""
 
-__version__ = "0.1.0"
+from oracle.version import VERSION
+
+__version__ = VERSION

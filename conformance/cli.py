@@ -166,24 +166,51 @@ def _report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _explain_target(args: argparse.Namespace):
+    """The case `args.case_id` names: a case file (its first case), or an id in the corpus or generated."""
+    from .corpus import load_file
+    from .run.selection import find_case
+
+    path = Path(args.case_id)
+    if path.is_file():
+        loaded = load_file(path)
+        if loaded.errors:
+            raise _ExplainError("; ".join(str(e) for e in loaded.errors))
+        if not loaded.cases:
+            raise _ExplainError(f"{path}: no case in the file")
+        return loaded.cases[0]
+    if path.suffix == ".json" or path.is_dir():
+        raise _ExplainError(f"{args.case_id}: not a case file")
+    case = find_case(args.case_id, paths=args.cases, seed=args.seed)
+    if case is None:
+        raise _ExplainError(f"no case {args.case_id!r} in the corpus (or generated with seed {args.seed})")
+    return case
+
+
+class _ExplainError(Exception):
+    """What `explain` cannot show: an unknown id, an unreadable file."""
+
+
 def _explain(args: argparse.Namespace) -> int:
+    import json
+
     import oracle
 
     from .run.config import UsageError
-    from .run.selection import find_case
 
     try:
-        case = find_case(args.case_id, paths=args.cases, seed=args.seed)
-    except UsageError as e:
+        case = _explain_target(args)
+    except (UsageError, _ExplainError) as e:
         return _error(str(e))
-    if case is None:
-        return _error(f"no case {args.case_id!r} in the corpus (or generated with seed {args.seed})")
     print(f"{case.id}: DML_{case.operator}, {case.data_type.value}, rank {case.rank}, FL {case.feature_level}")
+    print(f"clauses: {', '.join(case.clauses)}")
+    print(f"descriptor: {json.dumps(oracle.descriptor_to_json(case.descriptor))}")
     if not case.valid:
         try:
             oracle.validate(case.descriptor, case.feature_level)
+            print(f"expected invalid [{case.expected.clause}], but the oracle accepts it")
         except oracle.InvalidDescriptor as e:
-            print(f"invalid descriptor: {e}")
+            print(f"invalid descriptor: expected [{case.expected.clause}]: {e}")
         return EXIT_OK
     if case.unspecified:
         open_count = sum(int(m.sum()) for m in oracle.unspecified_mask(case.descriptor))
@@ -229,7 +256,7 @@ def _cases_list(args: argparse.Namespace) -> int:
 
 
 def _cases_generate(args: argparse.Namespace) -> int:
-    from .generate import generate_corpus
+    from .generation.corpus import generate_corpus
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -301,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(func=_report)
 
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
-    exp.add_argument("case_id")
+    exp.add_argument("case_id", metavar="CASE_ID_OR_FILE", help="a case id (corpus or generated), or a case file")
     exp.add_argument("--cases", action="append")
     exp.add_argument("--seed", type=SEED_TYPE, default=0)
     exp.add_argument("--limit", type=COUNT_TYPE, default=64)

@@ -19,6 +19,7 @@ import numpy as np
 
 import oracle
 from oracle import DataType, Descriptor, FeatureLevel, InvalidDescriptor
+from oracle.registry import HASH_ID_PATTERN, NAMED_ID_PATTERN
 
 from .jsonfile import JsonFileError, read_json
 
@@ -52,8 +53,8 @@ CASE_FIELDS = {
 }
 REQUIRED_FIELDS = {"id", "operator", "feature_level", "clauses", "descriptor", "expected"}
 TENSOR_FIELDS = {"data_type", "shape", "values", "data_b64"}
-HASH_ID = re.compile(r"^(SLICE1|SLICE|PADDING|SPLIT)-([0-9a-f]{8})$")
-NAMED_ID = re.compile(r"^(SLICE1|SLICE|PADDING|SPLIT)-[A-Za-z0-9][A-Za-z0-9._-]*$")
+HASH_ID = re.compile(HASH_ID_PATTERN)
+NAMED_ID = re.compile(NAMED_ID_PATTERN)
 
 
 class CaseFileError(ValueError):

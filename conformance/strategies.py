@@ -4,8 +4,8 @@
     @given(valid_cases("PADDING", padding_mode="REFLECTION", rank=st.integers(1, 3)))
 
 Every parameter is keyword-only and takes a value, a strategy, or None (any).  The cases
-come from conformance.builders, the same builders the frozen corpus uses, so both reach the
-same corners (builders.corners; each is recorded with hypothesis.event, visible with
+come from conformance.generation, the same builders the frozen corpus uses, so both reach the
+same corners (generation.operators.corners; each is recorded with hypothesis.event, visible with
 ``pytest --hypothesis-show-statistics``).
 
 Valid cases are valid by construction: with the defaults nothing is rejected.  A rejection
@@ -31,7 +31,8 @@ from oracle import OPERATORS, DataType, FeatureLevel, PaddingMode
 from oracle.tables import MAX_RANK
 
 from . import values
-from .builders import INVALID_FAMILIES, CaseSpec, Family, Inconsistent, build_invalid, build_valid, choose_config
+from .generation.common import CaseSpec, Family, Inconsistent, choose_config
+from .generation.operators import INVALID_FAMILIES, build_invalid, build_valid
 
 T = TypeVar("T")
 
@@ -39,7 +40,7 @@ __all__ = ["CaseSpec", "invalid_cases", "valid_cases"]
 
 
 class _DrawChooser:
-    """builders.Chooser on Hypothesis draws: integers shrink to lo, choices to the first option."""
+    """generation.common.Chooser on Hypothesis draws: integers shrink to lo, choices to the first option."""
 
     def __init__(self, draw):
         self.draw = draw
@@ -167,7 +168,7 @@ def invalid_cases(
     *,
     clause: str | None = None,
 ) -> st.SearchStrategy[CaseSpec]:
-    """Invalid descriptors, one family per validation rule (builders.INVALID_FAMILIES).
+    """Invalid descriptors, one family per validation rule (generation.operators.INVALID_FAMILIES).
 
     Each case's `.clause` is the one clause oracle.validate reports for it at its
     `.feature_level`; `clause=` keeps only the families that break that clause.

@@ -5,8 +5,6 @@ is implemented exactly, bit for bit, for all eleven data types and ranks 1 to 8.
 """
 
 from .api import (
-    DESCRIPTOR_TYPES,
-    OPERATOR_MODULES,
     Descriptor,
     compute,
     descriptor_from_json,
@@ -28,20 +26,20 @@ from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_split import SplitDesc
 from .padding_value import PaddingValueConversion, convert_padding_value
-from .size import TooLarge, check_size, default_max_bytes, tensor_bytes
-from .tables import (
-    ALL_DATA_TYPES,
-    CLAUSES,
-    DEFAULT_FEATURE_LEVEL,
+from .registry import (
+    DESCRIPTOR_TYPES,
     OPERATORS,
+    REGISTRY,
     SUPPORT,
-    DataType,
-    FeatureLevel,
+    OperatorModule,
     min_feature_level,
     support_row,
 )
+from .size import TooLarge, check_size, default_max_bytes, tensor_bytes
+from .tables import ALL_DATA_TYPES, CLAUSES, DEFAULT_FEATURE_LEVEL, DataType, FeatureLevel
+from .version import VERSION
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 __all__ = [
     "ALL_DATA_TYPES",
@@ -50,13 +48,15 @@ __all__ = [
     "DESCRIPTOR_TYPES",
     "ERRATA",
     "OPERATORS",
-    "OPERATOR_MODULES",
+    "REGISTRY",
     "SUPPORT",
+    "VERSION",
     "DataType",
     "Descriptor",
     "Erratum",
     "FeatureLevel",
     "InvalidDescriptor",
+    "OperatorModule",
     "PaddingDesc",
     "PaddingMode",
     "PaddingValueConversion",

@@ -10,38 +10,27 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from types import ModuleType
 
 import numpy as np
 
-from . import core, op_padding, op_slice, op_slice1, op_split
+from . import core, op_slice1
 from .checks import TensorDesc, as_ints
 from .op_padding import PaddingDesc, PaddingMode
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_split import SplitDesc
+from .registry import DESCRIPTOR_TYPES, REGISTRY, OperatorModule
 from .size import check_size
 from .tables import DataType, FeatureLevel
 
+# Static, for mypy (a union cannot be built from the registry at type-check time);
+# tests/test_structure.py checks it names exactly registry.DESCRIPTOR_TYPES.
 Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc
 
-OPERATOR_MODULES: dict[str, ModuleType] = {
-    "SLICE": op_slice,
-    "SLICE1": op_slice1,
-    "PADDING": op_padding,
-    "SPLIT": op_split,
-}
-DESCRIPTOR_TYPES: dict[str, type] = {
-    "SLICE": SliceDesc,
-    "SLICE1": Slice1Desc,
-    "PADDING": PaddingDesc,
-    "SPLIT": SplitDesc,
-}
 
-
-def _module(desc: Descriptor) -> ModuleType:
+def _module(desc: Descriptor) -> OperatorModule:
     try:
-        return OPERATOR_MODULES[desc.operator]
+        return REGISTRY[desc.operator]
     except (AttributeError, KeyError):
         raise TypeError(f"{desc!r} is not an oracle descriptor") from None
 

@@ -10,15 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .tables import (
-    DIMENSION_COUNT_CLAUSE,
-    INTRODUCED,
-    SUPPORT_CLAUSE,
-    UINT_MAX,
-    DataType,
-    FeatureLevel,
-    support_row,
-)
+from .tables import UINT_MAX, DataType, FeatureLevel, OperatorTables
 
 
 class InvalidDescriptor(ValueError):
@@ -107,18 +99,20 @@ def check_same_type_and_rank(first: TensorDesc, first_name: str, other: TensorDe
         )
 
 
-def check_support(operator: str, tensors: dict[str, TensorDesc], dimension_count: int, level: FeatureLevel) -> None:
+def check_support(
+    operator: str, tables: OperatorTables, tensors: dict[str, TensorDesc], dimension_count: int, level: FeatureLevel
+) -> None:
     """The operator exists at `level`, and the support table row in force allows the ranks and types."""
-    introduced, clause = INTRODUCED[operator]
+    introduced, clause = tables.introduced
     if level < introduced:
         fail(f"DML_{operator}_OPERATOR_DESC needs {introduced.dml_name}, but feature_level={level}", clause)
-    row = support_row(operator, level)
+    row = tables.row(level)
     assert row is not None  # introduced <= level guarantees a row
     if dimension_count not in row.ranks:
         allowed = f"{row.ranks[0]}..{row.ranks[-1]}" if len(row.ranks) > 2 else " or ".join(map(str, row.ranks))
         fail(
             f"DimensionCount={dimension_count}, but {operator} at feature level {level} allows {allowed}",
-            DIMENSION_COUNT_CLAUSE[operator],
+            tables.dimension_count_clause,
             "dimension_count",
         )
     for name, tensor in tensors.items():
@@ -126,7 +120,7 @@ def check_support(operator: str, tensors: dict[str, TensorDesc], dimension_count
             fail(
                 f"{name}.data_type={tensor.data_type.value}, but {operator} at feature level {level} supports "
                 f"{', '.join(t.value for t in row.data_types)}",
-                SUPPORT_CLAUSE[operator],
+                tables.support_clause,
                 f"{name}.data_type",
             )
 

@@ -146,7 +146,7 @@ ERRATA: dict[str, Erratum] = {
             ("SLICE.7", "SLICE1.8", "PAD.6", "SPLIT.7"),
             "Feature levels between the rows of a support table.",
             "They inherit the row below (FL 3.0 PADDING still allows only 4-5 dims).",
-            "oracle.tables.support_row",
+            "oracle.tables.OperatorTables.row",
             False,
         ),
         Erratum(

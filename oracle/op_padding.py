@@ -27,9 +27,31 @@ from .checks import (
     fail,
 )
 from .padding_value import as_float32, convert_padding_value
-from .tables import SYMMETRIC_INTRODUCED, FeatureLevel
+from .tables import (
+    ALL_DATA_TYPES,
+    FL30_TYPES,
+    RANKS_1_8,
+    SYMMETRIC_INTRODUCED,
+    FeatureLevel,
+    OperatorTables,
+    SupportRow,
+    types,
+)
 
 OPERATOR = "PADDING"
+# Its rows of the spec's tables: support table, clause ids (oracle.registry derives the rest).
+TABLES = OperatorTables(
+    support=(  # PAD.6, seed 001: 1-8 dims from FL 3.1, not 3.0
+        SupportRow(FeatureLevel.FL_5_0, RANKS_1_8, ALL_DATA_TYPES),
+        SupportRow(FeatureLevel.FL_3_1, RANKS_1_8, FL30_TYPES),
+        SupportRow(FeatureLevel.FL_2_1, (4, 5), FL30_TYPES),
+        SupportRow(FeatureLevel.FL_1_0, (4, 5), types("FLOAT32, FLOAT16")),
+    ),
+    support_clause="PAD.6",
+    dimension_count_clause="PAD.6",
+    introduced=(FeatureLevel.FL_1_0, "PAD.6"),
+    clause_prefix="PAD.",
+)
 
 
 class PaddingMode(enum.Enum):
@@ -73,11 +95,14 @@ class PaddingDesc(OneInOneOut):
         super().__post_init__()
 
 
+DESCRIPTOR = PaddingDesc
+
+
 def validate(desc: PaddingDesc, feature_level: FeatureLevel) -> None:
     n = check_one_in_one_out(desc, "PAD.5")
     check_uint(desc.start_padding, "start_padding", "PAD.2")
     check_uint(desc.end_padding, "end_padding", "PAD.2")
-    check_support(OPERATOR, desc.tensors, n, feature_level)
+    check_support(OPERATOR, TABLES, desc.tensors, n, feature_level)
     introduced, clause = SYMMETRIC_INTRODUCED
     if desc.padding_mode is PaddingMode.SYMMETRIC and feature_level < introduced:
         fail(

@@ -16,9 +16,30 @@ from .checks import (
     check_uint,
     fail,
 )
-from .tables import FeatureLevel
+from .tables import (
+    ALL_DATA_TYPES,
+    FL30_TYPES,
+    RANKS_1_8,
+    FeatureLevel,
+    OperatorTables,
+    SupportRow,
+    types,
+)
 
 OPERATOR = "SLICE"
+# Its rows of the spec's tables: support table, clause ids (oracle.registry derives the rest).
+TABLES = OperatorTables(
+    support=(  # SLICE.7, seed 002
+        SupportRow(FeatureLevel.FL_4_1, RANKS_1_8, ALL_DATA_TYPES),
+        SupportRow(FeatureLevel.FL_3_0, RANKS_1_8, FL30_TYPES),
+        SupportRow(FeatureLevel.FL_2_1, (4, 5), FL30_TYPES),
+        SupportRow(FeatureLevel.FL_1_0, (4, 5), types("FLOAT32, FLOAT16, INT32, INT16, UINT32, UINT16")),
+    ),
+    support_clause="SLICE.7",
+    dimension_count_clause="SLICE.5",
+    introduced=(FeatureLevel.FL_1_0, "SLICE.6"),
+    clause_prefix="SLICE.",
+)
 
 
 @dataclass(frozen=True)
@@ -36,11 +57,14 @@ class SliceDesc(OneInOneOut):
     ARRAYS = ("offsets", "sizes", "strides")
 
 
+DESCRIPTOR = SliceDesc
+
+
 def validate(desc: SliceDesc, feature_level: FeatureLevel) -> None:
     n = check_one_in_one_out(desc, "SLICE.5")
     for name in desc.ARRAYS:
         check_uint(getattr(desc, name), name, "SLICE.2")
-    check_support(OPERATOR, desc.tensors, n, feature_level)
+    check_support(OPERATOR, TABLES, desc.tensors, n, feature_level)
     for i in range(n):
         if desc.sizes[i] != desc.output_tensor.sizes[i]:
             fail(

@@ -20,9 +20,30 @@ from .checks import (
     check_uint,
     fail,
 )
-from .tables import INT_MAX, INT_MIN, FeatureLevel
+from .tables import (
+    ALL_DATA_TYPES,
+    FL30_TYPES,
+    INT_MAX,
+    INT_MIN,
+    RANKS_1_8,
+    FeatureLevel,
+    OperatorTables,
+    SupportRow,
+)
 
 OPERATOR = "SLICE1"
+# Its rows of the spec's tables: support table, clause ids (oracle.registry derives the rest).
+TABLES = OperatorTables(
+    support=(  # SLICE1.8, seeds 000 and 003
+        SupportRow(FeatureLevel.FL_4_1, RANKS_1_8, ALL_DATA_TYPES),
+        SupportRow(FeatureLevel.FL_3_0, RANKS_1_8, FL30_TYPES),
+        SupportRow(FeatureLevel.FL_2_1, (4, 5), FL30_TYPES),
+    ),
+    support_clause="SLICE1.8",
+    dimension_count_clause="SLICE1.6",
+    introduced=(FeatureLevel.FL_2_1, "SLICE1.8"),
+    clause_prefix="SLICE1.",
+)
 
 
 @dataclass(frozen=True)
@@ -40,6 +61,9 @@ class Slice1Desc(OneInOneOut):
 
     operator = OPERATOR
     ARRAYS = ("window_offsets", "window_sizes", "window_strides")
+
+
+DESCRIPTOR = Slice1Desc
 
 
 def copy_start(offset: int, size: int, stride: int) -> int:
@@ -67,7 +91,7 @@ def validate(desc: Slice1Desc, feature_level: FeatureLevel) -> None:
                 "SLICE1.5",
                 "window_strides",
             )
-    check_support(OPERATOR, desc.tensors, n, feature_level)
+    check_support(OPERATOR, TABLES, desc.tensors, n, feature_level)
     for i in range(n):
         offset, size, stride = desc.window_offsets[i], desc.window_sizes[i], desc.window_strides[i]
         if size < 1:

@@ -12,9 +12,31 @@ import numpy as np
 
 from . import core
 from .checks import TensorDesc, as_ints, check_same_type_and_rank, check_sizes, check_support, fail
-from .tables import UINT_MAX, FeatureLevel
+from .tables import (
+    ALL_DATA_TYPES,
+    FL30_TYPES,
+    RANKS_1_8,
+    UINT_MAX,
+    FeatureLevel,
+    OperatorTables,
+    SupportRow,
+    types,
+)
 
 OPERATOR = "SPLIT"
+# Its rows of the spec's tables: support table, clause ids (oracle.registry derives the rest).
+TABLES = OperatorTables(
+    support=(  # SPLIT.7, seed 004
+        SupportRow(FeatureLevel.FL_4_1, RANKS_1_8, ALL_DATA_TYPES),
+        SupportRow(FeatureLevel.FL_3_0, RANKS_1_8, FL30_TYPES),
+        SupportRow(FeatureLevel.FL_2_1, (4,), FL30_TYPES),
+        SupportRow(FeatureLevel.FL_1_0, (4,), types("FLOAT32, FLOAT16, INT32, INT16, UINT32, UINT16")),
+    ),
+    support_clause="SPLIT.7",
+    dimension_count_clause="SPLIT.7",
+    introduced=(FeatureLevel.FL_1_0, "SPLIT.7"),
+    clause_prefix="SPLIT.",
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +73,9 @@ class SplitDesc:
         return tuple(t.sizes[self.axis] for t in self.output_tensors)
 
 
+DESCRIPTOR = SplitDesc
+
+
 def validate(desc: SplitDesc, feature_level: FeatureLevel) -> None:
     if desc.output_count < 1:
         fail(f"output_count={desc.output_count}, but OutputCount must be greater than 0", "SPLIT.5", "output_count")
@@ -74,7 +99,7 @@ def validate(desc: SplitDesc, feature_level: FeatureLevel) -> None:
             )
         check_sizes(tensor, name)
         check_same_type_and_rank(desc.input_tensor, "input_tensor", tensor, name)
-    check_support(OPERATOR, desc.tensors, n, feature_level)
+    check_support(OPERATOR, TABLES, desc.tensors, n, feature_level)
     for j, tensor in enumerate(desc.output_tensors):
         for d in range(n):
             if d != desc.axis and tensor.sizes[d] != desc.input_tensor.sizes[d]:

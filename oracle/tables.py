@@ -152,78 +152,55 @@ class SupportRow:
     data_types: tuple[DataType, ...]
 
 
-def _types(names: str) -> tuple[DataType, ...]:
+def types(names: str) -> tuple[DataType, ...]:
+    """Data types from a table's comma-separated names ("FLOAT32, FLOAT16")."""
     return tuple(DataType[n.strip()] for n in names.split(","))
 
 
-_ALL11 = ALL_DATA_TYPES
-_FL30_TYPES = _types("FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8")
-_RANKS_1_8 = tuple(range(1, 9))
+# Rows the pages share, for the operator modules' tables.
+FL30_TYPES = types("FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8")
+RANKS_1_8 = tuple(range(1, 9))
 
-# Operator names as the suite spells them (case files, ids, reports).
-OPERATORS: tuple[str, ...] = ("SLICE", "SLICE1", "PADDING", "SPLIT")
 
-# Rows newest first, as the pages print them.  Each row's clause is the table's clause id.
-SUPPORT: dict[str, tuple[SupportRow, ...]] = {
-    "SLICE": (  # SLICE.7, seed 002
-        SupportRow(FeatureLevel.FL_4_1, _RANKS_1_8, _ALL11),
-        SupportRow(FeatureLevel.FL_3_0, _RANKS_1_8, _FL30_TYPES),
-        SupportRow(FeatureLevel.FL_2_1, (4, 5), _FL30_TYPES),
-        SupportRow(FeatureLevel.FL_1_0, (4, 5), _types("FLOAT32, FLOAT16, INT32, INT16, UINT32, UINT16")),
-    ),
-    "SLICE1": (  # SLICE1.8, seeds 000 and 003
-        SupportRow(FeatureLevel.FL_4_1, _RANKS_1_8, _ALL11),
-        SupportRow(FeatureLevel.FL_3_0, _RANKS_1_8, _FL30_TYPES),
-        SupportRow(FeatureLevel.FL_2_1, (4, 5), _FL30_TYPES),
-    ),
-    "PADDING": (  # PAD.6, seed 001: 1-8 dims from FL 3.1, not 3.0
-        SupportRow(FeatureLevel.FL_5_0, _RANKS_1_8, _ALL11),
-        SupportRow(FeatureLevel.FL_3_1, _RANKS_1_8, _FL30_TYPES),
-        SupportRow(FeatureLevel.FL_2_1, (4, 5), _FL30_TYPES),
-        SupportRow(FeatureLevel.FL_1_0, (4, 5), _types("FLOAT32, FLOAT16")),
-    ),
-    "SPLIT": (  # SPLIT.7, seed 004
-        SupportRow(FeatureLevel.FL_4_1, _RANKS_1_8, _ALL11),
-        SupportRow(FeatureLevel.FL_3_0, _RANKS_1_8, _FL30_TYPES),
-        SupportRow(FeatureLevel.FL_2_1, (4,), _FL30_TYPES),
-        SupportRow(FeatureLevel.FL_1_0, (4,), _types("FLOAT32, FLOAT16, INT32, INT16, UINT32, UINT16")),
-    ),
-}
+@dataclass(frozen=True)
+class OperatorTables:
+    """One operator's rows of the spec's tables; each operator module holds its own as TABLES.
 
-# Which clause each support table, dimension-count rule and introduction level belongs to.
-SUPPORT_CLAUSE = {"SLICE": "SLICE.7", "SLICE1": "SLICE1.8", "PADDING": "PAD.6", "SPLIT": "SPLIT.7"}
-DIMENSION_COUNT_CLAUSE = {"SLICE": "SLICE.5", "SLICE1": "SLICE1.6", "PADDING": "PAD.6", "SPLIT": "SPLIT.7"}
-INTRODUCED = {
-    "SLICE": (FeatureLevel.FL_1_0, "SLICE.6"),
-    "SLICE1": (FeatureLevel.FL_2_1, "SLICE1.8"),
-    "PADDING": (FeatureLevel.FL_1_0, "PAD.6"),
-    "SPLIT": (FeatureLevel.FL_1_0, "SPLIT.7"),
-}
+    Why here and not in a dict by name: an operator is one module (oracle.registry), and the
+    clause ids its validation reports must come from the same place as the rows they guard.
+    """
+
+    support: tuple[SupportRow, ...]  # the "Tensor support" table, newest row first, as the pages print it
+    support_clause: str  # the clause of the support table (data types)
+    dimension_count_clause: str  # the clause of the allowed ranks
+    introduced: tuple[FeatureLevel, str]  # the level the operator appears at, and that clause
+    clause_prefix: str  # "SLICE.": the operator's clause ids in CLAUSES
+
+    def row(self, level: FeatureLevel) -> SupportRow | None:
+        """The row in force at `level` (the newest row not newer than it), or None before the operator exists."""
+        for row in self.support:
+            if row.level <= level:
+                return row
+        return None
+
+    def min_level(self, data_type: DataType, rank: int) -> FeatureLevel | None:
+        """The oldest table level that supports this data type and rank (None if no level does)."""
+        for row in reversed(self.support):
+            if data_type in row.data_types and rank in row.ranks:
+                return row.level
+        return None
+
+
 SYMMETRIC_INTRODUCED = (FeatureLevel.FL_3_0, "PAD.3")
 
-# The newest level any table names: the default for validation.
-DEFAULT_FEATURE_LEVEL: FeatureLevel = max(row.level for rows in SUPPORT.values() for row in rows)
+# The newest level any table names: the default for validation (a test checks it against the
+# operators' tables, which import this module and so cannot be read here).
+DEFAULT_FEATURE_LEVEL: FeatureLevel = FeatureLevel.FL_5_0
 
 # Largest value a UINT field (DirectML's 32-bit UINT) can hold.
 UINT_MAX = 2**32 - 1
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 MAX_RANK = 8
-
-
-def support_row(operator: str, level: FeatureLevel) -> SupportRow | None:
-    """The row in force at `level` (the newest row not newer than it), or None before the operator exists."""
-    for row in SUPPORT[operator]:
-        if row.level <= level:
-            return row
-    return None
-
-
-def min_feature_level(operator: str, data_type: DataType, rank: int) -> FeatureLevel | None:
-    """The oldest table level that supports this data type and rank (None if no level does)."""
-    for row in reversed(SUPPORT[operator]):
-        if data_type in row.data_types and rank in row.ranks:
-            return row.level
-    return None
 
 
 # Clause ids with a one-line summary each (../shared/spec/operators.md).  The report and the
@@ -261,9 +238,3 @@ CLAUSES: dict[str, str] = {
     "SPLIT.6": "Inverse of JOIN: joining the outputs along Axis gives back the input",
     "SPLIT.7": "Introduced in FL 1.0; SPLIT tensor support table",
 }
-
-
-def clauses_of(operator: str) -> list[str]:
-    """The clause ids that belong to one operator, plus the COMMON ones."""
-    prefix = {"SLICE": "SLICE.", "SLICE1": "SLICE1.", "PADDING": "PAD.", "SPLIT": "SPLIT."}[operator]
-    return [c for c in CLAUSES if c.startswith(prefix) or c.startswith("COMMON.")]

@@ -21,7 +21,7 @@ from oracle import FeatureLevel
 
 from ..backends.base import Backend
 from ..corpus import Case, case_to_json
-from ..generate import case_from_spec
+from ..generation.corpus import case_from_spec
 from ..strategies import valid_cases
 from .execute import execute_case, prefetch_results
 from .record import Category, Record

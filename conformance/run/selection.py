@@ -35,9 +35,11 @@ from .config import RunConfig, UsageError
 from .units import LiveUnit, Unit, Work
 
 RUN_TIME_SOURCE = "generated at run time"
+_GENERATION_MODULES = ("common", "operators", "corpus", "slice", "slice1", "padding", "split")
 # The code whose output the generation cache holds: any change there is a new key.
 _CODE = [
-    Path(__file__).resolve().parents[1] / name for name in ("builders.py", "values.py", "generate.py", "corpus.py")
+    Path(__file__).resolve().parents[1] / name
+    for name in ("values.py", "corpus.py", *(f"generation/{m}.py" for m in _GENERATION_MODULES))
 ]
 
 
@@ -122,7 +124,7 @@ class _GenerationCache:
 
     def extend(self, cases: list[Case], count: int) -> list[Case]:
         """The first `count` cases, given the `cases` already held: generate the rest, then save."""
-        from ..generate import GENERATOR_VERSION, Generation
+        from ..generation.corpus import GENERATOR_VERSION, Generation
 
         state = self.state() if cases else None
         generation = Generation(

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import oracle
+from oracle.version import VERSION
 
 from .. import report as report_file
 from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
@@ -47,12 +48,7 @@ from .units import LiveUnit, Work, blank_record
 
 
 def suite_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("dml-conformance")
-    except Exception:  # not installed (a source checkout on sys.path)
-        return oracle.__version__
+    return VERSION
 
 
 def platform_info() -> dict[str, str]:

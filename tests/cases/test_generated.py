@@ -10,9 +10,9 @@ import pytest
 import oracle
 from conformance import corpus
 from conformance.compare import compare_outputs
-from conformance.generate import GENERATOR_VERSION, generate_corpus
+from conformance.generation.corpus import GENERATOR_VERSION, generate_corpus
 from oracle import InvalidDescriptor
-from oracle.tables import min_feature_level
+from oracle.registry import min_feature_level
 
 GENERATED = corpus.CASES_DIR / "generated"
 

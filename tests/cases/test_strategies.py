@@ -15,11 +15,13 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 import oracle
-from conformance import builders, values
-from conformance.builders import INVALID_FAMILIES, RngChooser, corners
+from conformance import values
+from conformance.generation import operators
+from conformance.generation.common import RngChooser, choose_config
+from conformance.generation.operators import INVALID_FAMILIES, corners
 from conformance.strategies import invalid_cases, valid_cases
 from oracle import InvalidDescriptor, PaddingMode
-from oracle.tables import SUPPORT, min_feature_level, support_row
+from oracle.registry import SUPPORT, min_feature_level, support_row
 
 
 def _check_valid(case) -> None:
@@ -85,10 +87,10 @@ def test_the_corpus_chooser_builds_the_same_kinds_of_case(data):
     seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     ch = RngChooser(np.random.Generator(np.random.PCG64(seed)))
     for op in oracle.OPERATORS:
-        case = builders.build_valid(ch, builders.choose_config(ch, op))
+        case = operators.build_valid(ch, choose_config(ch, op))
         _check_valid(case)
         family = ch.choice(INVALID_FAMILIES[op])
-        bad = builders.build_invalid(ch, op, family)
+        bad = operators.build_invalid(ch, op, family)
         with pytest.raises(InvalidDescriptor) as info:
             oracle.validate(bad.descriptor, bad.feature_level)
         assert info.value.clause == family.clause
@@ -128,7 +130,7 @@ def test_every_corner_is_reached_in_a_few_hundred_draws(operator):
     ch = RngChooser(np.random.Generator(np.random.PCG64(0)))
     seen: dict[str, int] = {}
     for _ in range(400):
-        for c in corners(builders.build_valid(ch, builders.choose_config(ch, operator)).descriptor):
+        for c in corners(operators.build_valid(ch, choose_config(ch, operator)).descriptor):
             seen[c] = seen.get(c, 0) + 1
     missing = [c for c in CORNERS[operator] if c not in seen]
     assert not missing, f"{operator}: corners never reached in 400 draws: {missing}; reached {seen}"

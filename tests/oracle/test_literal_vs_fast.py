@@ -81,7 +81,7 @@ def assert_same(fast: list[np.ndarray], literal: list[np.ndarray]) -> None:
 
 def from_maps(desc, x: np.ndarray) -> list[np.ndarray]:
     """The outputs read literally from the operator's index maps, one take per axis."""
-    module = oracle.OPERATOR_MODULES[desc.operator]
+    module = oracle.REGISTRY[desc.operator]
     data_type = desc.input_tensor.data_type
     if isinstance(desc, SplitDesc):
         return [core.gather(x, data_type, maps) for maps in module.index_maps(desc)]

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import oracle
-from oracle.tables import SUPPORT, DataType, FeatureLevel, SupportRow
+from oracle.registry import SUPPORT
+from oracle.tables import DataType, FeatureLevel, SupportRow
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 SEEDS = {

@@ -21,7 +21,8 @@ from oracle import (
     SplitDesc,
     TensorDesc,
 )
-from oracle.tables import SUPPORT, UINT_MAX, SupportRow
+from oracle.registry import SUPPORT
+from oracle.tables import UINT_MAX, SupportRow
 
 
 def T(sizes: list[int] | tuple[int, ...], data_type: str = "FLOAT32") -> TensorDesc:

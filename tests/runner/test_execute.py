@@ -11,7 +11,7 @@ from dml_test_backends import AllLevels, BitFlip, Garbage, NoInvalidChecks
 from conformance.backends.base import RunResult
 from conformance.corpus import CASES_DIR, load
 from conformance.expectations import ExpectationsError, load_expectations
-from conformance.generate import generate
+from conformance.generation.corpus import generate
 from conformance.run.execute import execute_case
 from conformance.run.record import MAX_STORED_ELEMENTS, Category, Record, TensorData
 from conformance.run.units import Work

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.generate import Generation, generate
+from conformance.generation.corpus import Generation, generate
 from conformance.run import selection
 from conformance.run.config import RunConfig
 from conformance.run.record import Shard

@@ -1,13 +1,14 @@
 """The frozen corpus: `dml-conformance cases generate --seed S --count N --out DIR`.
 
-Deterministic by construction: numpy's PCG64 seeded with S drives the shared builders
-(conformance.builders), so the same seed and GENERATOR_VERSION give the same bytes on
-every machine.  Hypothesis is not used here: its choices depend on its database and
+Deterministic by construction: numpy's PCG64 seeded with S drives the operators' builders
+(conformance.generation.operators), so the same seed and GENERATOR_VERSION give the same
+bytes on every machine.  Hypothesis is not used here: its choices depend on its database and
 version, not on a seed.  Expected outputs come from the oracle's fast path at generation
 time; tests/cases/test_generated.py re-checks them with the literal path.
 
 Output: one list file per operator (SLICE.json, ...), one case per line so diffs stay
-readable, tensors as data_b64, ids the content hashes of conformance.corpus.case_id.
+readable, tensors as data_b64, ids the content hashes of conformance.corpus.case_id, each
+case encoded by conformance.corpus.case_to_json (the one case encoder).
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from pathlib import Path
 import numpy as np
 
 import oracle
-from oracle import InvalidDescriptor, PaddingMode
+from oracle import InvalidDescriptor
 
-from .builders import INVALID_FAMILIES, CaseSpec, RngChooser, build_invalid, build_valid, choose_config, corners
-from .corpus import SCHEMA_VERSION, Case, Expected, case_id, case_to_json
+from ..corpus import SCHEMA_VERSION, Case, Expected, case_id, case_to_json
+from .common import CaseSpec, RngChooser, choose_config
+from .operators import INVALID_FAMILIES, build_invalid, build_valid, case_clauses, corners
 
 # Bump when a builder, a value pool or the encoding changes: the same seed then gives a new corpus.
 GENERATOR_VERSION = "2"
@@ -30,42 +32,8 @@ GENERATOR_VERSION = "2"
 # Share of generated cases that are invalid descriptors (one family per validation rule).
 INVALID_SHARE = 0.15
 
-# The clauses a valid generated case of each operator exercises (mode- and split-specific
-# ones are added in `_clauses`).
-_VALID_CLAUSES = {
-    "SLICE": ("COMMON.1", "COMMON.2", "COMMON.3", "SLICE.1", "SLICE.2", "SLICE.3", "SLICE.4", "SLICE.5", "SLICE.7"),
-    "SLICE1": (
-        "COMMON.1",
-        "COMMON.2",
-        "COMMON.3",
-        "SLICE1.1",
-        "SLICE1.2",
-        "SLICE1.3",
-        "SLICE1.4",
-        "SLICE1.5",
-        "SLICE1.6",
-        "SLICE1.8",
-    ),
-    "PADDING": ("COMMON.1", "COMMON.2", "COMMON.3", "PAD.1", "PAD.2", "PAD.3", "PAD.5", "PAD.6"),
-    "SPLIT": ("COMMON.1", "COMMON.2", "COMMON.3", "SPLIT.1", "SPLIT.2", "SPLIT.3", "SPLIT.5", "SPLIT.6", "SPLIT.7"),
-}
-
 # Most redraws when a drawn case duplicates an earlier one (tiny cases repeat).
 _MAX_REDRAWS = 1000
-
-
-def _clauses(spec: CaseSpec) -> list[str]:
-    if not spec.valid:
-        return [spec.clause]
-    clauses = list(_VALID_CLAUSES[spec.operator])
-    d = spec.descriptor
-    if spec.operator == "PADDING" and d.padding_mode is PaddingMode.CONSTANT:
-        clauses.append("PAD.4")
-    if spec.operator == "SPLIT" and d.output_count == 1:
-        clauses.append("SPLIT.4")
-    if spec.operator == "SLICE1" and any(s < 0 for s in d.window_strides):
-        clauses.append("SLICE1.7")
-    return sorted(clauses)
 
 
 def case_from_spec(spec: CaseSpec, source: str, case_id_: str | None = None) -> Case:
@@ -79,7 +47,7 @@ def case_from_spec(spec: CaseSpec, source: str, case_id_: str | None = None) -> 
         reached = oracle.unspecified(desc)
         tags += reached
         what = f"{spec.operator} {dt.value} rank {desc.input_tensor.dimension_count}"
-        if spec.operator == "PADDING":
+        if isinstance(desc, oracle.PaddingDesc):
             what += f" {desc.padding_mode.value}"
     else:
         try:
@@ -100,17 +68,12 @@ def case_from_spec(spec: CaseSpec, source: str, case_id_: str | None = None) -> 
         descriptor=desc,
         inputs=tuple(spec.inputs),
         expected=expected,
-        clauses=tuple(_clauses(spec)),
+        clauses=tuple(case_clauses(spec)),
         tags=tuple(sorted(set(tags), key=tags.index)),
         unspecified=tuple(reached),
         description=f"{what} at FL {level}",
         source=source,
     )
-
-
-def case_json(spec: CaseSpec, source: str) -> dict:
-    """The case object of cases/README.md for a built spec; expected outputs from the oracle."""
-    return case_to_json(case_from_spec(spec, source))
 
 
 def _source(seed: int, count: int) -> str:

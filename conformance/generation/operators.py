@@ -1,0 +1,97 @@
+"""The operators' generation modules as one table (GENERATORS), and the entry points over it.
+
+Each module (slice, slice1, padding, split) provides what `OperatorGeneration` names;
+tests/test_structure.py checks that every operator of oracle.registry has one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Protocol
+
+import oracle
+from oracle import FeatureLevel
+
+from . import padding, slice1, split
+from . import slice as slice_
+from .common import (
+    CaseSpec,
+    Chooser,
+    Config,
+    Family,
+    Quiet,
+    choose_config,
+    common_corners,
+    input_tensor,
+    unsupported_rank_config,
+    unsupported_type_config,
+)
+
+
+class OperatorGeneration(Protocol):
+    """What one operator's generation module provides (`desc` is its own DESCRIPTOR class)."""
+
+    OPERATOR: str
+    DESCRIPTOR: type
+    VALID_CLAUSES: tuple[str, ...]
+
+    def build(self, ch: Chooser, cfg: Config) -> tuple[Any, tuple[int, ...]]: ...
+
+    def corners(self, desc: Any) -> list[str]: ...
+
+    def extra_clauses(self, desc: Any) -> list[str]: ...
+
+    def families(self) -> list[Family]: ...
+
+
+REQUIRED = ("OPERATOR", "DESCRIPTOR", "VALID_CLAUSES", "build", "corners", "extra_clauses", "families")
+
+_MODULES: tuple[OperatorGeneration, ...] = (slice_, slice1, padding, split)
+GENERATORS: dict[str, OperatorGeneration] = {m.OPERATOR: m for m in _MODULES}
+
+# Operator -> its invalid families, in the order the generator draws them by index.
+INVALID_FAMILIES: dict[str, list[Family]] = {
+    op: GENERATORS[op].families() for op in oracle.OPERATORS if op in GENERATORS
+}
+
+
+def build_valid(ch: Chooser, cfg: Config) -> CaseSpec:
+    """A valid case for `cfg`: descriptor and input drawn through `ch`."""
+    desc, shape = GENERATORS[cfg.operator].build(ch, cfg)
+    x = input_tensor(ch, cfg.data_type, shape)
+    for label in corners(desc):
+        ch.event(label)
+    return CaseSpec(cfg.operator, cfg.feature_level, desc, (x,))
+
+
+def corners(desc: oracle.Descriptor) -> list[str]:
+    """The interesting corners a descriptor reaches (issue 3's list), as short labels."""
+    return [*common_corners(desc), *GENERATORS[desc.operator].corners(desc)]
+
+
+def case_clauses(spec: CaseSpec) -> list[str]:
+    """The clauses a case exercises: the one it breaks, or those its valid descriptor exercises."""
+    if spec.clause is not None:
+        return [spec.clause]
+    module = GENERATORS[spec.operator]
+    return sorted([*module.VALID_CLAUSES, *module.extra_clauses(spec.descriptor)])
+
+
+def _any_config(ch: Chooser, operator: str) -> Config:
+    return choose_config(ch, operator)
+
+
+def build_invalid(ch: Chooser, operator: str, family: Family) -> CaseSpec:
+    """A valid base case, broken by `family` so that validation reports exactly `family.clause`."""
+    cfg = (family.config or _any_config)(ch, operator)
+    # The base is built at the newest level so that it is valid; the config's level, which may be
+    # older (support-table families), is where the case is judged.
+    base_cfg = dataclasses.replace(cfg, feature_level=max(FeatureLevel))
+    base = build_valid(Quiet(ch), base_cfg)  # the base's corners are not this case's
+    broken = family.mutate(ch, dataclasses.replace(base, feature_level=cfg.feature_level))
+    tags = list(broken.tags)
+    row_levels = {row.level for row in oracle.SUPPORT[operator]}
+    if family.config in (unsupported_type_config, unsupported_rank_config) and cfg.feature_level not in row_levels:
+        tags.append("U-ALL-1")  # a level between table rows: it inherits the row below
+    ch.event(f"invalid: {family.clause} {family.name}")
+    return dataclasses.replace(broken, clause=family.clause, family=family.name, tags=tuple(tags))

@@ -1,0 +1,137 @@
+"""DML_PADDING cases: a valid builder, its corners, and the families that break its rules."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from oracle import FeatureLevel, PaddingDesc, PaddingMode, TensorDesc
+from oracle.tables import SYMMETRIC_INTRODUCED
+
+from .. import values
+from .common import (
+    MAX_AXIS,
+    CaseSpec,
+    Chooser,
+    Config,
+    Family,
+    budget,
+    choose_config,
+    common_families,
+    descriptor_of,
+    dimension_count,
+    field_families,
+    one_output_common_1,
+    replace_output,
+    set_at,
+    with_descriptor,
+)
+
+OPERATOR = "PADDING"
+DESCRIPTOR = PaddingDesc
+
+# Padding "many times larger than the size": up to this multiple of the axis size.
+MAX_PADDING_FACTOR = 4
+
+# The clauses a valid case exercises (PAD.4, CONSTANT only, per descriptor: extra_clauses).
+VALID_CLAUSES = ("COMMON.1", "COMMON.2", "COMMON.3", "PAD.1", "PAD.2", "PAD.3", "PAD.5", "PAD.6")
+
+
+def _padding_amount(ch: Chooser, size: int, room: int) -> int:
+    """0, a little, exactly the size, or a multiple of it (periodic folding), within `room`."""
+    kind = ch.choice(("zero", "small", "size", "multiple"))
+    if kind == "zero" or room == 0:
+        return 0
+    if kind == "small":
+        return ch.integer(1, min(room, max(1, size - 1)))
+    if kind == "size" and size <= room:
+        return size
+    if kind == "multiple" and 2 * size <= room:
+        return size * ch.integer(2, min(MAX_PADDING_FACTOR, room // size))
+    return ch.integer(0, room)
+
+
+def build(ch: Chooser, cfg: Config) -> tuple[PaddingDesc, tuple[int, ...]]:
+    """A valid descriptor for `cfg` (whose padding_mode choose_config has set) and its input's shape."""
+    if cfg.padding_mode is None:
+        raise ValueError("a PADDING config needs a padding_mode (choose_config sets one)")
+    left = budget(ch, cfg)
+    in_sizes, start, end = [], [], []
+    for _ in range(cfg.rank):
+        extent = min(MAX_AXIS * (1 + 2 * MAX_PADDING_FACTOR), left)  # output extent on this axis
+        n_in = ch.integer(1, min(MAX_AXIS, extent))
+        s = _padding_amount(ch, n_in, extent - n_in)
+        e = _padding_amount(ch, n_in, extent - n_in - s)
+        left //= n_in + s + e
+        in_sizes.append(n_in)
+        start.append(s)
+        end.append(e)
+    dt = cfg.data_type
+    out_sizes = tuple(n + s + e for n, s, e in zip(in_sizes, start, end))
+    value = values.padding_value_from_bits(ch.choice(values.PADDING_VALUE_BITS))
+    desc = PaddingDesc(
+        TensorDesc(dt, tuple(in_sizes)), TensorDesc(dt, out_sizes), cfg.padding_mode, value, tuple(start), tuple(end)
+    )
+    return desc, tuple(in_sizes)
+
+
+def corners(desc: PaddingDesc) -> list[str]:
+    """This operator's corners (issue 3's list) that `desc` reaches."""
+    found = []
+    pads = list(zip(desc.input_tensor.sizes, desc.start_padding, desc.end_padding))
+    if any(s == 0 or e == 0 for _, s, e in pads):
+        found.append("padding 0")
+    if any(s == n or e == n for n, s, e in pads):
+        found.append("padding equal to the size")
+    if any(max(s, e) >= 2 * n for n, s, e in pads):
+        found.append("padding many times the size")
+    if desc.padding_mode is PaddingMode.REFLECTION and any(n == 1 and (s or e) for n, s, e in pads):
+        found.append("REFLECTION on size 1 (U-PAD-4)")
+    return found
+
+
+def extra_clauses(desc: PaddingDesc) -> list[str]:
+    """Clauses a valid case exercises beyond VALID_CLAUSES, depending on its descriptor."""
+    return ["PAD.4"] if desc.padding_mode is PaddingMode.CONSTANT else []
+
+
+def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    d = descriptor_of(base, PaddingDesc)
+    i = ch.integer(0, dimension_count(d) - 1)
+    return with_descriptor(base, replace_output(d, set_at(d.output_tensor.sizes, i, 0)))
+
+
+def _pad_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    d = descriptor_of(base, PaddingDesc)
+    i = ch.integer(0, dimension_count(d) - 1)
+    n = d.output_tensor.sizes[i]
+    return with_descriptor(
+        base, replace_output(d, set_at(d.output_tensor.sizes, i, n + ch.choice((1, -1)) if n > 1 else n + 1))
+    )
+
+
+def _pad_3(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    d = descriptor_of(base, PaddingDesc)
+    return with_descriptor(base, dataclasses.replace(d, padding_mode=PaddingMode.SYMMETRIC))
+
+
+def _pad_5(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    d = descriptor_of(base, PaddingDesc)
+    name = ch.choice(("start_padding", "end_padding"))
+    shorter = getattr(d, name)[:-1]
+    return with_descriptor(base, dataclasses.replace(d, **{name: shorter}))
+
+
+def _symmetric_too_early_config(ch: Chooser, operator: str) -> Config:
+    level = ch.choice([fl for fl in FeatureLevel if fl < SYMMETRIC_INTRODUCED[0]])
+    return choose_config(ch, operator, feature_level=level, padding_mode=PaddingMode.CONSTANT)
+
+
+def families() -> list[Family]:
+    """One family per validation rule, in a fixed order (the generator draws from it by index)."""
+    return [
+        *common_families(OPERATOR, one_output_common_1, _common_2),
+        *field_families("PAD.5", "start_padding", "PAD.2"),
+        Family("output size not input + padding", "PAD.2", _pad_2),
+        Family("SYMMETRIC before FL 3.0", "PAD.3", _pad_3, _symmetric_too_early_config),
+        Family("padding array length mismatch", "PAD.5", _pad_5),
+    ]

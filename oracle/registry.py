@@ -1,0 +1,98 @@
+"""The operators, one module each: what every part of the suite derives from.
+
+An operator is one module of this package (op_slice, op_slice1, op_padding, op_split) that
+implements `OperatorModule`; REGISTRY names them.  The operator list, the support tables,
+clause prefixes and case-id patterns are derived here, so adding an operator is adding its
+module (docs/adding-an-operator.md) instead of editing a dict in eight places.
+tests/test_structure.py checks every registered operator has all its parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from . import op_padding, op_slice, op_slice1, op_split
+from .tables import CLAUSES, DataType, FeatureLevel, OperatorTables, SupportRow
+
+
+class OperatorModule(Protocol):
+    """What an operator module provides.  `desc` is its own DESCRIPTOR class (Any here: each
+    module's functions take their concrete class, which a Protocol over all four cannot name)."""
+
+    OPERATOR: str
+    DESCRIPTOR: type
+    TABLES: OperatorTables
+
+    def validate(self, desc: Any, feature_level: FeatureLevel) -> None: ...
+
+    def compute(self, desc: Any, inputs: Sequence[np.ndarray]) -> list[np.ndarray]: ...
+
+    def compute_literal(self, desc: Any, inputs: Sequence[np.ndarray]) -> list[np.ndarray]: ...
+
+    def explain(self, desc: Any, inputs: Sequence[np.ndarray]) -> list[str]: ...
+
+    def unspecified(self, desc: Any) -> list[str]: ...
+
+    def index_maps(self, desc: Any) -> list[Any]: ...
+
+
+# The names every protocol member has: tests/test_structure.py checks each module has them all.
+REQUIRED = (
+    "OPERATOR",
+    "DESCRIPTOR",
+    "TABLES",
+    "validate",
+    "compute",
+    "compute_literal",
+    "explain",
+    "unspecified",
+    "index_maps",
+)
+
+
+def _register(*modules: OperatorModule) -> dict[str, OperatorModule]:
+    return {m.OPERATOR: m for m in modules}
+
+
+# Operator name as the suite spells it (case files, ids, reports) -> its module, in the pages' order.
+REGISTRY: dict[str, OperatorModule] = _register(op_slice, op_slice1, op_padding, op_split)
+
+OPERATORS: tuple[str, ...] = tuple(REGISTRY)
+DESCRIPTOR_TYPES: dict[str, type] = {name: m.DESCRIPTOR for name, m in REGISTRY.items()}
+SUPPORT: dict[str, tuple[SupportRow, ...]] = {name: m.TABLES.support for name, m in REGISTRY.items()}
+SUPPORT_CLAUSE: dict[str, str] = {name: m.TABLES.support_clause for name, m in REGISTRY.items()}
+DIMENSION_COUNT_CLAUSE: dict[str, str] = {name: m.TABLES.dimension_count_clause for name, m in REGISTRY.items()}
+INTRODUCED: dict[str, tuple[FeatureLevel, str]] = {name: m.TABLES.introduced for name, m in REGISTRY.items()}
+
+# Case ids: OPERATOR-<8 hex digits> (content hash) or OPERATOR-<name> (curated); longest name first
+# so that SLICE1-... is never read as SLICE followed by "1-...".
+_ALTERNATIVES = "|".join(sorted(OPERATORS, key=len, reverse=True))
+HASH_ID_PATTERN = rf"^({_ALTERNATIVES})-([0-9a-f]{{8}})$"
+NAMED_ID_PATTERN = rf"^({_ALTERNATIVES})-[A-Za-z0-9][A-Za-z0-9._-]*$"
+
+
+def operator_module(operator: str) -> OperatorModule:
+    """The module of `operator`; KeyError naming the known ones otherwise."""
+    try:
+        return REGISTRY[operator]
+    except KeyError:
+        raise KeyError(f"operator {operator!r} is not one of {', '.join(OPERATORS)}") from None
+
+
+def support_row(operator: str, level: FeatureLevel) -> SupportRow | None:
+    """The row in force at `level` (the newest row not newer than it), or None before the operator exists."""
+    return operator_module(operator).TABLES.row(level)
+
+
+def min_feature_level(operator: str, data_type: DataType, rank: int) -> FeatureLevel | None:
+    """The oldest table level that supports this data type and rank (None if no level does)."""
+    return operator_module(operator).TABLES.min_level(data_type, rank)
+
+
+def clauses_of(operator: str) -> list[str]:
+    """The clause ids that belong to one operator, plus the COMMON ones."""
+    prefix = operator_module(operator).TABLES.clause_prefix
+    return [c for c in CLAUSES if c.startswith(prefix) or c.startswith("COMMON.")]
