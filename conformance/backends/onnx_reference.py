@@ -10,8 +10,9 @@ import numpy as np
 import onnx
 from onnx.reference import ReferenceEvaluator
 
-from ..lowering import IR_VERSION, OPSET, LoweredGraphBackend, Lowering, Runner
+from ..lowering import IR_VERSION, OPSET, Lowering
 from .base import RunResult
+from .lowered import LoweredGraphBackend, Runner
 
 
 class OnnxReferenceBackend(LoweredGraphBackend):

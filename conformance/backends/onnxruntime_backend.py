@@ -13,8 +13,9 @@ import tempfile
 import numpy as np
 import onnx
 
-from ..lowering import IR_VERSION, OPSET, LoweredGraphBackend, Lowering, Runner
+from ..lowering import IR_VERSION, OPSET, Lowering
 from .base import BackendUnavailable, RunResult
+from .lowered import LoweredGraphBackend, Runner
 
 CPU = "CPUExecutionProvider"
 DML = "DmlExecutionProvider"

@@ -1,268 +1,60 @@
-"""DirectML descriptors lowered to one-node ONNX graphs, and a backend base that runs them.
+"""DirectML descriptors lowered to one-node ONNX graphs: one module per operator, LOWERINGS names them.
 
-Why graphs are shaped this way: an ONNX Runtime session costs milliseconds to create and a
-small run microseconds, so every per-case number (slice starts/ends/steps, pads, the pad
-constant, split sizes) is a graph *input*.  A graph then depends only on its signature
-(ONNX operator, data type, rank, mode, axis, output count) and thousands of cases share one
-compiled session.  The data tensor is always a graph input, never an initializer, so no
-runtime can constant-fold the operator away.
+Shared graph code is lowering/graph.py; the backends that run lowered graphs build on
+conformance.backends.lowered (this package knows nothing of backends).
 """
 
 from __future__ import annotations
 
-import abc
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from types import ModuleType
+from collections.abc import Callable
 
-import numpy as np
-import onnx
-from onnx import helper
+from oracle import Descriptor
 
-from oracle import DataType, Descriptor, FeatureLevel
+from . import padding, slice1, split
+from . import slice as slice_
+from .graph import (
+    DATA,
+    INT64_MIN,
+    IR_VERSION,
+    OPSET,
+    Inexpressible,
+    Lowering,
+    batch_prefix,
+    build_batch_model,
+    build_model,
+    int64s,
+    onnx_slice,
+)
 
-from ..backends.base import Backend, Capabilities, RunResult
+__all__ = [
+    "DATA",
+    "INT64_MIN",
+    "IR_VERSION",
+    "LOWERINGS",
+    "OPSET",
+    "Inexpressible",
+    "Lowering",
+    "batch_prefix",
+    "build_batch_model",
+    "build_model",
+    "int64s",
+    "lower",
+    "onnx_slice",
+]
 
-OPSET = 13  # the first opset where Slice, Pad and Split all take their numbers as inputs
-# The lowest IR version that carries OPSET: every runtime new enough for opset 13 reads it,
-# whereas onnx's own IR_VERSION is often newer than the installed runtime accepts.
-IR_VERSION = helper.find_min_ir_version_for([helper.make_opsetid("", OPSET)])
-INT64_MIN = int(np.iinfo(np.int64).min)
-DATA = "data"
-
-
-class Inexpressible(Exception):
-    """The descriptor has no faithful single-node ONNX form; the message says why."""
-
-
-@dataclass(frozen=True)
-class Lowering:
-    """One descriptor as one ONNX node: the graph signature plus the per-case parameter values."""
-
-    onnx_operator: str
-    # What ONNX Runtime's DirectML provider turns the node into: Slice -> DML_SLICE1,
-    # Pad (opset 11+) -> DML_PADDING1 (typed padding value), Split -> DML_SPLIT.
-    dml_operator: str
-    data_type: DataType
-    rank: int
-    output_count: int
-    attributes: dict = field(default_factory=dict)
-    parameters: dict[str, np.ndarray] = field(default_factory=dict)  # in the node's input order
-    notes: tuple[str, ...] = ()
-
-    @property
-    def signature(self) -> tuple:
-        """What the compiled graph depends on when the parameters are graph inputs."""
-        params = tuple((n, v.dtype.str, v.ndim, v.shape if v.ndim else ()) for n, v in self.parameters.items())
-        return (
-            self.onnx_operator,
-            self.data_type,
-            self.rank,
-            self.output_count,
-            tuple(sorted(self.attributes.items())),
-            params,
-        )
-
-    @property
-    def full_signature(self) -> tuple:
-        """The signature when parameters are baked into the graph as initializers (no sharing)."""
-        return (*self.signature, tuple(v.tobytes() for v in self.parameters.values()))
-
-    def feeds(self, x: np.ndarray, parameters_as_inputs: bool = True) -> dict[str, np.ndarray]:
-        feeds = {DATA: np.ascontiguousarray(x)}
-        if parameters_as_inputs:
-            feeds.update(self.parameters)
-        return feeds
-
-
-def _operator_modules() -> dict[str, ModuleType]:
-    from . import padding, slice1, split
-    from . import slice as slice_
-
-    return {"SLICE": slice_, "SLICE1": slice1, "PADDING": padding, "SPLIT": split}
+# Operator -> its lowering (each module's `lower`, typed against its own descriptor class).
+LOWERINGS: dict[str, Callable[..., Lowering]] = {
+    slice_.OPERATOR: slice_.lower,
+    slice1.OPERATOR: slice1.lower,
+    padding.OPERATOR: padding.lower,
+    split.OPERATOR: split.lower,
+}
 
 
 def lower(descriptor: Descriptor) -> Lowering:
     """The descriptor's ONNX form; raises Inexpressible with the reason when there is none."""
     try:
-        module = _operator_modules()[descriptor.operator]
+        lowering = LOWERINGS[descriptor.operator]
     except KeyError:
         raise Inexpressible(f"no ONNX lowering for DML_{descriptor.operator}") from None
-    return module.lower(descriptor)
-
-
-def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
-    """One lowering's node, inputs, outputs and initializers, every name prefixed with `prefix`."""
-    elem = helper.np_dtype_to_tensor_dtype(lowering.data_type.numpy)
-    inputs = [helper.make_tensor_value_info(prefix + DATA, elem, [f"{prefix}d{i}" for i in range(lowering.rank)])]
-    initializers = []
-    for name, value in lowering.parameters.items():
-        if parameters_as_inputs:
-            inputs.append(
-                helper.make_tensor_value_info(
-                    prefix + name, helper.np_dtype_to_tensor_dtype(value.dtype), list(value.shape)
-                )
-            )
-        else:
-            initializers.append(onnx.numpy_helper.from_array(value, prefix + name))
-    outputs = [
-        helper.make_tensor_value_info(f"{prefix}out{j}", elem, [f"{prefix}out{j}_d{i}" for i in range(lowering.rank)])
-        for j in range(lowering.output_count)
-    ]
-    node = helper.make_node(
-        lowering.onnx_operator,
-        [prefix + DATA, *(prefix + n for n in lowering.parameters)],
-        [o.name for o in outputs],
-        name=f"{prefix}{lowering.onnx_operator}",
-        **lowering.attributes,
-    )
-    return node, inputs, outputs, initializers
-
-
-def _model(nodes, inputs, outputs, initializers, name: str) -> onnx.ModelProto:
-    graph = helper.make_graph(nodes, name, inputs, outputs, initializers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="dml-conformance")
-    model.ir_version = IR_VERSION
-    return model
-
-
-def build_model(lowering: Lowering, *, parameters_as_inputs: bool = True) -> onnx.ModelProto:
-    """A one-node model: `data` (dynamic shape) and the parameters in, `out0`.. out."""
-    node, inputs, outputs, initializers = _graph_parts(lowering, "", parameters_as_inputs)
-    return _model([node], inputs, outputs, initializers, f"dml_{lowering.onnx_operator.lower()}")
-
-
-def batch_prefix(index: int) -> str:
-    """The names of case `index` in a batch model: `c3_data` in, `c3_out0`.. out."""
-    return f"c{index}_"
-
-
-def build_batch_model(lowerings: Sequence[Lowering]) -> onnx.ModelProto:
-    """Many independent one-node graphs in one model, parameters baked in as initializers.
-
-    One session then serves a whole batch of cases: creating a session is what costs (about a
-    second on ONNX Runtime's DirectML provider), running it costs milliseconds.
-    """
-    nodes, inputs, outputs, initializers = [], [], [], []
-    for i, lowering in enumerate(lowerings):
-        node, ins, outs, inits = _graph_parts(lowering, batch_prefix(i), parameters_as_inputs=False)
-        nodes.append(node)
-        inputs += ins
-        outputs += outs
-        initializers += inits
-    return _model(nodes, inputs, outputs, initializers, f"dml_batch_{len(lowerings)}")
-
-
-def onnx_slice(descriptor: Descriptor, starts: list[int], ends: list[int], steps: list[int]) -> Lowering:
-    """An ONNX Slice over every axis: what both DML_SLICE and DML_SLICE1 lower to (reached as DML_SLICE1)."""
-    rank = descriptor.input_tensor.dimension_count
-    return Lowering(
-        "Slice",
-        "SLICE1",
-        descriptor.input_tensor.data_type,
-        rank,
-        1,
-        parameters={
-            "starts": int64s(starts),
-            "ends": int64s(ends),
-            "axes": int64s(range(rank)),
-            "steps": int64s(steps),
-        },
-    )
-
-
-def int64s(values: Sequence[int]) -> np.ndarray:
-    return np.asarray(list(values), dtype=np.int64)
-
-
-Runner = Callable[[dict[str, np.ndarray]], list[np.ndarray]]
-
-
-class LoweredGraphBackend(Backend):
-    """A backend that runs lowered graphs, compiling each graph signature once.
-
-    Subclasses say how a model becomes a runner (`_compile`) and which failures are known
-    limits of the runtime (`_classify`); lowering, caching and bookkeeping are shared.
-    """
-
-    def __init__(self, *, cache: bool = True, parameters_as_inputs: bool = True):
-        self.cache = cache
-        self.parameters_as_inputs = parameters_as_inputs
-        # signature -> runner, or the RunResult of a failed compilation (replayed, not retried)
-        self._runners: dict[tuple, Runner | RunResult] = {}
-        self.stats = {"compiled": 0, "runs": 0}
-
-    # ONNX has no symmetric Pad; the feature level is DirectML's, which an ONNX graph does not limit.
-    CAPABILITIES = Capabilities(
-        padding_modes=frozenset({"CONSTANT", "EDGE", "REFLECTION"}), feature_level=max(FeatureLevel)
-    )
-
-    def capabilities(self) -> Capabilities:
-        return self.CAPABILITIES
-
-    def close(self) -> None:
-        """Drop the compiled sessions (each holds its runtime's memory)."""
-        self._runners.clear()
-
-    @abc.abstractmethod
-    def _compile(self, model: onnx.ModelProto) -> Runner: ...
-
-    def _classify(self, error: Exception, phase: str, lowering: Lowering) -> RunResult:
-        """Turn a runtime failure ("compile" or "run") into a typed outcome; default: error."""
-        return RunResult.error(f"{self.name}: {phase} failed: {type(error).__name__}: {error}")
-
-    def _reached(self, descriptor: Descriptor, lowering: Lowering) -> str | None:
-        return f"ONNX {lowering.onnx_operator}-{OPSET}"
-
-    def lower(self, descriptor: Descriptor) -> Lowering | RunResult:
-        try:
-            return lower(descriptor)
-        except Inexpressible as e:
-            return RunResult.unsupported(f"{self.name}: {e}")
-
-    def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
-        lowering = self.lower(descriptor)  # first: its reason is the specific one ("no symmetric mode")
-        if isinstance(lowering, RunResult):
-            return lowering
-        reason = self.unsupported_reason(descriptor, feature_level)
-        if reason is not None:
-            return RunResult.unsupported(reason)
-        reached = self._reached(descriptor, lowering)
-        t0 = time.perf_counter()
-        runner = self._runner(lowering)
-        t1 = time.perf_counter()
-        if isinstance(runner, RunResult):
-            return RunResult(runner.status, reason=runner.reason, reached_operator=reached, notes=list(lowering.notes))
-        notes = [*lowering.notes, *getattr(runner, "notes", ())]
-        try:
-            outputs = runner(lowering.feeds(inputs[0], self.parameters_as_inputs))
-        except Exception as e:  # the runtime's own failure, classified below
-            result = self._classify(e, "run", lowering)
-            result.reached_operator = reached
-            result.notes = notes
-            return result
-        finally:
-            self.stats["runs"] += 1
-        t2 = time.perf_counter()
-        return RunResult.ok(
-            [np.asarray(y) for y in outputs],
-            reached_operator=reached,
-            notes=notes,
-            timings={"compile_s": t1 - t0, "run_s": t2 - t1},
-        )
-
-    def _runner(self, lowering: Lowering) -> Runner | RunResult:
-        key = lowering.signature if self.parameters_as_inputs else lowering.full_signature
-        if self.cache and key in self._runners:
-            return self._runners[key]
-        try:
-            runner: Runner | RunResult = self._compile(
-                build_model(lowering, parameters_as_inputs=self.parameters_as_inputs)
-            )
-            self.stats["compiled"] += 1
-        except Exception as e:  # session creation refused the graph: classified below
-            runner = self._classify(e, "compile", lowering)
-        if self.cache:
-            self._runners[key] = runner
-        return runner
+    return lowering(descriptor)

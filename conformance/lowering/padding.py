@@ -12,7 +12,9 @@ import numpy as np
 
 from oracle import PaddingDesc, PaddingMode, convert_padding_value
 
-from . import Inexpressible, Lowering, int64s
+from .graph import Inexpressible, Lowering, int64s
+
+OPERATOR = "PADDING"
 
 ONNX_MODES = {PaddingMode.CONSTANT: "constant", PaddingMode.EDGE: "edge", PaddingMode.REFLECTION: "reflect"}
 

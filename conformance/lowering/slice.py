@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from oracle import SliceDesc
 
-from . import Inexpressible, Lowering, onnx_slice
+from .graph import Inexpressible, Lowering, onnx_slice
+
+OPERATOR = "SLICE"
 
 
 def lower(desc: SliceDesc) -> Lowering:

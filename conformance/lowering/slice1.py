@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from oracle import Slice1Desc
 
-from . import INT64_MIN, Lowering, onnx_slice
+from .graph import INT64_MIN, Lowering, onnx_slice
+
+OPERATOR = "SLICE1"
 
 
 def copy_start(offset: int, size: int, stride: int) -> int:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from oracle import SplitDesc
 
-from . import Lowering, int64s
+from .graph import Lowering, int64s
+
+OPERATOR = "SPLIT"
 
 
 def lower(desc: SplitDesc) -> Lowering:
