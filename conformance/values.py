@@ -156,4 +156,4 @@ PADDING_VALUE_BITS: tuple[int, ...] = (
 
 
 def padding_value_from_bits(bits: int) -> np.float32:
-    return np.array(bits, dtype="<u4").view("<f4")[()]
+    return np.float32(np.array(bits, dtype="<u4").view("<f4")[()])

@@ -154,7 +154,7 @@ def padding_value_from_json(value: float | int | str) -> np.float32:
     if isinstance(value, str):
         text = value.strip().lower()
         if text.startswith("0x"):
-            return np.array(int(text, 16), dtype="<u4").view("<f4")[()]
+            return np.float32(np.array(int(text, 16), dtype="<u4").view("<f4")[()])
         if text in ("nan", "inf", "-inf", "+inf"):
             return np.float32(float(text))
     raise ValueError(f"padding_value={value!r}: expected a number, 'nan', 'inf', '-inf' or float32 bits '0x........'")
@@ -191,7 +191,7 @@ def descriptor_from_json(operator: str, obj: dict) -> Descriptor:
     missing = [n for n, f in fields.items() if n not in obj and f.default is dataclasses.MISSING]
     if missing:
         raise KeyError(f"missing field(s) {', '.join(missing)} for {operator}")
-    kwargs = {}
+    kwargs: dict[str, object] = {}
     for name, value in obj.items():
         if name in ("input_tensor", "output_tensor"):
             kwargs[name] = TensorDesc.from_json(value)

@@ -170,6 +170,8 @@ def check_one_in_one_out(desc: OneInOneOut, count_clause: str) -> int:
     not a DimensionCount error.  Then DimensionCount against the tensors and every array.
     """
     n = desc.dimension_count
+    if n is None:  # __post_init__ fills it in from the first array
+        raise TypeError(f"{type(desc).__name__}.dimension_count was not filled in")
     check_sizes(desc.input_tensor, "input_tensor")
     check_sizes(desc.output_tensor, "output_tensor")
     check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")

@@ -110,12 +110,15 @@ def gather(
     map.  An index of -1 means "outside": that element gets `fill` (a 0-d array of the data type).
     """
     bits = as_bits(array, data_type)
+    fill_bits = None if fill is None else as_bits(fill, data_type)[()]
     for axis, m in enumerate(maps):
         index = np.asarray(m, dtype=np.int64)
         outside = index < 0
         bits = np.take(bits, np.where(outside, 0, index), axis=axis)
         if outside.any():
-            bits[(slice(None),) * axis + (outside,)] = as_bits(fill, data_type)[()]
+            if fill_bits is None:
+                raise ValueError("a map marks an element outside (-1), but no fill value was given")
+            bits[(slice(None),) * axis + (outside,)] = fill_bits
     return from_bits(bits, data_type)
 
 
@@ -150,7 +153,7 @@ def fmt_coord(coord: Sequence[int]) -> str:
     return "{" + ",".join(str(int(v)) for v in coord) + "}"
 
 
-def fmt_value(value: np.generic) -> str:
+def fmt_value(value: np.generic | np.ndarray) -> str:
     """A value as the pages print it: integral floats without a fraction (Input[...] = 14)."""
     if isinstance(value, np.floating) and np.isfinite(value) and float(value).is_integer():
         return str(int(value))

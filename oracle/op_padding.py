@@ -81,7 +81,7 @@ class PaddingDesc(OneInOneOut):
     input_tensor: TensorDesc
     output_tensor: TensorDesc
     padding_mode: PaddingMode
-    padding_value: float
+    padding_value: float | np.float32
     start_padding: tuple[int, ...]
     end_padding: tuple[int, ...]
     dimension_count: int | None = None
@@ -127,7 +127,7 @@ def unspecified(desc: PaddingDesc) -> list[str]:
     found = []
     if desc.padding_mode is PaddingMode.CONSTANT:
         conversion = convert_padding_value(desc.input_tensor.data_type, desc.padding_value)
-        if conversion.observed:
+        if conversion.observed and conversion.erratum is not None:
             found.append(conversion.erratum)
     if desc.padding_mode is PaddingMode.REFLECTION and any(
         size == 1 and (s or e) for size, s, e in zip(desc.input_tensor.sizes, desc.start_padding, desc.end_padding)

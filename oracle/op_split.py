@@ -5,6 +5,7 @@ OutputTensors[j][c] = Input[c + base_j along Axis], base_j = the sizes of output
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -77,6 +78,8 @@ DESCRIPTOR = SplitDesc
 
 
 def validate(desc: SplitDesc, feature_level: FeatureLevel) -> None:
+    if desc.output_count is None:  # __post_init__ fills it in
+        raise TypeError("SplitDesc.output_count was not filled in")
     if desc.output_count < 1:
         fail(f"output_count={desc.output_count}, but OutputCount must be greater than 0", "SPLIT.5", "output_count")
     if desc.output_count != len(desc.output_tensors):
@@ -145,7 +148,7 @@ def compute_literal(desc: SplitDesc, inputs: Sequence[np.ndarray]) -> list[np.nd
     (x,) = inputs
     dt = desc.input_tensor.data_type
     return [
-        core.copy_elementwise(x, dt, t.sizes, lambda c, j=j: source(desc, j, c))
+        core.copy_elementwise(x, dt, t.sizes, functools.partial(source, desc, j))
         for j, t in enumerate(desc.output_tensors)
     ]
 

@@ -31,63 +31,80 @@ class PaddingValueConversion:
     note: str
 
 
-def as_float32(value: float) -> np.float32:
+def as_float32(value: float | np.floating) -> np.float32:
     """PaddingValue is a C FLOAT: a Python float reaches the API rounded to float32."""
-    if isinstance(value, np.floating) and value.dtype == np.float32:
+    if isinstance(value, np.float32):
         return value
     with np.errstate(over="ignore"):
         return np.float32(value)
 
 
-def convert_padding_value(data_type: DataType, value: float) -> PaddingValueConversion:  # noqa: C901 (to split, issue 12)
-    f32 = as_float32(value)
-    dtype = data_type.numpy
+def _result(data_type: DataType, v: object, erratum: str | None, observed: bool, note: str) -> PaddingValueConversion:
+    return PaddingValueConversion(np.asarray(v, dtype=data_type.numpy), erratum, observed, note)
 
-    def result(v, erratum: str | None, observed: bool, note: str) -> PaddingValueConversion:
-        return PaddingValueConversion(np.asarray(v, dtype=dtype), erratum, observed, note)
 
-    if data_type is DataType.FLOAT32:
-        return result(f32, None, False, "FLOAT32: exact")
-    if data_type is DataType.FLOAT16:
-        with np.errstate(over="ignore"):
-            half = np.float16(f32)
-        if math.isnan(f32):
-            return result(half, "U-PAD-3", True, "NaN into FLOAT16: payload conversion unspecified")
-        exact = math.isinf(f32) or np.float32(half) == f32
-        if exact:
-            return result(half, "U-PAD-3", False, "FLOAT16: exactly representable")
-        return result(half, "U-PAD-3", True, "FLOAT16: not exactly representable; oracle rounds to nearest even")
-    if data_type is DataType.FLOAT64:
-        wide = np.float64(f32)
-        if math.isnan(f32):
-            return result(wide, "U-PAD-2", True, "NaN into FLOAT64: payload widening unspecified")
-        if math.isinf(f32) or float(f32).is_integer():
-            return result(wide, "U-PAD-2", False, "FLOAT64: float32 value widened exactly")
-        return result(wide, "U-PAD-2", True, "FLOAT64: fractional value; 'may be truncated' read literally differs")
-
-    info = np.iinfo(dtype)
+def _to_float16(f32: np.float32) -> PaddingValueConversion:
+    """U-PAD-3: round to nearest even; inexact values and NaN are observed."""
+    with np.errstate(over="ignore"):
+        half = np.float16(f32)
     if math.isnan(f32):
-        return result(0, "U-PAD-1", True, "NaN into an integer type: unspecified; oracle uses 0")
+        return _result(DataType.FLOAT16, half, "U-PAD-3", True, "NaN into FLOAT16: payload conversion unspecified")
+    if math.isinf(f32) or np.float32(half) == f32:
+        return _result(DataType.FLOAT16, half, "U-PAD-3", False, "FLOAT16: exactly representable")
+    return _result(
+        DataType.FLOAT16, half, "U-PAD-3", True, "FLOAT16: not exactly representable; oracle rounds to nearest even"
+    )
+
+
+def _to_float64(f32: np.float32) -> PaddingValueConversion:
+    """U-PAD-2: the float32 value widened exactly; fractions and NaN payloads are observed."""
+    wide = np.float64(f32)
+    if math.isnan(f32):
+        return _result(DataType.FLOAT64, wide, "U-PAD-2", True, "NaN into FLOAT64: payload widening unspecified")
+    if math.isinf(f32) or float(f32).is_integer():
+        return _result(DataType.FLOAT64, wide, "U-PAD-2", False, "FLOAT64: float32 value widened exactly")
+    return _result(
+        DataType.FLOAT64, wide, "U-PAD-2", True, "FLOAT64: fractional value; 'may be truncated' read literally differs"
+    )
+
+
+def _to_integer(data_type: DataType, f32: np.float32) -> PaddingValueConversion:
+    """U-PAD-1: truncate toward zero; out of range, NaN and infinity are observed (the oracle saturates)."""
+    info = np.iinfo(data_type.numpy)
+    if math.isnan(f32):
+        return _result(data_type, 0, "U-PAD-1", True, "NaN into an integer type: unspecified; oracle uses 0")
     if math.isinf(f32):
-        return result(
-            info.max if f32 > 0 else info.min,
-            "U-PAD-1",
-            True,
-            "infinity into an integer type: unspecified; oracle saturates",
+        saturated = info.max if f32 > 0 else info.min
+        return _result(
+            data_type, saturated, "U-PAD-1", True, "infinity into an integer type: unspecified; oracle saturates"
         )
     truncated = int(f32)  # exact: float32 values are exact integers once truncated toward zero
     if info.min == 0 and f32 < 0:
-        return result(
+        return _result(
+            data_type,
             max(truncated, 0),
             "U-PAD-1",
             True,
             "negative value into an unsigned type: unspecified; oracle saturates to 0",
         )
     if not info.min <= truncated <= info.max:
-        return result(
+        return _result(
+            data_type,
             min(max(truncated, info.min), info.max),
             "U-PAD-1",
             True,
             f"{float(f32)!r} is out of {data_type.value}'s range: unspecified; oracle saturates",
         )
-    return result(truncated, "U-PAD-1", False, "integer type: truncated toward zero (documented, PAD.4)")
+    return _result(data_type, truncated, "U-PAD-1", False, "integer type: truncated toward zero (documented, PAD.4)")
+
+
+def convert_padding_value(data_type: DataType, value: float | np.floating) -> PaddingValueConversion:
+    """PaddingValue in `data_type`, with the register entry that decided it and whether it is observed."""
+    f32 = as_float32(value)
+    if data_type is DataType.FLOAT32:
+        return _result(data_type, f32, None, False, "FLOAT32: exact")
+    if data_type is DataType.FLOAT16:
+        return _to_float16(f32)
+    if data_type is DataType.FLOAT64:
+        return _to_float64(f32)
+    return _to_integer(data_type, f32)

@@ -22,9 +22,12 @@ class OperatorModule(Protocol):
     """What an operator module provides.  `desc` is its own DESCRIPTOR class (Any here: each
     module's functions take their concrete class, which a Protocol over all four cannot name)."""
 
-    OPERATOR: str
-    DESCRIPTOR: type
-    TABLES: OperatorTables
+    @property
+    def OPERATOR(self) -> str: ...
+    @property
+    def DESCRIPTOR(self) -> type: ...
+    @property
+    def TABLES(self) -> OperatorTables: ...
 
     def validate(self, desc: Any, feature_level: FeatureLevel) -> None: ...
 

@@ -18,7 +18,7 @@ import dataclasses
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -370,11 +370,10 @@ def dimension_count(desc: oracle.SliceDesc | oracle.Slice1Desc | oracle.PaddingD
 # --- families of the one-input operators (SLICE, SLICE1, PADDING) -----------------------------
 
 
-def replace_output(
-    desc: oracle.SliceDesc | oracle.Slice1Desc | oracle.PaddingDesc,
-    sizes: Sequence[int] | None = None,
-    data_type: DataType | None = None,
-) -> oracle.Descriptor:
+OneOutput = TypeVar("OneOutput", oracle.SliceDesc, oracle.Slice1Desc, oracle.PaddingDesc)
+
+
+def replace_output(desc: OneOutput, sizes: Sequence[int] | None = None, data_type: DataType | None = None) -> OneOutput:
     """The descriptor with its output tensor's sizes or data type changed."""
     return dataclasses.replace(desc, output_tensor=replaced_tensor(desc.output_tensor, sizes, data_type))
 
@@ -384,7 +383,8 @@ def one_output_common_1(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = base.descriptor
     if isinstance(d, oracle.SplitDesc):
         raise TypeError("SPLIT has its own COMMON.1 family")
-    return with_descriptor(base, replace_output(d, data_type=other_data_type(ch, base)))
+    out = replaced_tensor(d.output_tensor, None, other_data_type(ch, base))
+    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
 
 
 def _dimension_count_field(ch: Chooser, base: CaseSpec) -> CaseSpec:
@@ -400,9 +400,8 @@ def _uint_overflow(field_name: str) -> Mutation:
         if isinstance(d, oracle.SplitDesc):
             raise TypeError("SPLIT has no per-dimension UINT array")
         i = ch.integer(0, dimension_count(d) - 1)
-        return with_descriptor(
-            base, dataclasses.replace(d, **{field_name: set_at(getattr(d, field_name), i, UINT_MAX + 1)})
-        )
+        changes: dict[str, Any] = {field_name: set_at(getattr(d, field_name), i, UINT_MAX + 1)}
+        return with_descriptor(base, dataclasses.replace(d, **changes))
 
     return mutate
 

@@ -31,9 +31,12 @@ from .common import (
 class OperatorGeneration(Protocol):
     """What one operator's generation module provides (`desc` is its own DESCRIPTOR class)."""
 
-    OPERATOR: str
-    DESCRIPTOR: type
-    VALID_CLAUSES: tuple[str, ...]
+    @property
+    def OPERATOR(self) -> str: ...
+    @property
+    def DESCRIPTOR(self) -> type: ...
+    @property
+    def VALID_CLAUSES(self) -> tuple[str, ...]: ...
 
     def build(self, ch: Chooser, cfg: Config) -> tuple[Any, tuple[int, ...]]: ...
 
