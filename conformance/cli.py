@@ -227,6 +227,7 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _cases_list(args: argparse.Namespace) -> int:
+    from .corpus import Case
     from .run.config import RunConfig, UsageError
     from .run.selection import all_units
 
@@ -245,13 +246,15 @@ def _cases_list(args: argparse.Namespace) -> int:
     except UsageError as e:
         return _error(str(e))
     for c in units:
+        if not isinstance(c, Case):  # no live units: hypothesis_examples is 0
+            continue
         if args.clause and args.clause not in c.clauses and c.expected.clause != args.clause:
             continue
         if args.tag and args.tag not in c.tags and args.tag not in c.unspecified:
             continue
         print(f"{c.id}\t{c.operator}\t{c.data_type.value}\trank {c.rank}\t{c.expected.outcome}\t{','.join(c.clauses)}")
-    for e in errors:
-        print(f"error: {e}", file=sys.stderr)
+    for error in errors:
+        print(f"error: {error}", file=sys.stderr)
     return EXIT_USAGE if errors else EXIT_OK
 
 

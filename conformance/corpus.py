@@ -200,7 +200,7 @@ def _element_to_json(value: np.generic, data_type: DataType):
     if math.isnan(value):
         return "0x" + np.asarray(value).view(data_type.bits).tobytes()[::-1].hex()
     if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
+        return "inf" if float(value) > 0 else "-inf"
     return float(value)
 
 

@@ -28,7 +28,7 @@ class Deviation:
     predict: Callable[[Descriptor, Sequence[np.ndarray]], list[np.ndarray] | None]
 
 
-def dml_slice1_merged_axes(desc: Slice1Desc, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+def dml_slice1_merged_axes(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
     """DML_SLICE1 as DirectML 1.15.4 computes it.
 
     Working outwards, axes i and i+1 are merged into one when axis i+1's window is the whole axis
@@ -36,7 +36,10 @@ def dml_slice1_merged_axes(desc: Slice1Desc, inputs: Sequence[np.ndarray]) -> li
     OutputSizes[i] * OutputSizes[i+1] consecutive elements.  That is right only when the output
     copies the whole window on axis i+1; SLICE1.4 allows fewer, and then DirectML reads the wrong
     elements.  Checked against DirectML on 1,500 random descriptors: it predicted every output.
+    None for any other operator's descriptor.
     """
+    if not isinstance(desc, Slice1Desc):
+        return None
     sizes, offsets = list(desc.input_tensor.sizes), list(desc.window_offsets)
     windows, strides, outputs = list(desc.window_sizes), list(desc.window_strides), list(desc.output_tensor.sizes)
     merged_any = False
@@ -52,7 +55,11 @@ def dml_slice1_merged_axes(desc: Slice1Desc, inputs: Sequence[np.ndarray]) -> li
         return None
     data_type = desc.input_tensor.data_type
     merged_desc = Slice1Desc(
-        TensorDesc(data_type, tuple(sizes)), TensorDesc(data_type, tuple(outputs)), offsets, windows, strides
+        TensorDesc(data_type, tuple(sizes)),
+        TensorDesc(data_type, tuple(outputs)),
+        tuple(offsets),
+        tuple(windows),
+        tuple(strides),
     )
     (y,) = slice1_compute(merged_desc, [np.asarray(inputs[0]).reshape(sizes)])
     return [y.reshape(desc.output_tensor.sizes)]
@@ -78,7 +85,7 @@ def explain(desc: Descriptor, inputs: Sequence[np.ndarray], actual: Sequence[np.
     for deviation in DEVIATIONS.values():
         if deviation.operator != desc.operator:
             continue
-        predicted = deviation.predict(desc, inputs)  # type: ignore[arg-type]
+        predicted = deviation.predict(desc, inputs)
         if predicted is not None and compare_outputs(predicted, list(actual)).equal:
             found.append(deviation.name)
     return found

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import oracle
 
@@ -88,7 +88,7 @@ class Waiver:
         return True
 
     def to_json(self) -> dict:
-        out = {"id": self.id} if self.id is not None else {"prefix": self.prefix}
+        out: dict[str, Any] = {"id": self.id} if self.id is not None else {"prefix": self.prefix}
         if self.when:
             out["when"] = self.when
         out["reason"] = self.reason

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
 import pytest
 
@@ -130,7 +133,7 @@ class DmlPlugin:
         self.by_id = {w.id: w for w in self.session.selection.works}
         self.submitted = False
         self.info_sent = False
-        self.previous_sigterm = None
+        self.previous_sigterm: Callable[[int, FrameType | None], Any] | int | None = None
 
     # -- start and header --------------------------------------------------------------------------
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -225,9 +228,9 @@ class DmlPlugin:
             return
         props = dict(report.user_properties)
         if INFO_PROPERTY in props and self.session.info is None:
-            self.session.info = WorkerInfo(**json.loads(props[INFO_PROPERTY]))
+            self.session.info = WorkerInfo(**json.loads(str(props[INFO_PROPERTY])))
         if RECORD_PROPERTY in props and report.when == "call":
-            item = parse_line(json.loads(props[RECORD_PROPERTY]), "$")
+            item = parse_line(json.loads(str(props[RECORD_PROPERTY])), "$")
             assert isinstance(item, Record)
             self.session.accept(item)
         elif report.failed and RECORD_PROPERTY not in props and report.when != "teardown":
@@ -280,8 +283,8 @@ class DmlPlugin:
                 "no case of this run",
                 yellow=True,
             )
-        for w in self.results.footer.warnings if self.results.footer else ():
-            tr.write_line(f"warning: {w}", yellow=True)
+        for warning in self.results.footer.warnings if self.results.footer else ():
+            tr.write_line(f"warning: {warning}", yellow=True)
         if self.session.write_error is not None:
             tr.write_line(f"error: {self.session.write_error}", red=True)
         if getattr(self, "report_error", None):

@@ -18,6 +18,7 @@ import os
 import re
 import tempfile
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 from .run.record import CATEGORIES, FAILING, Category, Record, TensorData, Verdict
@@ -556,7 +557,7 @@ def check_folder(folder: Path, option: str) -> None:
         raise UsageError(f"{option}: cannot write in {existing} (permission denied)")
 
 
-def check_target(path: Path, option: str, avoid: list[Path] = ()) -> None:
+def check_target(path: Path, option: str, avoid: Sequence[Path] = ()) -> None:
     """`path` may receive a report: not one of `avoid` (results files), not a folder, not a non-report file."""
     from .run.config import UsageError
 

@@ -25,7 +25,10 @@ class OnnxReferenceBackend(LoweredGraphBackend):
         evaluator = ReferenceEvaluator(model)
 
         def run(feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
-            return evaluator.run(None, feeds)
+            outputs = evaluator.run(None, feeds)
+            if not isinstance(outputs, list):  # a list for output names None; a dict only for intermediate results
+                raise TypeError(f"ReferenceEvaluator.run returned {type(outputs).__name__}, not a list")
+            return outputs
 
         return run
 

@@ -110,8 +110,9 @@ class OnnxRuntimeBackend(LoweredGraphBackend):
             return session.run(None, feeds)
 
         if added:
-            run.notes = (
-                f"ONNX Runtime ran {node.op_type} between inserted {', '.join(added)} nodes "  # type: ignore[attr-defined]
+            # A function attribute: LoweredGraphBackend reads it with getattr (Runner is a plain callable).
+            run.notes = (  # type: ignore[attr-defined]
+                f"ONNX Runtime ran {node.op_type} between inserted {', '.join(added)} nodes "
                 f"({self.provider} has no FLOAT16 kernel): the values went through float32",
             )
         return run

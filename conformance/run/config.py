@@ -64,7 +64,7 @@ class RunConfig:
     def from_values(cls, values: dict[str, Any]) -> RunConfig:
         """From parsed option values (None or False: not given)."""
         given = {k for k, v in values.items() if k in BY_NAME and v is not None and v is not False}
-        kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items() if k in given}
+        kwargs: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items() if k in given}
         return cls(**kwargs, given=frozenset(given))
 
     # --- derived values ------------------------------------------------------------------------
@@ -83,7 +83,11 @@ class RunConfig:
     @property
     def backend_kwargs(self) -> dict[str, str]:
         """Keyword arguments for the backend's constructor: only the ones the user gave."""
-        return {o.backend_kwarg: getattr(self, o.name) for o in BACKEND_KWARGS if getattr(self, o.name) is not None}
+        return {
+            o.backend_kwarg: getattr(self, o.name)
+            for o in BACKEND_KWARGS
+            if o.backend_kwarg is not None and getattr(self, o.name) is not None
+        }
 
     @property
     def report_off(self) -> bool:

@@ -144,6 +144,8 @@ def prefetch_results(
 
 def execute_case(work: Work, backend: Backend, level: FeatureLevel | None, prefetched: Prefetched = None) -> Record:
     """Run `work.unit` (a Case) on `backend` and return its record (never raises for the backend's faults)."""
+    if not isinstance(work.unit, Case):
+        raise TypeError(f"execute_case runs a Case; {work.unit!r} is a live unit (conformance.run.live)")
     record = blank_record(work)
     started = time.perf_counter()
     try:
@@ -259,7 +261,8 @@ def _execute_invalid(case: Case, backend: Backend, record: Record) -> None:
         record.set(Category.PASS, f"rejected as expected ({clause}); backend said: {result.reason}")
     elif result.status == "ok":
         record.set(
-            Category.FAIL, f"accepted an invalid descriptor that breaks {clause}: {oracle.CLAUSES.get(clause, '')}"
+            Category.FAIL,
+            f"accepted an invalid descriptor that breaks {clause}: {oracle.CLAUSES.get(clause or '', '')}",
         )
     else:
         record.set(Category(result.status), result.reason or f"backend said {result.status}")

@@ -148,7 +148,7 @@ def _build(tp: Any) -> tuple[Decoder, Encoder]:
                 raise _bad(where, "one of " + ", ".join(map(str, members)), value) from None
 
         return dec_enum, lambda value: value.value
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _dataclass(tp)
     raise TypeError(f"no JSON codec for {tp!r}")
 

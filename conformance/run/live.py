@@ -23,7 +23,7 @@ from ..backends.base import Backend
 from ..corpus import Case, case_to_json
 from ..generation.corpus import case_from_spec
 from ..strategies import valid_cases
-from .execute import execute_case, prefetch_results
+from .execute import Prefetched, execute_case, prefetch_results
 from .record import Category, Record
 from .units import LIVE_SOURCE, LiveUnit, Work, blank_record
 
@@ -50,7 +50,7 @@ def _settings(unit: LiveUnit, phases: list[Phase]):
     )
 
 
-def _answered_in_one_batch(unit: LiveUnit, backend: Backend, level: FeatureLevel) -> dict[str, object]:
+def _answered_in_one_batch(unit: LiveUnit, backend: Backend, level: FeatureLevel) -> dict[str, Prefetched]:
     """For a batching backend: draw the unit's examples first and run them in one run_many, by case id.
 
     Drawn with the same seed and the same draws, the real check meets the same examples in the same

@@ -151,7 +151,7 @@ class Pool:
                 return None
             self.poll(0.1)
             if self.broken is not None:
-                failure = self.failures[0] if self.failures else {"message": self.broken}
+                failure: dict[str, Any] = self.failures[0] if self.failures else {"message": self.broken}
                 raise BackendStartError(failure["message"], failure.get("unavailable", False))
         return self.info
 

@@ -319,6 +319,10 @@ def _config_key(run: Results) -> str | None:
     return json.dumps([run.header.config, run.header.shard.count], sort_keys=True)
 
 
+def _shard_index(results: Results) -> int:
+    return results.header.shard.index if results.header.shard else 0
+
+
 def merge_shards(runs: list[Results]) -> list[Results]:
     """Shard files of one run configuration become one run; everything else stays side by side, in order."""
     groups: dict[str, list[Results]] = {}
@@ -371,8 +375,8 @@ def _merge(shards: list[Results]) -> Results:
         footer.counts = dict(footer_counts)
     notes = [
         f"{len(shards)} of {count} shards merged: "
-        + ", ".join(f"{r.header.shard} ({r.path})" for r in sorted(shards, key=lambda r: r.header.shard.index))
-    ]  # type: ignore
+        + ", ".join(f"{r.header.shard} ({r.path})" for r in sorted(shards, key=_shard_index))
+    ]
     notes += [f"shard {s} is missing: the run is incomplete" for s in missing]
     notes += [f"{r.path}: {n}" for r in shards for n in r.notes]
     return Results(" + ".join(r.path for r in shards), header, records, footer, notes, missing)

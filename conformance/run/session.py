@@ -28,6 +28,7 @@ from oracle.version import VERSION
 
 from .. import report as report_file
 from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
+from ..corpus import Case
 from ..expectations import Expectations, ExpectationsError, known_issues, load_expectations
 from .config import RunConfig, UsageError
 from .options import BACKEND_KWARGS, default_jobs, flag
@@ -170,8 +171,9 @@ class Session:
         """Where results and report go, checked before anything runs; the results file is created in `start`."""
         c = self.config
         if c.resume:
-            results: Path | None = Path(c.resume)
-            folder = results.parent
+            resumed = Path(c.resume)
+            results: Path | None = resumed
+            folder = resumed.parent
         elif c.results:
             results = Path(c.results)
             if results.exists() or results.is_symlink():
@@ -410,5 +412,7 @@ class Session:
 
 def _signature(work: Work) -> tuple:
     case = work.unit
+    if not isinstance(case, Case):
+        raise TypeError(f"{case!r}: only cases have a signature (live units are never batched by signature)")
     mode = getattr(case.descriptor, "padding_mode", None)
     return (case.operator, case.data_type.value, case.rank, mode.value if mode else "", work.index)

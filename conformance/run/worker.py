@@ -15,6 +15,7 @@ dies with its parent (Linux: PR_SET_PDEATHSIG; elsewhere: stdin closing).
 from __future__ import annotations
 
 import ctypes
+import functools
 import io
 import os
 import pickle
@@ -183,7 +184,7 @@ def main() -> int:
                     work,
                     backend,
                     level,
-                    on_example=lambda case, w=work: worker.send("example", w.index, _case_json(case)),
+                    on_example=functools.partial(_send_example, worker, work.index),
                     prefetched=results.get(work.index),
                 )
             except BaseException as e:  # SystemExit or KeyboardInterrupt from the backend: this worker ends
@@ -196,6 +197,11 @@ def main() -> int:
                 worker.send("retire")  # the next unit in this batch is not to blame for this exit
                 return 4
             worker.send("done", work.index, record)
+
+
+def _send_example(worker, index: int, case) -> None:
+    """Tell the pool which live example is in flight (reported if the worker dies on it)."""
+    worker.send("example", index, _case_json(case))
 
 
 def _case_json(case) -> dict:

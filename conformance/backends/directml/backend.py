@@ -99,11 +99,11 @@ def inexpressible(desc: Descriptor) -> str | None:
         bad = [v for v in getattr(desc, name) if not 0 <= v <= UINT_MAX]
         if bad:
             return f"{name} holds {bad[0]}, which a UINT field cannot hold"
-    if desc.operator == "SLICE1":
+    if isinstance(desc, oracle.Slice1Desc):
         bad = [v for v in desc.window_strides if not INT_MIN <= v <= INT_MAX]
         if bad:
             return f"window_strides holds {bad[0]}, which an INT field cannot hold"
-    if desc.operator == "SPLIT":
+    if isinstance(desc, oracle.SplitDesc):
         if desc.output_count != len(desc.output_tensors):
             return (
                 f"output_count={desc.output_count} but {len(desc.output_tensors)} output tensors: OutputTensors is "
@@ -120,11 +120,11 @@ def inexpressible(desc: Descriptor) -> str | None:
 def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) -> dict:
     """The runner's request for one descriptor: the struct's fields as the case states them."""
     fields: dict = {"dimension_count": desc.dimension_count}
-    if desc.operator == "SPLIT":
+    if isinstance(desc, oracle.SplitDesc):
         fields |= {"axis": desc.axis, "output_count": desc.output_count}
     else:
         fields |= {name: list(getattr(desc, name)) for name in desc.ARRAYS}
-    if desc.operator == "PADDING":
+    if isinstance(desc, oracle.PaddingDesc):
         bits = int(np.array(desc.padding_value, dtype="<f4").view("<u4")[()])
         fields |= {"padding_mode": desc.padding_mode.value, "padding_value_bits": bits}
     return {
@@ -302,7 +302,10 @@ class NativeProgram:
         }
         out |= self.stack.describe()
         if not self.stack.under_wine:
-            out["platform"] = f"Windows {sys.getwindowsversion().build}" if sys.platform == "win32" else sys.platform
+            if sys.platform == "win32":  # a branch mypy checks only on Windows
+                out["platform"] = f"Windows {sys.getwindowsversion().build}"
+            else:
+                out["platform"] = sys.platform
         return out
 
     def close(self) -> None:
