@@ -49,7 +49,7 @@ class _Progress:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .report import ReportError
+    from .report import ReportError, write_report
     from .run.config import RunConfig, UsageError
     from .run.pool import BackendStartError
     from .run.record import Verdict
@@ -97,7 +97,7 @@ def _run(args: argparse.Namespace) -> int:
             signal.signal(s, handler)
     report = None
     try:
-        report = session.write_report(results)
+        report = write_report([results], session.report_path) if session.report_path is not None else None
     except ReportError as e:
         print(f"dml-conformance: error: {e}", file=sys.stderr)
     _print_summary(session, results, report)
@@ -149,8 +149,9 @@ def _print_summary(session, results, report) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .report import ReportError, check_target, write_report
+    from .report import ReportError, write_report
     from .run.config import UsageError
+    from .run.outputs import check_target
     from .run.results import ResultsFileError, merge_shards, read_results
 
     try:

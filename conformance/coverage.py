@@ -1,6 +1,7 @@
 """Clause and errata coverage: which cases carry each clause id and each register entry.
 
-The report's clause-coverage matrix reads `clause_coverage`; tests/cases/test_coverage.py
+The report's clause-coverage matrix counts run records with `carried_by` (the same rule, applied
+to what a results file holds); tests/cases/test_coverage.py
 fails if any clause of oracle.tables.CLAUSES or entry of oracle.errata.ERRATA has no case.
 A case carries a clause if it lists it in "clauses" or breaks it ("expected.clause"); it
 carries a register entry if it lists it in "tags" or "unspecified".
@@ -10,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from oracle import CLAUSES, ERRATA
 
-from .corpus import Case
+if TYPE_CHECKING:  # cases are only read here: coverage is computed for the report from records too
+    from .corpus import Case
 
 
 @dataclass(frozen=True)
@@ -30,16 +33,26 @@ class Coverage:
         return [e for e, ids in self.errata.items() if not ids]
 
 
+def carried_by(
+    items: Iterable[tuple[str, Iterable[str], str | None]], clause_ids: Iterable[str]
+) -> dict[str, list[str]]:
+    """Each clause id (in the given order, then any other carried) mapped to the ids carrying it.
+
+    `items` are (id, clauses listed, clause broken or None): a case or a run's record.
+    """
+    out: dict[str, list[str]] = {c: [] for c in clause_ids}
+    for id_, clauses, broken in items:
+        carried = set(clauses)
+        if broken:
+            carried.add(broken)
+        for clause in sorted(carried):
+            out.setdefault(clause, []).append(id_)
+    return out
+
+
 def clause_coverage(cases: Iterable[Case]) -> dict[str, list[str]]:
     """Every clause id of oracle.CLAUSES (in its order) mapped to the ids of the cases carrying it."""
-    out: dict[str, list[str]] = {c: [] for c in CLAUSES}
-    for case in cases:
-        carried = set(case.clauses)
-        if case.expected.clause:
-            carried.add(case.expected.clause)
-        for clause in sorted(carried):
-            out.setdefault(clause, []).append(case.id)
-    return out
+    return carried_by(((c.id, c.clauses, c.expected.clause) for c in cases), CLAUSES)
 
 
 def errata_coverage(cases: Iterable[Case]) -> dict[str, list[str]]:

@@ -258,10 +258,11 @@ class DmlPlugin:
         self.report = None
         if self.role == "worker" or (self.session.writer is None and not self.session.records):
             return
-        from .report import ReportError
+        from .report import ReportError, write_report
 
         try:
-            self.report = self.session.write_report(self.results)
+            if self.session.report_path is not None:
+                self.report = write_report([self.results], self.session.report_path)
         except ReportError as e:
             self.report_error = str(e)
         if self.results.verdict() is Verdict.UNTESTED and session.exitstatus == 0:

@@ -18,15 +18,14 @@ import os
 import re
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Sequence
 from pathlib import Path
 
+from .coverage import carried_by
+from .run.outputs import GENERATOR, ReportError
 from .run.record import CATEGORIES, FAILING, Category, Record, TensorData, Verdict
 from .run.results import Results
 
-GENERATOR = "dml-conformance"
-# A file this module wrote starts with this (reports before the meta tag carry the title).
-REPORT_MARKERS = (f"<meta name='generator' content='{GENERATOR}'>", "<title>DirectML conformance report</title>")
+# GENERATOR and REPORT_MARKERS: how a report starts (run.outputs checks a --report target by them).
 
 MAX_LISTED_PER_ERRATUM = 25
 MAX_GRID_ROWS = 1000
@@ -236,14 +235,12 @@ def _clauses(runs: list[Results]) -> str:
     for run in runs:
         clauses.update(run.header.tables.get("clauses") or {})
     per: dict[str, list[Counter]] = {c: [Counter() for _ in runs] for c in clauses}
-    ids: dict[str, set] = defaultdict(set)
     for i, run in enumerate(runs):
         for r in run.records:
             for c in r.clauses:
                 per.setdefault(c, [Counter() for _ in runs])[i][r.category.value] += 1
-                ids[c].add(r.id)
-            if r.expected_clause:
-                ids[r.expected_clause].add(r.id)
+    carried = carried_by(((r.id, r.clauses, r.expected_clause) for run in runs for r in run.records), clauses)
+    ids = {c: set(case_ids) for c, case_ids in carried.items()}
     head = "".join(f"<th>{esc(_run_name(i, run))}</th>" for i, run in enumerate(runs))
     rows = []
     for c in per:
@@ -521,54 +518,6 @@ def render(runs: list[Results]) -> str:
 
 
 # --- writing, safely ---------------------------------------------------------------------------------
-
-
-class ReportError(OSError):
-    """The report cannot be written where asked; the message names the file and why."""
-
-
-def is_report(path: Path) -> bool:
-    """Whether `path` is a report this suite wrote (the only kind of file a report may replace)."""
-    try:
-        with path.open("rb") as f:
-            start = f.read(512).decode("utf-8", "replace")
-    except OSError:
-        return False
-    return start.startswith("<!DOCTYPE html>") and any(m in start for m in REPORT_MARKERS)
-
-
-def check_folder(folder: Path, option: str) -> None:
-    """Files can be written in `folder`: it is a folder we may write in, or can be made in one.
-
-    Checked before a run starts (nothing is created yet: `--collect-only` leaves no trace);
-    the folder itself is made when the first file is written.
-    """
-    from .run.config import UsageError
-
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        what = folder if existing == folder else f"{existing} (in {folder})"
-        raise UsageError(
-            f"{option}: {what} is a file, not a folder" if existing.exists() else f"{option}: {folder} is not a folder"
-        )
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise UsageError(f"{option}: cannot write in {existing} (permission denied)")
-
-
-def check_target(path: Path, option: str, avoid: Sequence[Path] = ()) -> None:
-    """`path` may receive a report: not one of `avoid` (results files), not a folder, not a non-report file."""
-    from .run.config import UsageError
-
-    for other in avoid:
-        if path.resolve() == other.resolve():
-            raise UsageError(f"{option}: {path} is the results file; a report never replaces results")
-    if path.is_dir():
-        raise UsageError(f"{option}: {path} is a folder; give a file name (e.g. {path / 'report.html'})")
-    if path.exists() and not is_report(path):
-        raise UsageError(f"{option}: {path} exists and is not a dml-conformance report; it is never overwritten")
-    check_folder(path.parent, option)
 
 
 def write_report(runs: list[Results], path: str | Path) -> Path:

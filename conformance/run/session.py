@@ -26,12 +26,12 @@ from pathlib import Path
 import oracle
 from oracle.version import VERSION
 
-from .. import report as report_file
 from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
 from ..corpus import Case
 from ..expectations import Expectations, ExpectationsError, known_issues, load_expectations
 from .config import RunConfig, UsageError
 from .options import BACKEND_KWARGS, default_jobs, flag
+from .outputs import check_folder, check_target
 from .pool import BackendStartError, Pool, WorkerInfo
 from .record import FORMAT, FORMAT_VERSION, Category, Footer, Header, Record, Resume
 from .results import (
@@ -182,22 +182,22 @@ class Session:
                     f"(continue it with {self._flag('resume')}, or choose another name)"
                 )
             folder = results.parent
-            report_file.check_folder(folder, self._flag("results"))
+            check_folder(folder, self._flag("results"))
         else:
             results, folder = None, Path(c.out)
-            report_file.check_folder(folder, self._flag("out"))
+            check_folder(folder, self._flag("out"))
         if c.report_off:
             return results, None
         report = Path(c.report) if c.report else None
         if report is not None:
-            report_file.check_target(
+            check_target(
                 report, self._flag("report"), avoid=[p for p in (results, Path(c.resume) if c.resume else None) if p]
             )
         elif results is not None:
             report = report_path_for(results)
-            report_file.check_target(report, self._flag("report"), avoid=[results])
+            check_target(report, self._flag("report"), avoid=[results])
         else:
-            report_file.check_folder(folder, self._flag("out"))
+            check_folder(folder, self._flag("out"))
         return results, report
 
     # --- running --------------------------------------------------------------------------------------
@@ -402,12 +402,6 @@ class Session:
         return Results(
             str(self.results_path), self.prior_header or self.written_header or self.header(), records, footer
         )
-
-    def write_report(self, results: Results) -> Path | None:
-        """Render the report (report_file.ReportError if it cannot be written)."""
-        if self.report_path is None:
-            return None
-        return report_file.write_report([results], self.report_path)
 
 
 def _signature(work: Work) -> tuple:

@@ -1,0 +1,247 @@
+"""The code's shape: layers point one way, and every registered operator has all its parts.
+
+The import graph is read from the source (ast), every `import` counted, also those inside
+functions (a lazy import is still a dependency); only `if TYPE_CHECKING:` blocks are left
+out, as they never run.  A layer may import only the layers LAYERS allows it; the oracle never
+imports the suite; conformance's parts (subpackages and top-level modules) form no cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import types
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import oracle
+from conformance.generation import operators as generation
+from conformance.lowering import LOWERINGS
+from oracle import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Layer -> the modules in it (a name and everything below it).  Data flows one way:
+# cases -> oracle and backend -> comparison -> results -> report.
+LAYERS: dict[str, tuple[str, ...]] = {
+    "oracle": ("oracle",),
+    "utilities": ("conformance.jsonfile", "conformance.cache", "conformance.compare", "conformance.values"),
+    "cases": ("conformance.corpus", "conformance.coverage"),
+    "generation": ("conformance.generation", "conformance.strategies"),
+    "lowering": ("conformance.lowering",),
+    "backends": ("conformance.backends", "conformance.deviations"),
+    # expectations.py waives run records: the run layer's, though a top-level module.
+    "run": ("conformance.run", "conformance.expectations"),
+    "report": ("conformance.report",),
+    "front ends": ("conformance.cli", "conformance.plugin", "conformance"),
+}
+# Layer -> the layers it may import (besides itself).
+ALLOWED: dict[str, set[str]] = {
+    "oracle": set(),
+    "utilities": {"oracle"},
+    "cases": {"oracle", "utilities"},
+    "generation": {"oracle", "utilities", "cases"},
+    "lowering": {"oracle"},
+    "backends": {"oracle", "utilities", "lowering"},
+    "run": {"oracle", "utilities", "cases", "generation", "backends"},
+    "report": {"oracle", "utilities", "cases", "run"},
+    "front ends": set(LAYERS),
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node except the bodies of `if TYPE_CHECKING:` blocks."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from (n for child in node.orelse for n in [child, *_runtime_nodes(child)])
+            continue
+        yield node
+        yield from _runtime_nodes(node)
+
+
+def _imports(path: Path) -> set[str]:
+    """The oracle and conformance modules `path` imports (relative imports resolved)."""
+    name = _module_name(path)
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found: set[str] = set()
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            # `from . import x` names a module; `from .m import x` names m.
+            found |= {f"{module}.{a.name}" for a in node.names} if node.module is None else {module}
+    return {m for m in found if m.split(".")[0] in ("oracle", "conformance")}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the oracle and conformance modules it imports, for every .py file of both packages."""
+    return {
+        _module_name(path): _imports(path)
+        for package in ("oracle", "conformance")
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+
+
+def layer_of(module: str) -> str:
+    """The layer whose longest prefix names `module`."""
+    best = ""
+    for layer, prefixes in LAYERS.items():
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > len(best):
+                best, found = prefix, layer
+    if not best:
+        raise KeyError(f"{module} is in no layer: add it to LAYERS in tests/test_structure.py")
+    return found
+
+
+# expectations.py is the run layer's (it waives run records, and the run applies it): one part
+# with conformance.run.  It stays a top-level module until its loader's rewrite (JSON Schema) lands.
+SAME_PART = {"conformance.expectations": "conformance.run"}
+
+
+def part_of(module: str) -> str:
+    """conformance's part a module belongs to: its subpackage or top-level module (`conformance.run`)."""
+    top = ".".join(module.split(".")[:2])
+    return SAME_PART.get(top, top)
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of the graph as a path (first node repeated at the end), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(node: str, path: list[str]) -> list[str] | None:
+        state[node] = 1
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (cycle := visit(nxt, [*path, nxt])):
+                return cycle
+        state[node] = 2
+        return None
+
+    for start in sorted(edges):
+        if start not in state and (cycle := visit(start, [start])):
+            return cycle
+    return None
+
+
+GRAPH = import_graph()
+
+
+def test_the_graph_is_read() -> None:
+    """The reader finds known edges (a reader that finds nothing would pass every rule below)."""
+    assert "oracle.registry" in GRAPH["oracle.api"]
+    assert "conformance.lowering" in GRAPH["conformance.backends.lowered"]
+    assert "conformance.run.record" in GRAPH["conformance.report"]
+    assert "conformance.generation.slice" in GRAPH["conformance.generation.operators"]
+
+
+def test_oracle_never_imports_the_suite() -> None:
+    bad = sorted(
+        f"{m} -> {t}" for m, ts in GRAPH.items() if m.startswith("oracle") for t in ts if t.startswith("conformance")
+    )
+    assert not bad, "the oracle must stay usable without the suite:\n" + "\n".join(bad)
+
+
+def test_layers_point_one_way() -> None:
+    bad = sorted(
+        f"{m} ({layer_of(m)}) -> {t} ({layer_of(t)})"
+        for m, targets in GRAPH.items()
+        for t in targets
+        if layer_of(t) != layer_of(m) and layer_of(t) not in ALLOWED[layer_of(m)]
+    )
+    assert not bad, "imports against the layers (tests/test_structure.py LAYERS, ALLOWED):\n" + "\n".join(bad)
+
+
+def test_no_cycle_between_conformance_parts() -> None:
+    edges: dict[str, set[str]] = {}
+    for module, targets in GRAPH.items():
+        if module.startswith("conformance.") and module.count(".") >= 1:
+            edges.setdefault(part_of(module), set()).update(
+                part_of(t) for t in targets if t.startswith("conformance.") and part_of(t) != part_of(module)
+            )
+    assert find_cycle(edges) is None, f"cycle between conformance's parts: {' -> '.join(find_cycle(edges) or [])}"
+
+
+def test_find_cycle_finds_one() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+# --- every registered operator has all its parts -------------------------------------------------
+
+
+def missing_parts(
+    operator: str, oracle_module: object, generation_module: object | None, lowering: object
+) -> list[str]:
+    """What `operator` lacks: names of the oracle module's protocol, its generation module's, its lowering."""
+    missing = [f"oracle module: {n}" for n in registry.REQUIRED if not hasattr(oracle_module, n)]
+    missing += [
+        f"oracle module: {n} is not callable"
+        for n in registry.REQUIRED
+        if n.islower() and not callable(getattr(oracle_module, n, None))
+    ]
+    if generation_module is None:
+        missing.append("generation module (conformance/generation/, in GENERATORS)")
+    else:
+        missing += [f"generation module: {n}" for n in generation.REQUIRED if not hasattr(generation_module, n)]
+    if lowering is None:
+        missing.append("lowering (conformance/lowering/, in LOWERINGS)")
+    return sorted(set(missing))
+
+
+@pytest.mark.parametrize("operator", oracle.OPERATORS)
+def test_every_operator_has_all_its_parts(operator: str) -> None:
+    module = registry.REGISTRY[operator]
+    assert module.OPERATOR == operator
+    assert missing_parts(operator, module, generation.GENERATORS.get(operator), LOWERINGS.get(operator)) == []
+    assert generation.GENERATORS[operator].DESCRIPTOR is module.DESCRIPTOR
+    assert (ROOT / "conformance" / "lowering" / f"{operator.lower()}.py").is_file()
+    assert getattr(module.DESCRIPTOR, "operator", None) == operator
+
+
+def test_a_missing_part_is_named() -> None:
+    """The check above fails for an operator short of a part (so it is not a check that cannot fail)."""
+    full = registry.REGISTRY["SLICE"]
+    partial = types.SimpleNamespace(**{n: getattr(full, n) for n in registry.REQUIRED if n != "explain"})
+    assert missing_parts("SLICE", partial, generation.GENERATORS["SLICE"], LOWERINGS["SLICE"]) == [
+        "oracle module: explain",
+        "oracle module: explain is not callable",
+    ]
+    assert missing_parts("SLICE", full, None, None) == [
+        "generation module (conformance/generation/, in GENERATORS)",
+        "lowering (conformance/lowering/, in LOWERINGS)",
+    ]
+
+
+def test_generators_and_lowerings_name_only_registered_operators() -> None:
+    assert list(generation.GENERATORS) == list(oracle.OPERATORS)
+    assert list(LOWERINGS) == list(oracle.OPERATORS)
+
+
+def test_static_descriptor_union_is_the_registry() -> None:
+    """oracle.Descriptor is written out for mypy; it must name exactly the registered descriptor classes."""
+    assert set(typing.get_args(oracle.Descriptor)) == set(registry.DESCRIPTOR_TYPES.values())
+    assert all(dataclasses.is_dataclass(cls) for cls in registry.DESCRIPTOR_TYPES.values())
+
+
+def test_default_feature_level_is_the_newest_table_row() -> None:
+    newest = max(row.level for m in registry.REGISTRY.values() for row in m.TABLES.support)
+    assert oracle.DEFAULT_FEATURE_LEVEL is newest
+
+
+def test_every_clause_belongs_to_common_or_one_operator() -> None:
+    prefixes = {op: m.TABLES.clause_prefix for op, m in registry.REGISTRY.items()}
+    for clause in oracle.CLAUSES:
+        owners = [op for op, p in prefixes.items() if clause.startswith(p)]
+        assert clause.startswith("COMMON.") or len(owners) == 1, f"{clause}: owners {owners}"
