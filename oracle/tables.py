@@ -1,8 +1,9 @@
-"""The spec's tables as data: data types, feature levels, support tables, clause ids.
+"""The spec's tables as data: data types, feature levels, support-table rows, clause ids.
 
-Everything that validation, case generation and the report need to agree on lives
-here, once.  The values are copied from ../shared/spec/operators.md and checked
-against the seed pages (see tests/oracle/test_tables.py).
+The types and the clause list live here; each operator's own rows (its support table, the
+clauses that guard them) are its module's TABLES (an OperatorTables), and oracle.registry
+derives the per-operator dicts from them.  The values are copied from
+../shared/spec/operators.md and checked against the seed pages (tests/oracle/test_tables.py).
 """
 
 from __future__ import annotations

@@ -192,34 +192,40 @@ class Hostile(AllLevels):
         finally:
             self._log("end", key)
 
-    def _run(self, fault, descriptor, inputs, feature_level) -> RunResult:  # noqa: C901 (to split, issue 12)
+    def _run(self, fault, descriptor, inputs, feature_level) -> RunResult:
         good = super().run(descriptor, inputs, feature_level)
         if fault is None:
             return good
         print(f"hostile: doing {fault}", file=sys.stderr, flush=True)
-        if fault == "segfault":
-            ctypes.string_at(0)
-        if fault == "os_exit":
-            os._exit(7)
-        if fault == "sys_exit":
-            sys.exit(5)
-        if fault == "kill":
-            os.kill(os.getpid(), signal.SIGKILL)
-        if fault == "raise":
-            raise RuntimeError("driver exploded")
-        if fault == "hang":
-            time.sleep(1000)  # releases the GIL
-        if fault == "hang_gil":
-            ctypes.PyDLL(None).sleep(1000)  # a C call made without releasing the GIL
-        if fault == "ok_none":
-            return RunResult("ok", None)  # type: ignore[arg-type]
-        if fault == "nan_timing":
-            return RunResult.ok(good.outputs, timings={"device_s": float("nan")}, notes=[object()])  # type: ignore[list-item]
-        if fault == "surrogate":
-            return RunResult.error("driver said \udc80 and \x1b[31mred\x1b[0m")
-        if fault == "garbage":
-            return RunResult.ok([np.full_like(o, 90) for o in good.outputs])
-        raise AssertionError(f"unknown fault {fault!r}")
+        if fault in _ENDINGS:
+            _ENDINGS[fault]()
+            raise AssertionError(f"fault {fault!r} returned")  # hang: only after 1000 s
+        if fault not in _ANSWERS:
+            raise AssertionError(f"unknown fault {fault!r}")
+        return _ANSWERS[fault](good)
+
+
+def _raise() -> None:
+    raise RuntimeError("driver exploded")
+
+
+# Faults that end, kill or stall the worker (or raise out of run()).
+_ENDINGS = {
+    "segfault": lambda: ctypes.string_at(0),
+    "os_exit": lambda: os._exit(7),
+    "sys_exit": lambda: sys.exit(5),
+    "kill": lambda: os.kill(os.getpid(), signal.SIGKILL),
+    "raise": _raise,
+    "hang": lambda: time.sleep(1000),  # releases the GIL
+    "hang_gil": lambda: ctypes.PyDLL(None).sleep(1000),  # a C call made without releasing the GIL
+}
+# Faults that answer, wrongly or malformed, given the right answer.
+_ANSWERS = {
+    "ok_none": lambda good: RunResult("ok", None),
+    "nan_timing": lambda good: RunResult.ok(good.outputs, timings={"device_s": float("nan")}, notes=[object()]),
+    "surrogate": lambda good: RunResult.error("driver said \udc80 and \x1b[31mred\x1b[0m"),
+    "garbage": lambda good: RunResult.ok([np.full_like(o, 90) for o in good.outputs]),
+}
 
 
 class NotABackend:

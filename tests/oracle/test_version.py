@@ -1,0 +1,27 @@
+"""One version, from the package metadata: the oracle, the suite and the results header agree."""
+
+from __future__ import annotations
+
+import importlib.metadata
+
+import pytest
+
+import conformance
+import oracle
+from conformance.run.session import suite_version
+from oracle import version
+
+
+def test_every_place_writes_the_installed_version() -> None:
+    installed = importlib.metadata.version("dml-conformance")
+    assert oracle.__version__ == conformance.__version__ == suite_version() == installed
+
+
+def test_uninstalled_source_tree_says_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not a stale copy of the number: a tree without metadata has no version."""
+
+    def missing(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(version, "version", missing)
+    assert version.package_version() == "0+unknown"
