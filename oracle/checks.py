@@ -144,6 +144,7 @@ class OneInOneOut:
     """
 
     ARRAYS: ClassVar[tuple[str, ...]] = ()
+    UINT_ARRAYS: ClassVar[tuple[str, ...]] = ()  # those of ARRAYS the struct declares UINT (the rest are INT)
     input_tensor: TensorDesc
     output_tensor: TensorDesc
     dimension_count: int | None

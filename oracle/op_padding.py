@@ -88,6 +88,7 @@ class PaddingDesc(OneInOneOut):
 
     operator = OPERATOR
     ARRAYS = ("start_padding", "end_padding")
+    UINT_ARRAYS = ARRAYS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "padding_mode", PaddingMode.parse(self.padding_mode))

@@ -55,6 +55,7 @@ class SliceDesc(OneInOneOut):
 
     operator = OPERATOR
     ARRAYS = ("offsets", "sizes", "strides")
+    UINT_ARRAYS = ARRAYS
 
 
 DESCRIPTOR = SliceDesc

@@ -61,6 +61,7 @@ class Slice1Desc(OneInOneOut):
 
     operator = OPERATOR
     ARRAYS = ("window_offsets", "window_sizes", "window_strides")
+    UINT_ARRAYS = ("window_offsets", "window_sizes")  # InputWindowStrides is INT (E-SLICE1-1)
 
 
 DESCRIPTOR = Slice1Desc

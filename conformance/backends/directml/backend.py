@@ -79,15 +79,9 @@ def _tensor(tensor: TensorDesc) -> dict:
 def inexpressible(desc: Descriptor) -> str | None:
     """Why the descriptor has no faithful DirectML struct (a C struct has one DimensionCount for all
     its arrays, UINT fields cannot be negative), or None."""
-    uint_fields = {
-        "SLICE": ("offsets", "sizes", "strides"),
-        "SLICE1": ("window_offsets", "window_sizes"),
-        "PADDING": ("start_padding", "end_padding"),
-        "SPLIT": (),
-    }[desc.operator]
-    arrays = {
-        name: getattr(desc, name) for name in (*uint_fields, *(["window_strides"] if desc.operator == "SLICE1" else []))
-    }
+    # The descriptor class names its arrays and which are UINT (SPLIT has none: only OutputTensors).
+    uint_fields: tuple[str, ...] = getattr(desc, "UINT_ARRAYS", ())
+    arrays = {name: getattr(desc, name) for name in getattr(desc, "ARRAYS", ())}
     count = desc.dimension_count
     for name, values in arrays.items():
         if len(values) != count:
