@@ -31,7 +31,7 @@ from oracle import OPERATORS, DataType, FeatureLevel, PaddingMode
 from oracle.tables import MAX_RANK
 
 from . import values
-from .generation.common import CaseSpec, Family, Inconsistent, choose_config
+from .generation.common import CaseSpec, Family, Inconsistent, choose_config, has_modes
 from .generation.operators import INVALID_FAMILIES, build_invalid, build_valid
 
 T = TypeVar("T")
@@ -97,7 +97,7 @@ def _valid(draw, operator, data_type, rank, feature_level, padding_mode, max_ele
             ("padding_mode", padding_mode),
         )
     }
-    if op != "PADDING":
+    if not has_modes(op):
         given["padding_mode"] = None
     ch = _DrawChooser(draw)
     try:

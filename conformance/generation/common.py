@@ -160,9 +160,15 @@ def data_type_order(operator: str) -> tuple[DataType, ...]:
     return tuple(sorted(ALL_DATA_TYPES, key=lambda dt: min_feature_level(operator, dt, 4) or max(FeatureLevel)))
 
 
+@functools.cache
+def has_modes(operator: str) -> bool:
+    """Whether the operator's descriptor has a padding_mode (PADDING): its configs then carry one."""
+    return any(f.name == "padding_mode" for f in dataclasses.fields(oracle.DESCRIPTOR_TYPES[operator]))
+
+
 def _choose_mode(ch: Chooser, operator: str, feature_level: FeatureLevel | None) -> PaddingMode | None:
     """A padding mode for PADDING (none before SYMMETRIC exists at `feature_level`); None for the others."""
-    if operator != "PADDING":
+    if not has_modes(operator):
         return None
     modes = list(PaddingMode)
     if feature_level is not None and feature_level < SYMMETRIC_INTRODUCED[0]:
@@ -297,7 +303,7 @@ def modes(level: FeatureLevel) -> list[PaddingMode]:
 
 
 def _mode_at(ch: Chooser, operator: str, level: FeatureLevel) -> PaddingMode | None:
-    return ch.choice(modes(level)) if operator == "PADDING" else None
+    return ch.choice(modes(level)) if has_modes(operator) else None
 
 
 def _row(operator: str, level: FeatureLevel) -> SupportRow:
