@@ -125,19 +125,9 @@ class Expectations:
         return [w for w in self.waivers if not any(w.matches(c) for c in case_ids)]
 
     def apply(self, record: Record) -> Record:
-        """Waive a failing record in place (returns it)."""
-        from .run.record import Category
-
+        """Waive a failing record in place (returns it); what waiving does is the record's (Record.waive)."""
         waiver = self.find(record)
-        if waiver is None or record.category is Category.WAIVED:
-            return record
-        record.waiver = waiver.to_json()
-        if record.category.failing:
-            record.waived_category = record.category
-            record.set(Category.WAIVED, f"waived ({waiver.reason}): {record.reason}")
-        elif record.category is Category.PASS:  # observed results are never judged, so no waiver is stale there
-            record.waived_but_passed = True
-        return record
+        return record if waiver is None else record.waive(waiver.to_json(), waiver.reason)
 
 
 def load_expectations(path: str | Path) -> Expectations:

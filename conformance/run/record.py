@@ -163,6 +163,19 @@ class Record:
         self.reason = safe_text(reason)
         return self
 
+    def waive(self, waiver: dict[str, Any], reason: str) -> Record:
+        """Apply a matching waiver (its JSON, and why): a failing record becomes WAIVED; a passing one
+        notes that its waiver is stale; an observed one is left alone (never judged, so never stale)."""
+        if self.category is Category.WAIVED:
+            return self
+        self.waiver = waiver
+        if self.category.failing:
+            self.waived_category = self.category
+            self.set(Category.WAIVED, f"waived ({reason}): {self.reason}")
+        elif self.category is Category.PASS:
+            self.waived_but_passed = True
+        return self
+
     def to_line(self) -> str:
         return dumps({"kind": "case", **to_json(self)})
 
