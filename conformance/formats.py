@@ -1,0 +1,143 @@
+"""The suite's file formats, checked against their JSON Schemas (conformance/schemas/*.schema.json).
+
+Why schemas: each format (case files, results files, expectations files) is specified once, in
+a file anyone can validate against in any language; the loaders here validate first, then
+build, so a vendor's tool and this suite agree on what a valid file is.  The schemas are
+generated from the code's own definitions by conformance.schema_build.
+
+Validation is compiled (fastjsonschema: a corpus load pays milliseconds, not seconds), and
+every violation becomes one FormatError naming the file, the JSON path and what was
+expected, in the suite's words (`cases/x.json: $.cases[3].descriptor.offsets[0]: expected an
+integer, got 'a'`).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import fastjsonschema
+
+SCHEMAS_DIR = Path(__file__).resolve().parent / "schemas"
+FORMATS = ("case", "results", "expectations")
+DRAFT = "http://json-schema.org/draft-07/schema#"
+
+
+class FormatError(ValueError):
+    """A file that breaks its format: `path[:line]: json_path: message` (json_path empty for the whole file)."""
+
+    def __init__(self, path: str | Path, json_path: str, message: str, line: int | None = None):
+        self.path = str(path)
+        self.line = line
+        self.json_path = json_path
+        self.message = message
+        where = self.path if line is None else f"{self.path}:{line}"
+        super().__init__(f"{where}: {json_path}: {message}" if json_path else f"{where}: {message}")
+
+
+@functools.cache
+def schema(name: str) -> dict[str, Any]:
+    """The shipped schema of a format ("case", "results" or "expectations")."""
+    if name not in FORMATS:
+        raise ValueError(f"no format {name!r}; expected one of {', '.join(FORMATS)}")
+    with (SCHEMAS_DIR / f"{name}.schema.json").open(encoding="utf-8") as f:
+        loaded: dict[str, Any] = json.load(f)
+    return loaded
+
+
+# What the loaders check apart, cut from the schema they compile: a case list's cases (each case
+# is validated alone, so one bad case never hides the good ones) and the per-operator descriptor
+# (validated by its operator's definition: if/then branches that fail cost an exception each).
+_CUTS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "case": (("case_list", "properties", "cases", "items"), ("case", "allOf")),
+}
+
+
+@functools.cache
+def _validator(name: str, definition: str | None, cut: bool) -> Any:
+    """A compiled validator of the whole format, or of one of its definitions (`cut`: see _CUTS)."""
+    document = schema(name)
+    if cut:
+        document = copy.deepcopy(document)
+        for *parents, key in _CUTS.get(name, ()):
+            node = document["definitions"]
+            for part in parents:
+                node = node[part]
+            del node[key]
+    if definition is not None:
+        document = {"$schema": DRAFT, "definitions": document["definitions"], "$ref": f"#/definitions/{definition}"}
+    return fastjsonschema.compile(document)
+
+
+def violation(
+    name: str, value: Any, *, definition: str | None = None, where: str = "$", cut: bool = False
+) -> tuple[str, str] | None:
+    """(JSON path, message) of the first violation of format `name` (or its `definition`), else None."""
+    try:
+        _validator(name, definition, cut)(value)
+    except fastjsonschema.JsonSchemaValueException as e:
+        return _locate(e, where), _message(e)
+    return None
+
+
+def _locate(e: fastjsonschema.JsonSchemaValueException, where: str) -> str:
+    name = e.name or "data"
+    return where + name[len("data") :] if name.startswith("data") else where
+
+
+# --- messages in the suite's words --------------------------------------------------------------
+
+_TYPE_NAMES = {
+    "object": "an object",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+def _got(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _or(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _message(e: fastjsonschema.JsonSchemaValueException) -> str:
+    """What was expected and what was found; a schema's `description` says it when the keyword cannot."""
+    rule, definition, value = e.rule, e.definition if isinstance(e.definition, dict) else {}, e.value
+    described = definition.get("description")
+    if rule == "type":
+        types = definition.get("type")
+        names = [_TYPE_NAMES.get(t, t) for t in (types if isinstance(types, list) else [types])]
+        return f"expected {definition.get('title') or _or(names)}, got {_got(value)}"
+    if rule == "required":
+        missing = [f"{n!r}" for n in definition.get("required", []) if isinstance(value, dict) and n not in value]
+        return f"missing field{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+    if rule == "additionalProperties":
+        known = list(definition.get("properties", {}))
+        unknown = sorted(set(value) - set(known)) if isinstance(value, dict) else []
+        return f"unknown field(s) {', '.join(unknown)}; expected {', '.join(known)}"
+    if rule in ("enum", "const"):
+        allowed = definition.get("enum", [definition.get("const")])
+        if described or len(allowed) > 12:
+            return f"expected {described or 'one of ' + str(len(allowed)) + ' names'}, got {_got(value)}"
+        return f"expected one of {', '.join(map(str, allowed))}, got {_got(value)}"
+    if described:
+        return f"expected {described}, got {_got(value)}"
+    if rule == "minLength":
+        return f"expected a non-empty string, got {_got(value)}"
+    if rule == "minimum":
+        return f"expected at least {definition.get('minimum')}, got {_got(value)}"
+    if rule == "minItems":
+        return f"expected at least {definition.get('minItems')} item(s), got {_got(value)}"
+    text = e.message
+    head = e.name or "data"
+    return text[len(head) :].strip() if text.startswith(head) else text
