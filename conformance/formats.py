@@ -21,6 +21,8 @@ from typing import Any
 
 import fastjsonschema
 
+from .jsonfile import JsonFileError, loads, read_text
+
 SCHEMAS_DIR = Path(__file__).resolve().parent / "schemas"
 FORMATS = ("case", "results", "expectations")
 DRAFT = "http://json-schema.org/draft-07/schema#"
@@ -83,6 +85,45 @@ def violation(
     return None
 
 
+def validate_file(name: str, path: str | Path) -> list[FormatError]:
+    """Every violation of format `name` in a file: per case of a case list, per line of a results file."""
+    path = Path(path)
+    try:
+        text = read_text(path)
+        if name == "results":
+            return _validate_lines(path, text)
+        obj = loads(text, str(path))
+    except JsonFileError as e:
+        return [FormatError(e.where, "", e.detail)]
+    if name == "case" and isinstance(obj, dict) and "cases" in obj:
+        found = violation(name, obj, definition="case_list", cut=True)
+        if found:
+            return [FormatError(path, *found)]
+        cases = [violation(name, c, definition="case", where=f"$.cases[{i}]") for i, c in enumerate(obj["cases"])]
+        return [FormatError(path, *found) for found in cases if found]
+    found = violation(name, obj)
+    return [FormatError(path, *found)] if found else []
+
+
+def _validate_lines(path: Path, text: str) -> list[FormatError]:
+    """A results file: line 1 a header, every other non-blank line a results line."""
+    errors = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = loads(line, f"{path}:{number}")
+        except JsonFileError as e:
+            errors.append(FormatError(path, "", e.detail, line=number))
+            continue
+        found = violation("results", obj, definition="header" if number == 1 else None)
+        if found:
+            errors.append(FormatError(path, *found, line=number))
+    if not text.strip():
+        errors.append(FormatError(path, "", "empty file, not a results file"))
+    return errors
+
+
 def _locate(e: fastjsonschema.JsonSchemaValueException, where: str) -> str:
     name = e.name or "data"
     return where + name[len("data") :] if name.startswith("data") else where
@@ -116,7 +157,7 @@ def _message(e: fastjsonschema.JsonSchemaValueException) -> str:
     described = definition.get("description")
     if rule == "type":
         types = definition.get("type")
-        names = [_TYPE_NAMES.get(t, t) for t in (types if isinstance(types, list) else [types])]
+        names = [_TYPE_NAMES.get(str(t), str(t)) for t in (types if isinstance(types, list) else [types])]
         return f"expected {definition.get('title') or _or(names)}, got {_got(value)}"
     if rule == "required":
         missing = [f"{n!r}" for n in definition.get("required", []) if isinstance(value, dict) and n not in value]
