@@ -264,7 +264,7 @@ def case_schema() -> Schema:
     }
     return {
         "$schema": DRAFT,
-        "title": "dml-conformance case file",
+        "title": "a dml-conformance case file",
         "description": "One case object, or a case list file; see cases/README.md.",
         "if": {"type": "object", "required": ["cases"]},
         "then": ref("case_list"),
@@ -301,7 +301,7 @@ def results_schema() -> Schema:
     names = [*kinds, "start"]
     return {
         "$schema": DRAFT,
-        "title": "dml-conformance results file line",
+        "title": "a dml-conformance results line (an object)",
         "description": "Each line of a results file is one of these objects; line 1 is the header "
         "(format version 1 headers may lack `kind`). Unknown fields are allowed: a newer writer's "
         "field does not break an older reader.",
@@ -372,7 +372,7 @@ def expectations_schema() -> Schema:
     }
     return {
         "$schema": DRAFT,
-        "title": "dml-conformance expectations file",
+        "title": "a dml-conformance expectations file (an object)",
         "description": "Known failures waived, each with a reason and a tracker link; see conformance/expectations.py.",
         "type": "object",
         "required": ["waivers"],
