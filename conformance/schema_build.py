@@ -162,7 +162,7 @@ def case_schema() -> Schema:
         hints.names[cls] = f"{operator}_descriptor"
         hints.define(cls)
         hints.definitions[f"{operator}_descriptor"]["title"] = f"a {operator} descriptor"
-    levels = [str(level) for level in oracle.FeatureLevel]
+    levels = [str(level) for level in oracle.FeatureLevel] + [level.dml_name for level in oracle.FeatureLevel]
     clause = {"enum": list(oracle.CLAUSES), "description": "a clause id of the spec (operators.md)"}
     names = [t.value for t in oracle.DataType]
     data_type = {"enum": names, "description": f"a data type name ({', '.join(names)})"}
@@ -221,7 +221,10 @@ def case_schema() -> Schema:
         "operator": {"enum": list(oracle.OPERATORS)},
         "description": {"type": "string"},
         "source": {"type": "string"},
-        "feature_level": {"enum": levels, "description": f"a DML feature level, {levels[0]} to {levels[-1]}"},
+        "feature_level": {
+            "enum": levels,
+            "description": f"a feature level, {levels[0]} to {max(oracle.FeatureLevel)!s} (or DML_FEATURE_LEVEL_x_y)",
+        },
         "clauses": {"type": "array", "items": clause},
         "tags": {"type": "array", "items": {"type": "string"}},
         "unspecified": {

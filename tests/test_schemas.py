@@ -234,3 +234,16 @@ def test_one_error_class_per_format():
 def test_tensor_violations_name_the_path(value, where, message):
     found = formats.violation("case", value, definition="tensor")
     assert found is not None and found[0] == where and message in found[1], found
+
+
+@pytest.mark.parametrize(("level", "valid"), [("3.1", True), ("DML_FEATURE_LEVEL_3_1", True), ("3.2", False)])
+def test_feature_levels_as_the_readme_writes_them(level, valid):
+    case = read_json(CASES_DIR / "examples" / "SLICE-example-1.json")
+    case["feature_level"] = level
+    found = formats.violation("case", case)
+    assert (found is None) is valid, found
+    if not valid:
+        assert found == (
+            "$.feature_level",
+            "expected a feature level, 1.0 to 6.4 (or DML_FEATURE_LEVEL_x_y), got '3.2'",
+        )
