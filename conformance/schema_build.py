@@ -92,8 +92,9 @@ class TypeSchemas:
         if all(o in _SCALARS for o in rest):
             names = [_SCALARS[o] for o in rest] + (["null"] if nullable else [])
             return {"type": names[0] if len(names) == 1 else names}
-        (one,) = rest
-        inner = self.of(one)
+        if len(rest) != 1:
+            raise TypeError(f"no schema for a union of {rest!r}: JSON readers could not tell them apart")
+        inner = self.of(rest[0])
         if not nullable:
             return inner
         if "enum" in inner:
