@@ -1,7 +1,10 @@
 """The case format (cases/README.md): load, check, encode and identify case files.
 
-Loading never stops at the first bad file: every problem becomes a CaseFileError naming
-the file and the JSON path, and every good case still loads.
+Each case is validated against the case schema (conformance/schemas/case.schema.json, see
+conformance.formats) and then built; what a schema cannot say (values against shapes, the
+descriptor's validity, the expected outputs against the oracle, content-hash ids) is checked
+while building.  Loading never stops at the first bad file: every problem becomes a
+CaseFileError naming the file and the JSON path, and every good case still loads.
 """
 
 from __future__ import annotations
