@@ -1,6 +1,6 @@
 """A vendor's expectations file: known failures waived, each with a reason and a tracker link.
 
-Format (JSON, so nothing beyond the standard library is needed):
+Format (JSON; specified by conformance/schemas/expectations.schema.json, which the loader validates against):
 
     {"schema_version": 1,
      "waivers": [
