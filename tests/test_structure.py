@@ -28,7 +28,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # cases -> oracle and backend -> comparison -> results -> report.
 LAYERS: dict[str, tuple[str, ...]] = {
     "oracle": ("oracle",),
-    "utilities": ("conformance.jsonfile", "conformance.cache", "conformance.compare", "conformance.values"),
+    # formats.py: the shipped JSON Schemas and their validators (every loader's first step).
+    "utilities": (
+        "conformance.jsonfile",
+        "conformance.cache",
+        "conformance.compare",
+        "conformance.values",
+        "conformance.formats",
+    ),
     "cases": ("conformance.corpus", "conformance.coverage"),
     "generation": ("conformance.generation", "conformance.strategies"),
     "lowering": ("conformance.lowering",),
@@ -37,7 +44,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "expectations": ("conformance.expectations",),
     "run": ("conformance.run",),
     "report": ("conformance.report",),
-    "front ends": ("conformance.cli", "conformance.plugin", "conformance"),
+    # schema_build.py derives the schemas from the code's types: a build tool over every format.
+    "front ends": ("conformance.cli", "conformance.plugin", "conformance.schema_build", "conformance"),
 }
 # Every module must be placed: a new one is in no layer (and fails) until it is added above.
 # Layer -> the layers it may import (besides itself).
