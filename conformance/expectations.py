@@ -18,8 +18,13 @@ conformance/deviations.py (the outputs equal that model's prediction bit for bit
 `descriptor_contains: {"strides": 0}` (each named descriptor array holds that value).  A
 failure outside the conditions is not waived.
 
+`backend` restricts a waiver to runs of that backend (its registered name, or the spec given to
+--backend); `label` says which run it was taken from (informational: a nightly's label changes).
+`dml-conformance baseline` writes such a file from a run's failures (conformance.baseline).
+
 A waiver turns a failing category (fail, rejected, error, crash, timeout) into `waived` and
-keeps the original in `waived_category`.  A waived case that passes stays `pass` and is flagged
+keeps the original in `waived_category`; a `flaky` case (failed, then passed on a retry) is
+waived only by a waiver whose `when.category` names "flaky" (a known flake).  A waived case that passes stays `pass` and is flagged
 `waived_but_passed` (the waiver is stale).  Waivers matching no case in the run are reported.
 """
 
@@ -41,6 +46,7 @@ KNOWN_ISSUES_DIR = Path(__file__).resolve().parent / "known_issues"
 WHEN_FIELDS = {"operator", "data_type", "category", "mismatch", "descriptor_contains"}
 MISMATCH_KINDS = {"nan-payload-only", *DEVIATIONS}
 FAILING_NAMES = ("fail", "rejected", "error", "crash", "timeout")  # conformance.run.record.FAILING, by name
+WAIVABLE_NAMES = (*FAILING_NAMES, "flaky")
 
 
 class ExpectationsError(ValueError):
@@ -55,6 +61,8 @@ class Waiver:
     tracker: str | None = None
     when: dict = field(default_factory=dict)
     source: str = ""  # the file it came from (a vendor's expectations or a backend's known issues)
+    backend: str | None = None  # only runs of this backend
+    label: str | None = None  # the run it was taken from (informational)
 
     @property
     def pattern(self) -> str:
@@ -80,6 +88,8 @@ class Waiver:
         for name, value in self.when.get("descriptor_contains", {}).items():
             if value not in (descriptor.get(name) or ()):
                 return False
+        if str(record.category) == "flaky" and "flaky" not in _names(self.when.get("category")):
+            return False  # a flake is excused only by a waiver that says it is a known flake
         mismatch = self.when.get("mismatch")
         if mismatch == "nan-payload-only":
             return record.mismatch is not None and record.mismatch.nan_payload_only
@@ -94,6 +104,9 @@ class Waiver:
         out["reason"] = self.reason
         if self.tracker:
             out["tracker"] = self.tracker
+        for key in ("backend", "label"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         if self.source:
             out["source"] = self.source
         return out
@@ -120,6 +133,10 @@ class Expectations:
         paths = [p for p in (self.path, other.path) if p]
         return Expectations(" + ".join(paths), self.waivers + other.waivers)
 
+    def for_backend(self, *names: str) -> Expectations:
+        """The waivers that apply to a run of a backend known by `names` (its name, its --backend spec)."""
+        return Expectations(self.path, [w for w in self.waivers if w.backend is None or w.backend in names])
+
     def unmatched(self, case_ids: list[str]) -> list[Waiver]:
         """The waivers that match none of `case_ids` (the run's cases): stale entries, warned about."""
         return [w for w in self.waivers if not any(w.matches(c) for c in case_ids)]
@@ -132,7 +149,7 @@ class Expectations:
         if waiver is None or record.category is Category.WAIVED:
             return record
         record.waiver = waiver.to_json()
-        if record.category.failing:
+        if record.category.failing or record.category is Category.FLAKY:
             record.waived_category = record.category
             record.set(Category.WAIVED, f"waived ({waiver.reason}): {record.reason}")
         elif record.category is Category.PASS:  # observed results are never judged, so no waiver is stale there
@@ -155,34 +172,41 @@ def load_expectations(path: str | Path) -> Expectations:
         raise ExpectationsError(f"{path}: $.schema_version: {obj['schema_version']!r} is not supported (1)")
     result = Expectations(str(path))
     for i, entry in enumerate(obj["waivers"]):
-        where = f"{path}: $.waivers[{i}]"
-        if not isinstance(entry, dict):
-            raise ExpectationsError(f"{where}: expected an object")
-        unknown = sorted(set(entry) - {"id", "prefix", "reason", "tracker", "when"})
-        if unknown:
-            raise ExpectationsError(f"{where}: unknown field(s) {', '.join(unknown)}")
-        if ("id" in entry) == ("prefix" in entry):
-            raise ExpectationsError(f"{where}: give exactly one of 'id' (a case id) or 'prefix' (an id prefix)")
-        key = "id" if "id" in entry else "prefix"
-        if not isinstance(entry[key], str) or not entry[key]:
-            raise ExpectationsError(f"{where}.{key}: expected a non-empty string, got {entry[key]!r}")
-        if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
-            raise ExpectationsError(f"{where}.reason: every waiver needs a reason")
-        tracker = entry.get("tracker")
-        if tracker is not None and not isinstance(tracker, str):
-            raise ExpectationsError(f"{where}.tracker: expected a string (a link)")
-        when = _check_when(entry.get("when", {}), f"{where}.when")
-        result.waivers.append(
-            Waiver(
-                entry["reason"],
-                id=entry.get("id"),
-                prefix=entry.get("prefix"),
-                tracker=tracker,
-                when=when,
-                source=str(path),
-            )
-        )
+        result.waivers.append(_waiver(entry, f"{path}: $.waivers[{i}]", str(path)))
     return result
+
+
+def _waiver(entry, where: str, source: str) -> Waiver:
+    """One entry of `waivers`, checked (ExpectationsError names the field)."""
+    if not isinstance(entry, dict):
+        raise ExpectationsError(f"{where}: expected an object")
+    unknown = sorted(set(entry) - {"id", "prefix", "reason", "tracker", "when", "backend", "label"})
+    if unknown:
+        raise ExpectationsError(f"{where}: unknown field(s) {', '.join(unknown)}")
+    if ("id" in entry) == ("prefix" in entry):
+        raise ExpectationsError(f"{where}: give exactly one of 'id' (a case id) or 'prefix' (an id prefix)")
+    key = "id" if "id" in entry else "prefix"
+    if not isinstance(entry[key], str) or not entry[key]:
+        raise ExpectationsError(f"{where}.{key}: expected a non-empty string, got {entry[key]!r}")
+    if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
+        raise ExpectationsError(f"{where}.reason: every waiver needs a reason")
+    tracker = entry.get("tracker")
+    if tracker is not None and not isinstance(tracker, str):
+        raise ExpectationsError(f"{where}.tracker: expected a string (a link)")
+    for name in ("backend", "label"):
+        if entry.get(name) is not None and not isinstance(entry[name], str):
+            raise ExpectationsError(f"{where}.{name}: expected a string")
+    when = _check_when(entry.get("when", {}), f"{where}.when")
+    return Waiver(
+        entry["reason"],
+        id=entry.get("id"),
+        prefix=entry.get("prefix"),
+        tracker=tracker,
+        when=when,
+        source=source,
+        backend=entry.get("backend"),
+        label=entry.get("label"),
+    )
 
 
 def _check_when(when, where: str) -> dict:
@@ -196,7 +220,7 @@ def _check_when(when, where: str) -> dict:
     allowed = {
         "operator": set(oracle.OPERATORS),
         "data_type": {t.value for t in oracle.DataType},
-        "category": set(FAILING_NAMES),
+        "category": set(WAIVABLE_NAMES),
     }
     for key, names in allowed.items():
         if key in when:
@@ -222,6 +246,10 @@ def _check_when(when, where: str) -> dict:
             f"{', '.join(repr(k) for k in sorted(MISMATCH_KINDS))}"
         )
     return dict(when)
+
+
+def _names(value: str | list[str] | None) -> list[str]:
+    return [] if value is None else [value] if isinstance(value, str) else list(value)
 
 
 def known_issues(backend_name: str) -> Expectations:
