@@ -145,6 +145,8 @@ class Expectations:
         """Waive a failing record in place (returns it)."""
         from .run.record import Category
 
+        if record.category is Category.PASS:
+            return self._stale(record)
         waiver = self.find(record)
         if waiver is None or record.category is Category.WAIVED:
             return record
@@ -152,7 +154,15 @@ class Expectations:
         if record.category.failing or record.category is Category.FLAKY:
             record.waived_category = record.category
             record.set(Category.WAIVED, f"waived ({waiver.reason}): {record.reason}")
-        elif record.category is Category.PASS:  # observed results are never judged, so no waiver is stale there
+        return record
+
+    def _stale(self, record: Record) -> Record:
+        """A passing case that a waiver names: by its exact id whatever `when` says (a fixed failure in any
+        category), or by a prefix whose conditions it meets.  Observed results are never judged, so no waiver
+        is stale there."""
+        waiver = next((w for w in self.waivers if w.id is not None and w.id == record.id), None) or self.find(record)
+        if waiver is not None:
+            record.waiver = waiver.to_json()
             record.waived_but_passed = True
         return record
 

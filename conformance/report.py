@@ -103,6 +103,16 @@ def device_line(versions: dict) -> str:
     return "; ".join(parts)
 
 
+def _selection(selection: dict) -> str:
+    """The run's narrowing (-k, --exclude, --case), so a report of 2 selected cases says so."""
+    parts = [f"-k {selection['keyword']}"] if selection.get("keyword") else []
+    parts += [f"--exclude {p}" for p in selection.get("exclude") or ()]
+    parts += [f"--case {p}" for p in selection.get("case") or ()]
+    if not parts:
+        return ""
+    return f"<br><span class='selection'>{selection.get('selected', '?')} cases selected: {esc(' '.join(parts))}</span>"
+
+
 def _summary(runs: list[Results]) -> str:
     rows = []
     for i, run in enumerate(runs):
@@ -129,6 +139,9 @@ def _summary(runs: list[Results]) -> str:
         settings = f"FL {esc(h.feature_level)}<br>profile {esc(h.profile)}<br>seed {esc(h.seed)}"
         if h.shard:
             settings += f"<br>shard {esc(h.shard)}"
+        settings += _selection(h.selection)
+        if h.retries:
+            settings += f"<br>retries {h.retries}" + (" (flaky fails)" if h.flaky_fails else "")
         verdict = run.verdict().value
         rows.append(
             f'<tr><td>{esc(_run_name(i, run))}</td><td><span class="verdict v-{verdict}">{verdict}</span>'
