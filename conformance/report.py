@@ -20,7 +20,10 @@ import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .run.record import CATEGORIES, FAILING, Category, Record, TensorData, Verdict
+from . import report_heatmap
+from .report_heatmap import heat_maps
+from .report_regression import regression_view
+from .run.record import CATEGORIES, Category, Record, TensorData, Verdict
 from .run.results import Results
 
 GENERATOR = "dml-conformance"
@@ -41,7 +44,8 @@ th{background:#f3f3f3}.num{text-align:right}
 .v-UNTESTED{background:#e4e4e4;color:#444}
 .c-pass{background:#e3f6e3}.c-fail,.c-rejected,.c-error,.c-crash,.c-timeout{background:#f9d6d6}
 .c-unsupported{background:#eee;color:#555}.c-observed{background:#e2ecfb}.c-waived{background:#fbeec0}
-.c-interrupted{background:#fbeec0;color:#740}
+.c-interrupted{background:#fbeec0;color:#740}.c-flaky{background:#f3e3fb}
+.attempts li{margin:0}tr.sum td{color:#555;font-style:italic}
 .cell-ok{background:#e3f6e3}.cell-bad{background:#f9d6d6}.cell-none{background:#f6f6f6;color:#999}.cell-part{background:#eef}
 .failure{border:1px solid #d99;border-radius:4px;padding:.5em 1em;margin:1em 0}
 .diff td{font-family:monospace;font-size:12px;padding:1px 4px}.diff td.bad{background:#f4a0a0;font-weight:bold}
@@ -154,7 +158,8 @@ def _summary(runs: list[Results]) -> str:
     return (
         f'<table id="summary"><tr><th>run</th><th>verdict</th><th>backend</th><th>settings</th><th>cases</th>{head}'
         f"<th>file</th></tr>{''.join(rows)}</table>"
-        "<p>Only <b>fail, rejected, error, crash, timeout</b> fail a run. <b>observed</b>: behaviour the spec "
+        "<p>Only <b>fail, rejected, error, crash, timeout</b> fail a run (and <b>flaky</b>, failed then passed on "
+        "a retry, under --flaky-fails). <b>observed</b>: behaviour the spec "
         "leaves open, recorded and shown, never judged; only the elements an unspecified register entry really "
         "leaves open are exempt. <b>unsupported</b>: the backend cannot express or run the case (with the "
         "reason); never counted as a pass. <b>waived</b>: a failure excused by a waiver (the vendor's "
@@ -166,47 +171,8 @@ def _summary(runs: list[Results]) -> str:
     )
 
 
-def _matrix(run: Results, i: int, key: str, values: list) -> str:
-    operators = list(run.header.tables.get("operators") or []) or sorted({r.operator for r in run.records})
-    cells: dict[tuple, Counter] = defaultdict(Counter)
-    for r in run.records:
-        if r.hypothesis and r.data_type == "*":
-            continue
-        cells[(r.operator, getattr(r, key))][r.category.value] += 1
-    head = "".join(f"<th>{esc(v)}</th>" for v in values)
-    rows = []
-    for op in operators:
-        tds = []
-        for v in values:
-            c = cells.get((op, v))
-            if not c:
-                tds.append('<td class="cell-none">–</td>')
-                continue
-            total = sum(c.values())
-            ok = c["pass"] + c["observed"]
-            bad = sum(c[k.value] for k in FAILING)
-            klass = "cell-bad" if bad else "cell-ok" if ok == total else "cell-part"
-            title = ", ".join(f"{k} {n}" for k, n in sorted(c.items()))
-            extra = f" <b>✗{bad}</b>" if bad else ""
-            tds.append(f'<td class="{klass} num" title="{esc(title)}">{ok}/{total}{extra}</td>')
-        rows.append(f"<tr><th>{esc(op)}</th>{''.join(tds)}</tr>")
-    return (
-        f'<table class="matrix" data-run="{i}" data-key="{esc(key)}"><tr><th>{esc(_run_name(i, run))}</th>{head}'
-        f"</tr>{''.join(rows)}</table>"
-    )
-
-
 def _matrices(runs: list[Results]) -> str:
-    out = [
-        "<h2 id='matrix'>Operator × data type, operator × rank</h2><p>Each cell: (pass + observed) / total; "
-        "<b>✗n</b>: failing cases; hover for every category. Unsupported cases count in the total.</p>"
-    ]
-    for i, run in enumerate(runs):
-        types = list(run.header.tables.get("data_types") or []) or sorted({r.data_type for r in run.records})
-        ranks = sorted({r.rank for r in run.records if r.rank})
-        out.append(_matrix(run, i, "data_type", types))
-        out.append(_matrix(run, i, "rank", ranks))
-    return "".join(out)
+    return heat_maps(runs, [_run_name(i, run) for i, run in enumerate(runs)])
 
 
 def dml_name(operator: str) -> str:
@@ -353,6 +319,8 @@ def _failure(i: int, run: Results, r: Record, repro: str) -> str:
         f"<h3>{esc(r.id)} {_cat(r.category)} <small>{esc(_run_name(i, run))}</small></h3>",
         f"<p>{esc(r.reason)}</p>",
     ]
+    if r.attempts:
+        parts.append(_attempts(r))
     if r.waiver:
         parts.append(
             f"<p>waiver: {esc(r.waiver.get('reason'))} {esc(r.waiver.get('tracker') or '')} "
@@ -452,21 +420,66 @@ def _grid(runs: list[Results]) -> str:
     )
 
 
+def _case_row(i: int, r: Record) -> str:
+    reason = r.reason if len(r.reason) <= MAX_REASON else r.reason[:MAX_REASON] + "…"
+    cat = esc(r.category.value)
+    return (
+        f"<tr class='f c-{cat}' id='case-{i}-{esc(r.id)}' data-cat='{cat}' data-op='{esc(r.operator)}' "
+        f"data-dt='{esc(r.data_type)}' data-run='{i}' data-id='{esc(r.id)}'><td>{esc(r.id)}</td>"
+        f"<td>{i + 1}</td><td>{esc(r.operator)}</td><td>{esc(r.data_type)}</td><td>{esc(r.rank)}</td>"
+        f"<td>{cat}</td><td>{esc(r.reached_operator or '')}</td><td>{esc(reason)}</td></tr>"
+    )
+
+
 def _cases_table(runs: list[Results]) -> str:
+    """Every case that did not simply pass, one row each; passes summarised, one row per operator, type and rank.
+
+    A full run has tens of thousands of passes: listing each made the report megabytes for nothing
+    a reader looks at (the results file has them all)."""
     rows = []
     for i, run in enumerate(runs):
+        passes: Counter[tuple[str, str, int, str]] = Counter()
         for r in run.records:
-            reason = r.reason if len(r.reason) <= MAX_REASON else r.reason[:MAX_REASON] + "…"
-            cat = esc(r.category.value)
+            if r.category is Category.PASS and not r.waived_but_passed:
+                passes[(r.operator, r.data_type, r.rank, r.reached_operator or "")] += 1
+            else:
+                rows.append(_case_row(i, r))
+        for (op, dt, rank, reached), n in sorted(passes.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
             rows.append(
-                f"<tr class='f c-{cat}' id='case-{i}-{esc(r.id)}' data-cat='{cat}' data-op='{esc(r.operator)}' "
-                f"data-dt='{esc(r.data_type)}' data-run='{i}' data-id='{esc(r.id)}'><td>{esc(r.id)}</td>"
-                f"<td>{i + 1}</td><td>{esc(r.operator)}</td><td>{esc(r.data_type)}</td><td>{esc(r.rank)}</td>"
-                f"<td>{cat}</td><td>{esc(r.reached_operator or '')}</td><td>{esc(reason)}</td></tr>"
+                f"<tr class='f sum c-pass' data-cat='pass' data-op='{esc(op)}' data-dt='{esc(dt)}' data-run='{i}' "
+                f"data-id='' data-count='{n}'><td>{n} passing case(s)</td><td>{i + 1}</td><td>{esc(op)}</td>"
+                f"<td>{esc(dt)}</td><td>{esc(rank)}</td><td>pass</td><td>{esc(reached)}</td><td>bit-exact</td></tr>"
             )
     return (
-        "<h2 id='cases'>All cases</h2><table id='cases-table'><tr><th>case</th><th>run</th><th>operator</th>"
+        "<h2 id='cases'>All cases</h2><p>Each case that did not simply pass has its own row; passing cases are "
+        "counted per run, operator, data type and rank (their ids are in the results file).</p>"
+        "<table id='cases-table'><tr><th>case</th><th>run</th><th>operator</th>"
         "<th>type</th><th>rank</th><th>category</th><th>reached</th><th>reason</th></tr>" + "".join(rows) + "</table>"
+    )
+
+
+def _attempts(r: Record) -> str:
+    items = "".join(
+        f"<li>attempt {k + 1}: {_cat(a.category)} {esc(a.reason[:MAX_REASON])}</li>" for k, a in enumerate(r.attempts)
+    )
+    last = f"<li>attempt {len(r.attempts) + 1}: {_cat(r.category)}</li>"
+    return f"<ol class='attempts'>{items}{last}</ol>"
+
+
+def _flaky(runs: list[Results]) -> str:
+    blocks = [
+        f"<div class='flaky-case f' id='flaky-{i}-{esc(r.id)}' data-cat='flaky' data-op='{esc(r.operator)}' "
+        f"data-dt='{esc(r.data_type)}' data-run='{i}' data-id='{esc(r.id)}'><b>{esc(r.id)}</b> "
+        f"<small>{esc(_run_name(i, run))}</small>{_attempts(r)}</div>"
+        for i, run in enumerate(runs)
+        for r in run.records
+        if r.category is Category.FLAKY or (r.waived_category is Category.FLAKY)
+    ]
+    if not blocks:
+        return ""
+    return (
+        f"<h2 id='flaky'>Flaky cases ({len(blocks)})</h2><p>Failed, then passed on a retry (--retries): each "
+        "attempt's result. They do not fail a run unless it was run with --flaky-fails.</p>" + "".join(blocks)
     )
 
 
@@ -503,12 +516,14 @@ def render(runs: list[Results]) -> str:
         f"<a href='#{a}'>{t}</a>"
         for a, t in (
             ("summary", "summary"),
+            ("regression", "regressions"),
             ("grid", "comparison"),
             ("matrix", "matrix"),
             ("reached", "reached operators"),
             ("clauses", "clauses"),
             ("errata", "errata"),
             ("failures", "failures"),
+            ("flaky", "flaky"),
             ("cases", "all cases"),
         )
     )
@@ -516,6 +531,7 @@ def render(runs: list[Results]) -> str:
         f"<h1>DirectML data-movement conformance</h1><p><span id='overall' class='verdict v-{overall}'>{overall}</span>"
         f" {len(runs)} run(s), {total} case results. {nav}</p>",
         _summary(runs),
+        regression_view(runs, [_run_name(i, run) for i, run in enumerate(runs)]),
         _grid(runs),
         _matrices(runs),
         _reached(runs),
@@ -523,12 +539,13 @@ def render(runs: list[Results]) -> str:
         _errata(runs),
         _filters(runs),
         _failures(runs),
+        _flaky(runs),
         _cases_table(runs),
     ]
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<meta name='generator' content='{GENERATOR}'><title>DirectML conformance report</title>"
-        f"<style>{CSS}</style><script>{JS}</script></head><body>{''.join(body)}</body></html>"
+        f"<style>{CSS}{report_heatmap.CSS}</style><script>{JS}</script></head><body>{''.join(body)}</body></html>"
     )
 
 
