@@ -36,7 +36,7 @@ class _Progress:
     def update(self, records) -> None:
         import time
 
-        self.done += len(records)
+        self.done = min(self.total, self.done + len(records))  # retried cases come back twice
         self.failing += sum(1 for r in records if r.category.failing)
         now = time.monotonic()
         if self.on and (now - self.last > 0.2 or self.done == self.total):

@@ -29,6 +29,10 @@ def _category(record: Record | None) -> str:
     return record.category.value if record is not None else "absent"
 
 
+def _reason(record: Record | None) -> str:
+    return record.reason[:240] if record is not None else ""
+
+
 def changes(before: Results, after: Results) -> dict[str, list[tuple[str, Record | None, Record | None]]]:
     """The cases of `after` (and `before`) whose category changed: new failures, fixes, other changes."""
     old = {r.id: r for r in before.records}
@@ -65,7 +69,7 @@ def _table(kind: str, title: str, rows: list[tuple[str, Record | None, Record | 
     body = "".join(
         f"<tr data-id='{_esc(case_id)}'><td>{_esc(case_id)}</td><td class='c-{_esc(_category(a))}'>"
         f"{_esc(_category(a))}</td><td class='c-{_esc(_category(b))}'>{_esc(_category(b))}</td>"
-        f"<td>{_esc((b or a).reason[:240] if (b or a) else '')}</td></tr>"
+        f"<td>{_esc(_reason(b or a))}</td></tr>"
         for case_id, a, b in rows[:MAX_ROWS]
     )
     more = f"<p>… {len(rows) - MAX_ROWS} more</p>" if len(rows) > MAX_ROWS else ""
