@@ -33,6 +33,7 @@ REPORT_MARKERS = (f"<meta name='generator' content='{GENERATOR}'>", "<title>Dire
 MAX_LISTED_PER_ERRATUM = 25
 MAX_GRID_ROWS = 1000
 MAX_REASON = 240
+MAX_BRIEF_MISMATCHES = 3  # listed for a waived or observed difference (a failure lists all it stored)
 
 CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:0 2em 4em;color:#222}
@@ -348,7 +349,10 @@ def _failure(i: int, run: Results, r: Record, repro: str) -> str:
     mm = r.mismatch
     if mm is not None and mm.problems:
         parts.append("<p>" + esc("; ".join(mm.problems)) + "</p>")
-    tensors = r.tensors
+    # Only what fails the run gets the full diff and descriptor: a waived or observed difference is known,
+    # and a run of thousands of them would make the report megabytes (the results file has every detail).
+    detailed = r.category.failing
+    tensors = r.tensors if detailed else None
     if tensors is not None and mm is not None:
         for j, exp in enumerate(tensors.expected):
             act = tensors.actual[j] if j < len(tensors.actual) else None
@@ -364,14 +368,15 @@ def _failure(i: int, run: Results, r: Record, repro: str) -> str:
                 f"{_tensor_grid(act, exp, bad, opened) if act else '<i>missing</i>'}</td></tr></table></div>"
             )
     if mm is not None and mm.first:
+        first = mm.first if detailed else mm.first[:MAX_BRIEF_MISMATCHES]
         lis = "".join(
             f"<li>output {m.output} [{esc(','.join(map(str, m.coordinate)))}]: expected "
             f"{esc(m.expected)} ({esc(m.expected_hex)}), actual {esc(m.actual)} ({esc(m.actual_hex)})"
             f"{' (open: observed)' if m.open else ''}</li>"
-            for m in mm.first
+            for m in first
         )
         parts.append(f"<details open><summary>first mismatches</summary><ul>{lis}</ul></details>")
-    if r.descriptor:
+    if r.descriptor and detailed:
         parts.append(
             "<details><summary>descriptor</summary><pre>" + esc(json.dumps(r.descriptor, indent=1)) + "</pre></details>"
         )
@@ -431,28 +436,40 @@ def _case_row(i: int, r: Record) -> str:
     )
 
 
-def _cases_table(runs: list[Results]) -> str:
-    """Every case that did not simply pass, one row each; passes summarised, one row per operator, type and rank.
+def _summary_row(i: int, cat: str, op: str, dt: str, rank: object, reached: str, reason: str, n: int) -> str:
+    return (
+        f"<tr class='f sum c-{cat}' data-cat='{cat}' data-op='{esc(op)}' data-dt='{esc(dt)}' data-run='{i}' "
+        f"data-id='' data-count='{n}'><td>{n} {cat} case(s)</td><td>{i + 1}</td><td>{esc(op)}</td>"
+        f"<td>{esc(dt)}</td><td>{esc(rank)}</td><td>{cat}</td><td>{esc(reached)}</td><td>{esc(reason)}</td></tr>"
+    )
 
-    A full run has tens of thousands of passes: listing each made the report megabytes for nothing
-    a reader looks at (the results file has them all)."""
+
+def _cases_table(runs: list[Results]) -> str:
+    """Each case needing a look, one row each; passes summarised per operator, data type and rank, unsupported
+    cases per operator and reason.
+
+    A full run has tens of thousands of passes and thousands of unsupported cases: listing each
+    made the report megabytes for nothing a reader looks at (the results file has them all)."""
     rows = []
     for i, run in enumerate(runs):
         passes: Counter[tuple[str, str, int, str]] = Counter()
+        unsupported: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         for r in run.records:
             if r.category is Category.PASS and not r.waived_but_passed:
                 passes[(r.operator, r.data_type, r.rank, r.reached_operator or "")] += 1
+            elif r.category is Category.UNSUPPORTED:
+                unsupported[(r.operator, r.reason[:MAX_REASON])][r.data_type] += 1
             else:
                 rows.append(_case_row(i, r))
         for (op, dt, rank, reached), n in sorted(passes.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
-            rows.append(
-                f"<tr class='f sum c-pass' data-cat='pass' data-op='{esc(op)}' data-dt='{esc(dt)}' data-run='{i}' "
-                f"data-id='' data-count='{n}'><td>{n} passing case(s)</td><td>{i + 1}</td><td>{esc(op)}</td>"
-                f"<td>{esc(dt)}</td><td>{esc(rank)}</td><td>pass</td><td>{esc(reached)}</td><td>bit-exact</td></tr>"
-            )
+            rows.append(_summary_row(i, "pass", op, dt, rank, reached, "bit-exact", n))
+        for (op, reason), types in sorted(unsupported.items()):
+            dt = next(iter(types)) if len(types) == 1 else ", ".join(sorted(types))
+            rows.append(_summary_row(i, "unsupported", op, dt, "", "", reason, sum(types.values())))
     return (
-        "<h2 id='cases'>All cases</h2><p>Each case that did not simply pass has its own row; passing cases are "
-        "counted per run, operator, data type and rank (their ids are in the results file).</p>"
+        "<h2 id='cases'>All cases</h2><p>Each case that did not simply pass or was not unsupported has its own "
+        "row; passing cases are counted per run, operator, data type and rank, unsupported ones per operator and "
+        "reason (every case id is in the results file).</p>"
         "<table id='cases-table'><tr><th>case</th><th>run</th><th>operator</th>"
         "<th>type</th><th>rank</th><th>category</th><th>reached</th><th>reason</th></tr>" + "".join(rows) + "</table>"
     )
@@ -517,8 +534,8 @@ def render(runs: list[Results]) -> str:
         for a, t in (
             ("summary", "summary"),
             ("regression", "regressions"),
+            ("matrix", "heat maps"),
             ("grid", "comparison"),
-            ("matrix", "matrix"),
             ("reached", "reached operators"),
             ("clauses", "clauses"),
             ("errata", "errata"),
@@ -532,8 +549,8 @@ def render(runs: list[Results]) -> str:
         f" {len(runs)} run(s), {total} case results. {nav}</p>",
         _summary(runs),
         regression_view(runs, [_run_name(i, run) for i, run in enumerate(runs)]),
-        _grid(runs),
         _matrices(runs),
+        _grid(runs),
         _reached(runs),
         _clauses(runs),
         _errata(runs),

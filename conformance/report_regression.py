@@ -15,6 +15,7 @@ from .run.record import Category, Record, fails_run
 from .run.results import Results
 
 MAX_ROWS = 500
+AT_A_GLANCE = 8  # rows shown open; the rest are in a <details>
 
 
 def _esc(value: object) -> str:
@@ -66,17 +67,21 @@ def pairs(runs: list[Results]) -> list[tuple[int, int]]:
 def _table(kind: str, title: str, rows: list[tuple[str, Record | None, Record | None]], names: tuple[str, str]) -> str:
     if not rows:
         return f"<h3>{_esc(title)}: none</h3>"
-    body = "".join(
+    shown = [
         f"<tr data-id='{_esc(case_id)}'><td>{_esc(case_id)}</td><td class='c-{_esc(_category(a))}'>"
         f"{_esc(_category(a))}</td><td class='c-{_esc(_category(b))}'>{_esc(_category(b))}</td>"
         f"<td>{_esc(_reason(b or a))}</td></tr>"
         for case_id, a, b in rows[:MAX_ROWS]
-    )
-    more = f"<p>… {len(rows) - MAX_ROWS} more</p>" if len(rows) > MAX_ROWS else ""
-    return (
-        f"<h3>{_esc(title)}: {len(rows)}</h3><table class='regression-{kind}'><tr><th>case</th>"
-        f"<th>{_esc(names[0])}</th><th>{_esc(names[1])}</th><th>reason</th></tr>{body}</table>{more}"
-    )
+    ]
+    head = f"<tr><th>case</th><th>{_esc(names[0])}</th><th>{_esc(names[1])}</th><th>reason</th></tr>"
+    table = f"<table class='regression-{kind}'>{head}{''.join(shown[:AT_A_GLANCE])}</table>"
+    if len(shown) > AT_A_GLANCE:  # the first few at a glance, the rest one click away
+        table += (
+            f"<details><summary>{len(shown) - AT_A_GLANCE} more</summary><table class='regression-{kind}'>{head}"
+            f"{''.join(shown[AT_A_GLANCE:])}</table></details>"
+        )
+    more = f"<p>… {len(rows) - MAX_ROWS} more (the comparison grid and the results files have all)</p>"
+    return f"<h3>{_esc(title)}: {len(rows)}</h3>{table}{more if len(rows) > MAX_ROWS else ''}"
 
 
 def regression_view(runs: list[Results], names: list[str]) -> str:
