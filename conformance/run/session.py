@@ -112,6 +112,7 @@ class Session:
         self.jobs = max(1, min(wanted, self.factory.max_jobs or wanted, len(self.selection.works) or 1))
         self.execute = execute
         self.pool: Pool | None = None
+        self.retired_warnings: list[str] = []  # from the pools --retries replaced
         self.info: WorkerInfo | None = None
         self.writer: ResultsWriter | None = None
         self.records: list[Record] = []  # this session's
@@ -388,7 +389,7 @@ class Session:
             if not works:
                 return None
             assert self.pool is not None
-            self.pool.close()
+            self.retired_warnings += self.pool.close()
             self.pool = self._new_pool(min(self.jobs, len(works)))
             try:
                 if self.pool.start(stop) is None:
@@ -424,12 +425,12 @@ class Session:
     ) -> Results:
         """Stop what still runs, write the footer, render the report; the run's results (in memory)."""
         not_run = 0
-        warnings: list[str] = []
+        warnings: list[str] = list(self.retired_warnings)
         if self.pool is not None:
             if self.pool.busy:
                 records, not_run = self.pool.interrupt(stopped or "the run ended")
                 self.accept(*records)
-            warnings = self.pool.close()
+            warnings += self.pool.close()
         if self.write and self.writer is None and self.write_error is None and self.info is not None:
             self._open_late()
         records = final_records(self.prior + self.records)
