@@ -446,7 +446,7 @@ def _summary_row(i: int, cat: str, op: str, dt: str, rank: object, reached: str,
 
 def _cases_table(runs: list[Results]) -> str:
     """Each case needing a look, one row each; passes summarised per operator, data type and rank, unsupported
-    cases per operator and reason.
+    cases per operator and reason, observed ones that match the suite's policy per operator and register entry.
 
     A full run has tens of thousands of passes and thousands of unsupported cases: listing each
     made the report megabytes for nothing a reader looks at (the results file has them all)."""
@@ -454,11 +454,14 @@ def _cases_table(runs: list[Results]) -> str:
     for i, run in enumerate(runs):
         passes: Counter[tuple[str, str, int, str]] = Counter()
         unsupported: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        observed: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         for r in run.records:
             if r.category is Category.PASS and not r.waived_but_passed:
                 passes[(r.operator, r.data_type, r.rank, r.reached_operator or "")] += 1
             elif r.category is Category.UNSUPPORTED:
                 unsupported[(r.operator, r.reason[:MAX_REASON])][r.data_type] += 1
+            elif r.category is Category.OBSERVED and r.observed is not None and r.observed.matches_policy:
+                observed[(r.operator, ", ".join(r.unspecified))][r.data_type] += 1
             else:
                 rows.append(_case_row(i, r))
         for (op, dt, rank, reached), n in sorted(passes.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
@@ -466,10 +469,15 @@ def _cases_table(runs: list[Results]) -> str:
         for (op, reason), types in sorted(unsupported.items()):
             dt = next(iter(types)) if len(types) == 1 else ", ".join(sorted(types))
             rows.append(_summary_row(i, "unsupported", op, dt, "", "", reason, sum(types.values())))
+        for (op, entries), types in sorted(observed.items()):
+            dt = ", ".join(sorted(types))
+            reason = f"matches the suite's policy for {entries} (errata register)"
+            rows.append(_summary_row(i, "observed", op, dt, "", "", reason, sum(types.values())))
     return (
-        "<h2 id='cases'>All cases</h2><p>Each case that did not simply pass or was not unsupported has its own "
-        "row; passing cases are counted per run, operator, data type and rank, unsupported ones per operator and "
-        "reason (every case id is in the results file).</p>"
+        "<h2 id='cases'>All cases</h2><p>Each case that needs a look has its own row; passing cases are counted "
+        "per run, operator, data type and rank, unsupported ones per operator and reason, observed ones that "
+        "match the suite's policy per operator and errata entry (every case id is in the results file, and "
+        "the errata register lists observed cases).</p>"
         "<table id='cases-table'><tr><th>case</th><th>run</th><th>operator</th>"
         "<th>type</th><th>rank</th><th>category</th><th>reached</th><th>reason</th></tr>" + "".join(rows) + "</table>"
     )
