@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -65,14 +67,29 @@ def test_a_case_failing_once_is_flaky_with_retries_and_the_run_passes(tmp_path):
     # The retry ran in a fresh worker: the case's two runs were in two processes.
     bad = [c["pid"] for c in map(json.loads, calls.read_text().splitlines()) if c["fault"] and c["what"] == "start"]
     assert len(bad) == 2 and bad[0] != bad[1]
+    report = next(results.parent.glob("report-*.html")).read_text()
+    flaky_section = report[report.index("<h2 id='flaky'>") : report.index("<h2 id='cases'>")]
+    assert "SLICE1-example-2" in flaky_section
+    assert re.search(r'attempt 1: <span class="c-fail">fail</span> \d+ element\(s\) differ', flaky_section)
+    assert 'attempt 2: <span class="c-flaky">flaky</span>' in flaky_section
 
 
 def test_flaky_fails_makes_a_flake_fail_the_run_and_no_retries_leaves_it_failing(tmp_path):
+    junit = tmp_path / "strict.xml"
     proc, results, _ = _hostile(
-        tmp_path, {"SLICE1-example-2": "garbage_once"}, "--retries", "1", "--flaky-fails", name="strict"
+        tmp_path,
+        {"SLICE1-example-2": "garbage_once"},
+        "--retries",
+        "1",
+        "--flaky-fails",
+        "--junit-xml",
+        str(junit),
+        name="strict",
     )
     assert proc.returncode == 1 and "verdict: FAIL" in proc.stdout
     assert _categories(results)["SLICE1-example-2"] == "flaky"
+    failures = ET.parse(junit).findall(".//testcase/failure")
+    assert [f.get("type") for f in failures] == ["flaky"] and "earlier attempt: fail" in (failures[0].text or "")
     proc, results, _ = _hostile(tmp_path, {"SLICE1-example-2": "garbage_once"}, name="once")
     assert proc.returncode == 1 and _categories(results)["SLICE1-example-2"] == "fail"
 
