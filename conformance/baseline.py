@@ -7,7 +7,8 @@ placeholder for a person to replace with the bug and its tracker link.  Cases al
 by a vendor's file are kept (with the category they had), flaky ones become known flakes
 (category `flaky`); a backend's shipped known issues are not copied, they apply anyway.
 A case that passes later leaves its exact-id waiver stale (`waived_but_passed`), which the
-report shows.
+report shows.  A live Hypothesis failure is waived by its unit's id (`hypothesis-PADDING`):
+its examples are drawn from the seed, so the same run configuration draws the same failure.
 """
 
 from __future__ import annotations

@@ -113,6 +113,7 @@ class Session:
         self.execute = execute
         self.pool: Pool | None = None
         self.retired_warnings: list[str] = []  # from the pools --retries replaced
+        self.retrying: dict[int, Record] = {}  # the round of retries in flight: each case's record before it
         self.info: WorkerInfo | None = None
         self.writer: ResultsWriter | None = None
         self.records: list[Record] = []  # this session's
@@ -396,7 +397,7 @@ class Session:
                     return stop() or "stopped"
             except BackendStartError as e:
                 return f"the backend could not be started again for a retry: {e}"
-            earlier = {w.index: self.done[w.index] for w in works}
+            earlier = self.retrying = {w.index: self.done[w.index] for w in works}
             self.pool.submit(works)
             while self.pool.busy:
                 records = [_retried(earlier[r.index], r) for r in self.pool.poll(0.1, 0.05) if r.index in earlier]
@@ -429,7 +430,8 @@ class Session:
         if self.pool is not None:
             if self.pool.busy:
                 records, not_run = self.pool.interrupt(stopped or "the run ended")
-                self.accept(*records)
+                # a retry cut short leaves the case's earlier result standing, not `interrupted`
+                self.accept(*(r for r in records if r.index not in self.retrying))
             warnings += self.pool.close()
         if self.write and self.writer is None and self.write_error is None and self.info is not None:
             self._open_late()

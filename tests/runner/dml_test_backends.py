@@ -166,7 +166,8 @@ class Hostile(AllLevels):
     """The oracle, except for the cases $DML_TEST_FAULTS names: there it does the named harm.
 
     `garbage_once` is wrong only the first time the case runs in a test (across processes:
-    a marker file per case in $DML_TEST_STATE), as a flaky driver is.
+    a marker file per case in $DML_TEST_STATE), as a flaky driver is; `garbage_then_hang` is
+    wrong the first time and hangs after.
     """
 
     name = "hostile"
@@ -205,6 +206,8 @@ class Hostile(AllLevels):
         fault = self.faults.get(key)
         if fault == "garbage_once":  # wrong the first time, right ever after: a flaky case
             fault = "garbage" if self._first_time(key) else None
+        if fault == "garbage_then_hang":  # wrong the first time, then never answers
+            fault = "garbage" if self._first_time(key) else "hang"
         try:
             return self._run(fault, descriptor, inputs, feature_level)
         finally:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import subprocess
+import sys
+import time
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from runner_helpers import EXAMPLES, TRACEBACK, cli, faults_file, lines
+from runner_helpers import EXAMPLES, TRACEBACK, cli, env, faults_file, lines
 
 from conformance.run.keyword import parse_keyword
 from conformance.run.results import read_results
@@ -101,6 +105,36 @@ def test_a_case_failing_every_time_keeps_failing_with_every_attempt_listed(tmp_p
     assert record.category.value == "fail" and [a.category.value for a in record.attempts] == ["fail", "fail"]
     starts = [c for c in map(json.loads, calls.read_text().splitlines()) if c["fault"] and c["what"] == "start"]
     assert len(starts) == 3
+
+
+def test_a_retry_cut_short_by_a_signal_leaves_the_earlier_result(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    calls = tmp_path / "calls.jsonl"
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "conformance.cli", "run", "--backend", HOSTILE, "--cases", str(EXAMPLES)),
+            *("--out", str(tmp_path / "out"), "--retries", "2", "-j", "1", "--timeout", "0"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(
+            DML_TEST_FAULTS=str(faults_file(tmp_path, {"SPLIT-example-1": "garbage_then_hang"})),
+            DML_TEST_STATE=str(state),
+            DML_TEST_CALLS=str(calls),
+        ),
+    )
+    deadline = time.monotonic() + 60
+    while not (calls.exists() and calls.read_text().count('"fault": "garbage_then_hang"') >= 3):  # 2 starts, 1 end
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 1 and TRACEBACK not in stderr
+    (results,) = (tmp_path / "out").glob("results-*.jsonl")
+    record = next(r for r in read_results(results).records if r.id == "SPLIT-example-1")
+    assert record.category.value == "fail" and "differ" in record.reason
 
 
 def test_a_known_flake_in_the_expectations_is_waived_under_flaky_fails(tmp_path):
