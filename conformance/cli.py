@@ -247,6 +247,8 @@ def _cases_list(args: argparse.Namespace) -> int:
             "operators": args.operators,
             "seed": args.seed,
             "case": args.case,
+            "exclude": args.exclude,
+            "keyword": args.keyword,
             "hypothesis_examples": 0,
         }
     )
@@ -310,7 +312,14 @@ def _backends(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .run.options import COUNT_TYPE, OPERATORS_TYPE, POSITIVE_COUNT_TYPE, SEED_TYPE, add_cli_options
+    from .run.options import (
+        COUNT_TYPE,
+        KEYWORD_TYPE,
+        OPERATORS_TYPE,
+        POSITIVE_COUNT_TYPE,
+        SEED_TYPE,
+        add_cli_options,
+    )
 
     parser = argparse.ArgumentParser(
         prog="dml-conformance",
@@ -364,6 +373,8 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--clause", default=None)
     lst.add_argument("--tag", default=None, help="a tag or an errata id")
     lst.add_argument("--case", action="append")
+    lst.add_argument("--exclude", action="append", metavar="ID", help="leave out this id (repeatable; 'PREFIX*')")
+    lst.add_argument("-k", "--keyword", type=KEYWORD_TYPE, metavar="EXPR", help="as `run -k`: preview a selection")
     lst.add_argument("--seed", type=SEED_TYPE, default=0)
     lst.set_defaults(func=_cases_list)
     gen = cases.add_parser("generate", help="write a frozen corpus of generated cases, deterministically")

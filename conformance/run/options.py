@@ -130,6 +130,7 @@ FEATURE_LEVEL_TYPE = _typed("feature level", FeatureLevel.parse)
 SEED_TYPE = _typed("seed", _int_in(0, MAX_SEED, f"0..{MAX_SEED}"))
 COUNT_TYPE = _typed("count", _int_in(0, None, "an integer >= 0"))
 POSITIVE_COUNT_TYPE = _typed("count", _int_in(1, None, "a count >= 1"))
+KEYWORD_TYPE = _typed("expression", _keyword)
 
 
 @dataclass(frozen=True)
@@ -241,7 +242,7 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-keyword",
         "only cases matching this expression, as pytest's -k: words matched as substrings of the id, "
         "operator, data type and tags, combined with and, or, not and parentheses (e.g. 'PADDING and not FLOAT16')",
-        _typed("expression", _keyword),
+        KEYWORD_TYPE,
         "EXPR",
         short="-k",
         identity=True,

@@ -323,6 +323,12 @@ def test_keyword_and_exclude_select_cases_and_the_header_and_report_say_so(tmp_p
     assert resumed.returncode == 2 and "--keyword 'PADDING' (the file has 'SLICE and not SPLIT')" in resumed.stderr
 
 
+def test_cases_list_previews_a_keyword_and_exclude_selection():
+    proc = cli("cases", "list", "--cases", str(EXAMPLES), "-k", "slice and not slice1", "--exclude", "SLICE-example-2")
+    assert proc.returncode == 0, proc.stderr
+    assert [line.split("\t")[0] for line in proc.stdout.splitlines()] == ["SLICE-example-1"]
+
+
 def test_old_results_files_without_the_new_fields_still_load(good_run, tmp_path):
     rows = lines(good_run[1])
     for row in rows:
