@@ -71,6 +71,8 @@ def test_a_case_failing_once_is_flaky_with_retries_and_the_run_passes(tmp_path):
     # The retry ran in a fresh worker: the case's two runs were in two processes.
     bad = [c["pid"] for c in map(json.loads, calls.read_text().splitlines()) if c["fault"] and c["what"] == "start"]
     assert len(bad) == 2 and bad[0] != bad[1]
+    valid = cli("schema", "results", "--validate", str(results))
+    assert valid.returncode == 0, valid.stderr  # attempts, retries, selection: all in the results schema
     report = next(results.parent.glob("report-*.html")).read_text()
     flaky_section = report[report.index("<h2 id='flaky'>") : report.index("<h2 id='cases'>")]
     assert "SLICE1-example-2" in flaky_section
@@ -171,6 +173,8 @@ def test_baseline_then_rerun_passes_with_every_former_failure_waived(broken_run,
     assert {w["id"]: w["when"]["category"] for w in waivers} == failing and len(failing) == 10
     assert {(w["backend"], w["label"]) for w in waivers} == {("bit-flip", "bit-flip build")}
     assert all(w["reason"].startswith("TODO") for w in waivers)
+    valid = cli("schema", "expectations", "--validate", str(expectations))
+    assert valid.returncode == 0, valid.stderr  # what baseline writes is a valid expectations file
     out = tmp_path / "again"
     proc = cli(
         "run",
