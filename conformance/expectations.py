@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import formats
 from .deviations import DEVIATIONS
@@ -102,8 +102,8 @@ class Waiver:
             return record.mismatch is not None and mismatch in record.mismatch.explained_by
         return True
 
-    def to_json(self) -> dict:
-        out = {"id": self.id} if self.id is not None else {"prefix": self.prefix}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id} if self.id is not None else {"prefix": self.prefix}
         if self.when:
             out["when"] = self.when
         out["reason"] = self.reason
