@@ -1,7 +1,7 @@
-"""dml-conformance: the command line (run, report, explain, cases, backends, schema).
+"""dml-conformance: the command line (run, report, baseline, explain, cases, backends, schema).
 
-Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, timeout), or did
-not finish (interrupted, stopped, the results file could not be written); 2 usage or input
+Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, timeout; flaky
+under --flaky-fails), or did not finish (interrupted, stopped, the results file could not be written); 2 usage or input
 error (bad options, unknown backend or one that cannot start here, malformed case, results
 or expectations files, no case matching --case); 3 nothing was tested (every case
 unsupported or deselected: verdict UNTESTED).
@@ -37,7 +37,7 @@ class _Progress:
     def update(self, records) -> None:
         import time
 
-        self.done += len(records)
+        self.done = min(self.total, self.done + len(records))  # retried cases come back twice
         self.failing += sum(1 for r in records if r.category.failing)
         now = time.monotonic()
         if self.on and (now - self.last > 0.2 or self.done == self.total):
@@ -101,6 +101,7 @@ def _run(args: argparse.Namespace) -> int:
         report = write_report([results], session.report_path) if session.report_path is not None else None
     except ReportError as e:
         print(f"dml-conformance: error: {e}", file=sys.stderr)
+    junit_failed = _write_junit(session.config.junit_xml, [results])
     _print_summary(session, results, report)
     if session.write_error is not None:
         print(
@@ -109,7 +110,7 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_FAILURES
-    if stop["reason"] is not None:
+    if stop["reason"] is not None or junit_failed:
         return EXIT_FAILURES
     if session.selection.errors:
         return EXIT_USAGE  # malformed case files: every good case still ran, but the input needs fixing
@@ -117,7 +118,23 @@ def _run(args: argparse.Namespace) -> int:
     return {Verdict.PASS: EXIT_OK, Verdict.UNTESTED: EXIT_UNTESTED}.get(verdict, EXIT_FAILURES)
 
 
+def _write_junit(path: str | None, runs) -> bool:
+    """--junit-xml: write it; True if it could not be written (said on stderr)."""
+    if not path:
+        return False
+    from .junit import write_junit
+
+    try:
+        print(f"junit:   {write_junit(runs, path)}")
+    except OSError as e:
+        print(f"dml-conformance: error: --junit-xml: cannot write {path}: {e.strerror or e}", file=sys.stderr)
+        return True
+    return False
+
+
 def _print_summary(session, results, report) -> None:
+    from .run.record import Category
+
     failing = [r for r in results.records if r.category.failing]
     for r in failing[:MAX_LISTED_FAILURES]:
         print(f"{r.category.value.upper()} {r.id}: {r.reason}")
@@ -125,6 +142,8 @@ def _print_summary(session, results, report) -> None:
             print(f"  reproduce: {session.config.repro().replace('{id}', r.id)}")
     if len(failing) > MAX_LISTED_FAILURES:
         print(f"... {len(failing) - MAX_LISTED_FAILURES} more failing cases (see the report)")
+    for r in (r for r in results.records if r.category is Category.FLAKY):
+        print(f"FLAKY {r.id}: {r.reason}")
     counts = results.counts()
     print("  ".join(f"{c.value}: {n}" for c, n in sorted(counts.items(), key=lambda kv: kv[0].value)) or "no cases run")
     for w in results.footer.unmatched_waivers if results.footer else ():
@@ -150,9 +169,10 @@ def _print_summary(session, results, report) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .report import ReportError, write_report
+    from .report import ReportError, overall_verdict, write_report
     from .run.config import UsageError
     from .run.outputs import check_target
+    from .run.record import Verdict
     from .run.results import ResultsFileError, merge_shards, read_results
 
     try:
@@ -165,6 +185,23 @@ def _report(args: argparse.Namespace) -> int:
         print(write_report(runs, output))
     except (ResultsFileError, UsageError, ReportError) as e:
         return _error(str(e))
+    if _write_junit(args.junit_xml, runs):
+        return EXIT_FAILURES
+    verdict = overall_verdict(runs)
+    print(f"verdict: {verdict.value}")
+    return EXIT_FAILURES if verdict is Verdict.FAIL and not args.no_fail else EXIT_OK
+
+
+def _baseline(args: argparse.Namespace) -> int:
+    from .baseline import BaselineError, write_baseline
+    from .run.results import ResultsFileError, merge_shards, read_results
+
+    try:
+        runs = merge_shards([read_results(p) for p in args.results])
+        count = write_baseline(runs, Path(args.output), force=args.force)
+    except (ResultsFileError, BaselineError) as e:
+        return _error(str(e))
+    print(f"{args.output}: {count} waiver(s); replace each reason placeholder with the bug and its tracker link")
     return EXIT_OK
 
 
@@ -240,6 +277,8 @@ def _cases_list(args: argparse.Namespace) -> int:
             "operators": args.operators,
             "seed": args.seed,
             "case": args.case,
+            "exclude": args.exclude,
+            "keyword": args.keyword,
             "hypothesis_examples": 0,
         }
     )
@@ -328,7 +367,14 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .run.options import COUNT_TYPE, OPERATORS_TYPE, POSITIVE_COUNT_TYPE, SEED_TYPE, add_cli_options
+    from .run.options import (
+        COUNT_TYPE,
+        KEYWORD_TYPE,
+        OPERATORS_TYPE,
+        POSITIVE_COUNT_TYPE,
+        SEED_TYPE,
+        add_cli_options,
+    )
 
     parser = argparse.ArgumentParser(
         prog="dml-conformance",
@@ -353,7 +399,18 @@ def build_parser() -> argparse.ArgumentParser:
         default="reports/report.html",
         help="never a results file; an existing file only if it is a report. Default: %(default)r",
     )
+    rep.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML (one testcase per case)")
+    rep.add_argument("--no-fail", action="store_true", help="exit 0 even when the verdict is FAIL")
     rep.set_defaults(func=_report)
+
+    base = sub.add_parser(
+        "baseline",
+        help="write an expectations file waiving a run's failing cases (each in the category it had)",
+    )
+    base.add_argument("results", nargs="+", metavar="RESULTS.jsonl")
+    base.add_argument("-o", "--output", required=True, metavar="FILE", help="the expectations file to write")
+    base.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
+    base.set_defaults(func=_baseline)
 
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
     exp.add_argument("case_id", metavar="CASE_ID_OR_FILE", help="a case id (corpus or generated), or a case file")
@@ -371,6 +428,8 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--clause", default=None)
     lst.add_argument("--tag", default=None, help="a tag or an errata id")
     lst.add_argument("--case", action="append")
+    lst.add_argument("--exclude", action="append", metavar="ID", help="leave out this id (repeatable; 'PREFIX*')")
+    lst.add_argument("-k", "--keyword", type=KEYWORD_TYPE, metavar="EXPR", help="as `run -k`: preview a selection")
     lst.add_argument("--seed", type=SEED_TYPE, default=0)
     lst.set_defaults(func=_cases_list)
     gen = cases.add_parser("generate", help="write a frozen corpus of generated cases, deterministically")

@@ -18,9 +18,16 @@ conformance/deviations.py (the outputs equal that model's prediction bit for bit
 `descriptor_contains: {"strides": 0}` (each named descriptor array holds that value).  A
 failure outside the conditions is not waived.
 
+`backend` restricts a waiver to runs of that backend (its registered name, or the spec given to
+--backend); `label` says which run it was taken from (informational: a nightly's label changes).
+`dml-conformance baseline` writes such a file from a run's failures (conformance.baseline).
+
 A waiver turns a failing category (fail, rejected, error, crash, timeout) into `waived` and
-keeps the original in `waived_category`.  A waived case that passes stays `pass` and is flagged
-`waived_but_passed` (the waiver is stale).  Waivers matching no case in the run are reported.
+keeps the original in `waived_category`; a `flaky` case (failed, then passed on a retry) is
+waived only by a waiver whose `when.category` names "flaky" (a known flake).  A passing case
+that an exact-id waiver names (whatever its `when`), or a prefix waiver applies to, stays `pass`
+and is flagged `waived_but_passed` (the waiver is stale).  Waivers matching no case in the run
+are reported.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ INTERNAL_WAIVER_FIELDS = ("source",)  # Waiver fields the loader fills in, never
 WHEN_FIELDS = {"operator", "data_type", "category", "mismatch", "descriptor_contains"}
 MISMATCH_KINDS = {"nan-payload-only", *DEVIATIONS}
 FAILING_NAMES = ("fail", "rejected", "error", "crash", "timeout")  # conformance.run.record.FAILING, by name
+WAIVABLE_NAMES = (*FAILING_NAMES, "flaky")
 
 
 class ExpectationsError(FormatError):
@@ -58,6 +66,8 @@ class Waiver:
     tracker: str | None = None
     when: dict = field(default_factory=dict)
     source: str = ""  # the file it came from (a vendor's expectations or a backend's known issues)
+    backend: str | None = None  # only runs of this backend
+    label: str | None = None  # the run it was taken from (informational)
 
     @property
     def pattern(self) -> str:
@@ -83,6 +93,8 @@ class Waiver:
         for name, value in self.when.get("descriptor_contains", {}).items():
             if value not in (descriptor.get(name) or ()):
                 return False
+        if str(record.category) == "flaky" and "flaky" not in _names(self.when.get("category")):
+            return False  # a flake is excused only by a waiver that says it is a known flake
         mismatch = self.when.get("mismatch")
         if mismatch == "nan-payload-only":
             return record.mismatch is not None and record.mismatch.nan_payload_only
@@ -90,13 +102,16 @@ class Waiver:
             return record.mismatch is not None and mismatch in record.mismatch.explained_by
         return True
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id} if self.id is not None else {"prefix": self.prefix}
         if self.when:
             out["when"] = self.when
         out["reason"] = self.reason
         if self.tracker:
             out["tracker"] = self.tracker
+        for key in ("backend", "label"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         if self.source:
             out["source"] = self.source
         return out
@@ -123,14 +138,24 @@ class Expectations:
         paths = [p for p in (self.path, other.path) if p]
         return Expectations(" + ".join(paths), self.waivers + other.waivers)
 
+    def for_backend(self, *names: str) -> Expectations:
+        """The waivers that apply to a run of a backend known by `names` (its name, its --backend spec)."""
+        return Expectations(self.path, [w for w in self.waivers if w.backend is None or w.backend in names])
+
     def unmatched(self, case_ids: list[str]) -> list[Waiver]:
         """The waivers that match none of `case_ids` (the run's cases): stale entries, warned about."""
         return [w for w in self.waivers if not any(w.matches(c) for c in case_ids)]
 
     def apply(self, record: Record) -> Record:
-        """Waive a failing record in place (returns it); what waiving does is the record's (Record.waive)."""
-        waiver = self.find(record)
+        """Waive a failing record in place (returns it); what waiving does is the record's (Record.waive).
+        A passing case is matched by its exact id whatever `when` says (a fixed failure in any category:
+        the waiver is stale), else as any other record."""
+        waiver = self._exact(record.id) if record.category.value == "pass" else None
+        waiver = waiver or self.find(record)
         return record if waiver is None else record.waive(waiver.to_json(), waiver.reason)
+
+    def _exact(self, case_id: str) -> Waiver | None:
+        return next((w for w in self.waivers if w.id is not None and w.id == case_id), None)
 
 
 def load_expectations(path: str | Path) -> Expectations:
@@ -148,6 +173,10 @@ def load_expectations(path: str | Path) -> Expectations:
         Waiver(**{**entry, "when": dict(entry.get("when", {})), "source": str(path)}) for entry in obj["waivers"]
     ]
     return Expectations(str(path), waivers)
+
+
+def _names(value: str | list[str] | None) -> list[str]:
+    return [] if value is None else [value] if isinstance(value, str) else list(value)
 
 
 def known_issues(backend_name: str) -> Expectations:

@@ -20,9 +20,12 @@ import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from . import report_heatmap
 from .coverage import carried_by
+from .report_heatmap import heat_maps
+from .report_regression import regression_view
 from .run.outputs import GENERATOR, ReportError
-from .run.record import CATEGORIES, FAILING, Category, Record, TensorData, Verdict
+from .run.record import CATEGORIES, Category, Record, TensorData, Verdict
 from .run.results import Results
 
 # GENERATOR and REPORT_MARKERS: how a report starts (run.outputs checks a --report target by them).
@@ -30,6 +33,7 @@ from .run.results import Results
 MAX_LISTED_PER_ERRATUM = 25
 MAX_GRID_ROWS = 1000
 MAX_REASON = 240
+MAX_BRIEF_MISMATCHES = 3  # listed for a waived or observed difference (a failure lists all it stored)
 
 CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:0 2em 4em;color:#222}
@@ -41,7 +45,8 @@ th{background:#f3f3f3}.num{text-align:right}
 .v-UNTESTED{background:#e4e4e4;color:#444}
 .c-pass{background:#e3f6e3}.c-fail,.c-rejected,.c-error,.c-crash,.c-timeout{background:#f9d6d6}
 .c-unsupported{background:#eee;color:#555}.c-observed{background:#e2ecfb}.c-waived{background:#fbeec0}
-.c-interrupted{background:#fbeec0;color:#740}
+.c-interrupted{background:#fbeec0;color:#740}.c-flaky{background:#f3e3fb}
+.attempts li{margin:0}tr.sum td{color:#555;font-style:italic}
 .cell-ok{background:#e3f6e3}.cell-bad{background:#f9d6d6}.cell-none{background:#f6f6f6;color:#999}.cell-part{background:#eef}
 .failure{border:1px solid #d99;border-radius:4px;padding:.5em 1em;margin:1em 0}
 .diff td{font-family:monospace;font-size:12px;padding:1px 4px}.diff td.bad{background:#f4a0a0;font-weight:bold}
@@ -103,6 +108,16 @@ def device_line(versions: dict) -> str:
     return "; ".join(parts)
 
 
+def _selection(selection: dict) -> str:
+    """The run's narrowing (-k, --exclude, --case), so a report of 2 selected cases says so."""
+    parts = [f"-k {selection['keyword']}"] if selection.get("keyword") else []
+    parts += [f"--exclude {p}" for p in selection.get("exclude") or ()]
+    parts += [f"--case {p}" for p in selection.get("case") or ()]
+    if not parts:
+        return ""
+    return f"<br><span class='selection'>{selection.get('selected', '?')} cases selected: {esc(' '.join(parts))}</span>"
+
+
 def _summary(runs: list[Results]) -> str:
     rows = []
     for i, run in enumerate(runs):
@@ -129,6 +144,9 @@ def _summary(runs: list[Results]) -> str:
         settings = f"FL {esc(h.feature_level)}<br>profile {esc(h.profile)}<br>seed {esc(h.seed)}"
         if h.shard:
             settings += f"<br>shard {esc(h.shard)}"
+        settings += _selection(h.selection)
+        if h.retries:
+            settings += f"<br>retries {h.retries}" + (" (flaky fails)" if h.flaky_fails else "")
         verdict = run.verdict().value
         rows.append(
             f'<tr><td>{esc(_run_name(i, run))}</td><td><span class="verdict v-{verdict}">{verdict}</span>'
@@ -141,7 +159,8 @@ def _summary(runs: list[Results]) -> str:
     return (
         f'<table id="summary"><tr><th>run</th><th>verdict</th><th>backend</th><th>settings</th><th>cases</th>{head}'
         f"<th>file</th></tr>{''.join(rows)}</table>"
-        "<p>Only <b>fail, rejected, error, crash, timeout</b> fail a run. <b>observed</b>: behaviour the spec "
+        "<p>Only <b>fail, rejected, error, crash, timeout</b> fail a run (and <b>flaky</b>, failed then passed on "
+        "a retry, under --flaky-fails). <b>observed</b>: behaviour the spec "
         "leaves open, recorded and shown, never judged; only the elements an unspecified register entry really "
         "leaves open are exempt. <b>unsupported</b>: the backend cannot express or run the case (with the "
         "reason); never counted as a pass. <b>waived</b>: a failure excused by a waiver (the vendor's "
@@ -153,47 +172,8 @@ def _summary(runs: list[Results]) -> str:
     )
 
 
-def _matrix(run: Results, i: int, key: str, values: list) -> str:
-    operators = list(run.header.tables.get("operators") or []) or sorted({r.operator for r in run.records})
-    cells: dict[tuple, Counter] = defaultdict(Counter)
-    for r in run.records:
-        if r.hypothesis and r.data_type == "*":
-            continue
-        cells[(r.operator, getattr(r, key))][r.category.value] += 1
-    head = "".join(f"<th>{esc(v)}</th>" for v in values)
-    rows = []
-    for op in operators:
-        tds = []
-        for v in values:
-            c = cells.get((op, v))
-            if not c:
-                tds.append('<td class="cell-none">–</td>')
-                continue
-            total = sum(c.values())
-            ok = c["pass"] + c["observed"]
-            bad = sum(c[k.value] for k in FAILING)
-            klass = "cell-bad" if bad else "cell-ok" if ok == total else "cell-part"
-            title = ", ".join(f"{k} {n}" for k, n in sorted(c.items()))
-            extra = f" <b>✗{bad}</b>" if bad else ""
-            tds.append(f'<td class="{klass} num" title="{esc(title)}">{ok}/{total}{extra}</td>')
-        rows.append(f"<tr><th>{esc(op)}</th>{''.join(tds)}</tr>")
-    return (
-        f'<table class="matrix" data-run="{i}" data-key="{esc(key)}"><tr><th>{esc(_run_name(i, run))}</th>{head}'
-        f"</tr>{''.join(rows)}</table>"
-    )
-
-
 def _matrices(runs: list[Results]) -> str:
-    out = [
-        "<h2 id='matrix'>Operator × data type, operator × rank</h2><p>Each cell: (pass + observed) / total; "
-        "<b>✗n</b>: failing cases; hover for every category. Unsupported cases count in the total.</p>"
-    ]
-    for i, run in enumerate(runs):
-        types = list(run.header.tables.get("data_types") or []) or sorted({r.data_type for r in run.records})
-        ranks = sorted({r.rank for r in run.records if r.rank})
-        out.append(_matrix(run, i, "data_type", types))
-        out.append(_matrix(run, i, "rank", ranks))
-    return "".join(out)
+    return heat_maps(runs, [_run_name(i, run) for i, run in enumerate(runs)])
 
 
 def dml_name(operator: str) -> str:
@@ -338,6 +318,8 @@ def _failure(i: int, run: Results, r: Record, repro: str) -> str:
         f"<h3>{esc(r.id)} {_cat(r.category)} <small>{esc(_run_name(i, run))}</small></h3>",
         f"<p>{esc(r.reason)}</p>",
     ]
+    if r.attempts:
+        parts.append(_attempts(r))
     if r.waiver:
         parts.append(
             f"<p>waiver: {esc(r.waiver.get('reason'))} {esc(r.waiver.get('tracker') or '')} "
@@ -365,7 +347,10 @@ def _failure(i: int, run: Results, r: Record, repro: str) -> str:
     mm = r.mismatch
     if mm is not None and mm.problems:
         parts.append("<p>" + esc("; ".join(mm.problems)) + "</p>")
-    tensors = r.tensors
+    # Only what fails the run gets the full diff and descriptor: a waived or observed difference is known,
+    # and a run of thousands of them would make the report megabytes (the results file has every detail).
+    detailed = r.category.failing
+    tensors = r.tensors if detailed else None
     if tensors is not None and mm is not None:
         for j, exp in enumerate(tensors.expected):
             act = tensors.actual[j] if j < len(tensors.actual) else None
@@ -381,14 +366,15 @@ def _failure(i: int, run: Results, r: Record, repro: str) -> str:
                 f"{_tensor_grid(act, exp, bad, opened) if act else '<i>missing</i>'}</td></tr></table></div>"
             )
     if mm is not None and mm.first:
+        first = mm.first if detailed else mm.first[:MAX_BRIEF_MISMATCHES]
         lis = "".join(
             f"<li>output {m.output} [{esc(','.join(map(str, m.coordinate)))}]: expected "
             f"{esc(m.expected)} ({esc(m.expected_hex)}), actual {esc(m.actual)} ({esc(m.actual_hex)})"
             f"{' (open: observed)' if m.open else ''}</li>"
-            for m in mm.first
+            for m in first
         )
         parts.append(f"<details open><summary>first mismatches</summary><ul>{lis}</ul></details>")
-    if r.descriptor:
+    if r.descriptor and detailed:
         parts.append(
             "<details><summary>descriptor</summary><pre>" + esc(json.dumps(r.descriptor, indent=1)) + "</pre></details>"
         )
@@ -437,21 +423,86 @@ def _grid(runs: list[Results]) -> str:
     )
 
 
+def _case_row(i: int, r: Record) -> str:
+    reason = r.reason if len(r.reason) <= MAX_REASON else r.reason[:MAX_REASON] + "…"
+    cat = esc(r.category.value)
+    return (
+        f"<tr class='f c-{cat}' id='case-{i}-{esc(r.id)}' data-cat='{cat}' data-op='{esc(r.operator)}' "
+        f"data-dt='{esc(r.data_type)}' data-run='{i}' data-id='{esc(r.id)}'><td>{esc(r.id)}</td>"
+        f"<td>{i + 1}</td><td>{esc(r.operator)}</td><td>{esc(r.data_type)}</td><td>{esc(r.rank)}</td>"
+        f"<td>{cat}</td><td>{esc(r.reached_operator or '')}</td><td>{esc(reason)}</td></tr>"
+    )
+
+
+def _summary_row(i: int, cat: str, op: str, dt: str, rank: object, reached: str, reason: str, n: int) -> str:
+    return (
+        f"<tr class='f sum c-{cat}' data-cat='{cat}' data-op='{esc(op)}' data-dt='{esc(dt)}' data-run='{i}' "
+        f"data-id='' data-count='{n}'><td>{n} {cat} case(s)</td><td>{i + 1}</td><td>{esc(op)}</td>"
+        f"<td>{esc(dt)}</td><td>{esc(rank)}</td><td>{cat}</td><td>{esc(reached)}</td><td>{esc(reason)}</td></tr>"
+    )
+
+
 def _cases_table(runs: list[Results]) -> str:
+    """Each case needing a look, one row each; passes summarised per operator, data type and rank, unsupported
+    cases per operator and reason, observed ones that match the suite's policy per operator and register entry.
+
+    A full run has tens of thousands of passes and thousands of unsupported cases: listing each
+    made the report megabytes for nothing a reader looks at (the results file has them all)."""
     rows = []
     for i, run in enumerate(runs):
+        passes: Counter[tuple[str, str, int, str]] = Counter()
+        unsupported: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        observed: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         for r in run.records:
-            reason = r.reason if len(r.reason) <= MAX_REASON else r.reason[:MAX_REASON] + "…"
-            cat = esc(r.category.value)
-            rows.append(
-                f"<tr class='f c-{cat}' id='case-{i}-{esc(r.id)}' data-cat='{cat}' data-op='{esc(r.operator)}' "
-                f"data-dt='{esc(r.data_type)}' data-run='{i}' data-id='{esc(r.id)}'><td>{esc(r.id)}</td>"
-                f"<td>{i + 1}</td><td>{esc(r.operator)}</td><td>{esc(r.data_type)}</td><td>{esc(r.rank)}</td>"
-                f"<td>{cat}</td><td>{esc(r.reached_operator or '')}</td><td>{esc(reason)}</td></tr>"
-            )
+            if r.category is Category.PASS and not r.waived_but_passed:
+                passes[(r.operator, r.data_type, r.rank, r.reached_operator or "")] += 1
+            elif r.category is Category.UNSUPPORTED:
+                unsupported[(r.operator, r.reason[:MAX_REASON])][r.data_type] += 1
+            elif r.category is Category.OBSERVED and r.observed is not None and r.observed.matches_policy:
+                observed[(r.operator, ", ".join(r.unspecified))][r.data_type] += 1
+            else:
+                rows.append(_case_row(i, r))
+        for (op, dt, rank, reached), n in sorted(passes.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
+            rows.append(_summary_row(i, "pass", op, dt, rank, reached, "bit-exact", n))
+        for (op, reason), types in sorted(unsupported.items()):
+            dt = next(iter(types)) if len(types) == 1 else ", ".join(sorted(types))
+            rows.append(_summary_row(i, "unsupported", op, dt, "", "", reason, sum(types.values())))
+        for (op, entries), types in sorted(observed.items()):
+            dt = ", ".join(sorted(types))
+            reason = f"matches the suite's policy for {entries} (errata register)"
+            rows.append(_summary_row(i, "observed", op, dt, "", "", reason, sum(types.values())))
     return (
-        "<h2 id='cases'>All cases</h2><table id='cases-table'><tr><th>case</th><th>run</th><th>operator</th>"
+        "<h2 id='cases'>All cases</h2><p>Each case that needs a look has its own row; passing cases are counted "
+        "per run, operator, data type and rank, unsupported ones per operator and reason, observed ones that "
+        "match the suite's policy per operator and errata entry (every case id is in the results file, and "
+        "the errata register lists observed cases).</p>"
+        "<table id='cases-table'><tr><th>case</th><th>run</th><th>operator</th>"
         "<th>type</th><th>rank</th><th>category</th><th>reached</th><th>reason</th></tr>" + "".join(rows) + "</table>"
+    )
+
+
+def _attempts(r: Record) -> str:
+    items = "".join(
+        f"<li>attempt {k + 1}: {_cat(a.category)} {esc(a.reason[:MAX_REASON])}</li>" for k, a in enumerate(r.attempts)
+    )
+    last = f"<li>attempt {len(r.attempts) + 1}: {_cat(r.category)}</li>"
+    return f"<ol class='attempts'>{items}{last}</ol>"
+
+
+def _flaky(runs: list[Results]) -> str:
+    blocks = [
+        f"<div class='flaky-case f' id='flaky-{i}-{esc(r.id)}' data-cat='flaky' data-op='{esc(r.operator)}' "
+        f"data-dt='{esc(r.data_type)}' data-run='{i}' data-id='{esc(r.id)}'><b>{esc(r.id)}</b> "
+        f"<small>{esc(_run_name(i, run))}</small>{_attempts(r)}</div>"
+        for i, run in enumerate(runs)
+        for r in run.records
+        if r.category is Category.FLAKY or (r.waived_category is Category.FLAKY)
+    ]
+    if not blocks:
+        return ""
+    return (
+        f"<h2 id='flaky'>Flaky cases ({len(blocks)})</h2><p>Failed, then passed on a retry (--retries): each "
+        "attempt's result. They do not fail a run unless it was run with --flaky-fails.</p>" + "".join(blocks)
     )
 
 
@@ -488,12 +539,14 @@ def render(runs: list[Results]) -> str:
         f"<a href='#{a}'>{t}</a>"
         for a, t in (
             ("summary", "summary"),
+            ("regression", "regressions"),
+            ("matrix", "heat maps"),
             ("grid", "comparison"),
-            ("matrix", "matrix"),
             ("reached", "reached operators"),
             ("clauses", "clauses"),
             ("errata", "errata"),
             ("failures", "failures"),
+            ("flaky", "flaky"),
             ("cases", "all cases"),
         )
     )
@@ -501,19 +554,21 @@ def render(runs: list[Results]) -> str:
         f"<h1>DirectML data-movement conformance</h1><p><span id='overall' class='verdict v-{overall}'>{overall}</span>"
         f" {len(runs)} run(s), {total} case results. {nav}</p>",
         _summary(runs),
-        _grid(runs),
+        regression_view(runs, [_run_name(i, run) for i, run in enumerate(runs)]),
         _matrices(runs),
+        _grid(runs),
         _reached(runs),
         _clauses(runs),
         _errata(runs),
         _filters(runs),
         _failures(runs),
+        _flaky(runs),
         _cases_table(runs),
     ]
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<meta name='generator' content='{GENERATOR}'><title>DirectML conformance report</title>"
-        f"<style>{CSS}</style><script>{JS}</script></head><body>{''.join(body)}</body></html>"
+        f"<style>{CSS}{report_heatmap.CSS}</style><script>{JS}</script></head><body>{''.join(body)}</body></html>"
     )
 
 

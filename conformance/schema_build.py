@@ -333,7 +333,7 @@ def _when_schema() -> Schema:
     known = {
         "operator": _names_or_list(list(oracle.OPERATORS), "an operator"),
         "data_type": _names_or_list([t.value for t in oracle.DataType], "a data type name"),
-        "category": _names_or_list(list(expectations.FAILING_NAMES), "a failing category"),
+        "category": _names_or_list(list(expectations.WAIVABLE_NAMES), "a category a waiver excuses"),
         "mismatch": {"enum": sorted(expectations.MISMATCH_KINDS)},
         "descriptor_contains": {
             "type": "object",

@@ -43,7 +43,14 @@ LAYERS: dict[str, tuple[str, ...]] = {
     # Waivers: read by the run, they match run records by id (typed only: a record waives itself).
     "expectations": ("conformance.expectations",),
     "run": ("conformance.run",),
-    "report": ("conformance.report",),
+    # What reads results files: the report (and its heat maps, regression view), JUnit XML, baselines.
+    "report": (
+        "conformance.report",
+        "conformance.report_heatmap",
+        "conformance.report_regression",
+        "conformance.junit",
+        "conformance.baseline",
+    ),
     # schema_build.py derives the schemas from the code's types: a build tool over every format.
     "front ends": ("conformance.cli", "conformance.plugin", "conformance.schema_build", "conformance"),
 }
@@ -58,7 +65,7 @@ ALLOWED: dict[str, set[str]] = {
     "backends": {"oracle", "utilities", "lowering"},
     "expectations": {"oracle", "utilities", "backends"},
     "run": {"oracle", "utilities", "cases", "generation", "backends", "expectations"},
-    "report": {"oracle", "utilities", "cases", "run"},
+    "report": {"oracle", "utilities", "cases", "expectations", "run"},
     "front ends": set(LAYERS),
 }
 

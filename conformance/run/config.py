@@ -43,6 +43,8 @@ class RunConfig:
     operators: tuple[str, ...] | None = None
     data_types: tuple[DataType, ...] | None = None
     case: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] | None = None
+    keyword: str | None = None
     cases: tuple[str, ...] | None = None
     seed: int = 0
     generated: int | None = None  # None: the profile's count
@@ -58,6 +60,9 @@ class RunConfig:
     results: str | None = None
     report: str | None = None
     exitfirst: bool = False
+    retries: int = 0
+    flaky_fails: bool = False
+    junit_xml: str | None = None
     given: frozenset[str] = frozenset()  # the options the user gave
 
     @classmethod
@@ -106,6 +111,8 @@ class RunConfig:
             "operators": list(self.operators or ()),
             "data_types": [d.value for d in self.data_types or ()],
             "case": list(self.case or ()),
+            **({"exclude": list(self.exclude)} if self.exclude else {}),
+            **({"keyword": self.keyword} if self.keyword else {}),
             "cases": [str(Path(p).resolve()) for p in self.cases or ()],
             "generated": self.generated_count,
             "hypothesis_examples": self.hypothesis_count,
@@ -189,6 +196,8 @@ def _from_identity(identity: dict[str, Any]) -> RunConfig:
         operators=tuple(get("operators") or ()) or None,
         data_types=tuple(DataType.parse(d) for d in get("data_types") or ()) or None,
         case=tuple(get("case") or ()) or None,
+        exclude=tuple(get("exclude") or ()) or None,
+        keyword=get("keyword"),
         cases=tuple(get("cases") or ()) or None,
         generated=get("generated"),
         hypothesis_examples=get("hypothesis_examples"),

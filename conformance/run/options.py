@@ -111,6 +111,13 @@ def _shard(text: str) -> Shard:
     return shard
 
 
+def _keyword(text: str) -> str:
+    from .keyword import parse_keyword
+
+    parse_keyword(text)  # a ValueError says where the expression is wrong
+    return text
+
+
 def _nonempty(text: str) -> str:
     if not text.strip():
         raise ValueError("expected a non-empty value")
@@ -123,6 +130,7 @@ FEATURE_LEVEL_TYPE = _typed("feature level", FeatureLevel.parse)
 SEED_TYPE = _typed("seed", _int_in(0, MAX_SEED, f"0..{MAX_SEED}"))
 COUNT_TYPE = _typed("count", _int_in(0, None, "an integer >= 0"))
 POSITIVE_COUNT_TYPE = _typed("count", _int_in(1, None, "a count >= 1"))
+KEYWORD_TYPE = _typed("expression", _keyword)
 
 
 @dataclass(frozen=True)
@@ -216,6 +224,27 @@ OPTIONS: tuple[Option, ...] = (
         _typed("case id", _nonempty),
         "ID",
         "append",
+        identity=True,
+    ),
+    Option(
+        "exclude",
+        "--exclude",
+        "--dml-exclude",
+        "leave out this case id (repeatable; 'PREFIX*' for a prefix)",
+        _typed("case id", _nonempty),
+        "ID",
+        "append",
+        identity=True,
+    ),
+    Option(
+        "keyword",
+        "--keyword",
+        "--dml-keyword",
+        "only cases matching this expression, as pytest's -k: words matched as substrings of the id, "
+        "operator, data type and tags, combined with and, or, not and parentheses (e.g. 'PADDING and not FLOAT16')",
+        KEYWORD_TYPE,
+        "EXPR",
+        short="-k",
         identity=True,
     ),
     Option(
@@ -333,6 +362,29 @@ OPTIONS: tuple[Option, ...] = (
         metavar="FILE",
     ),
     Option("exitfirst", "--exitfirst", None, "stop at the first failing case", action="store_true", short="-x"),
+    Option(
+        "retries",
+        "--retries",
+        None,
+        "run a failing case again, up to N times, each in a fresh worker; one that passes on a retry is "
+        "'flaky' (it does not fail the run unless --flaky-fails). Default: 0",
+        COUNT_TYPE,
+        "N",
+    ),
+    Option(
+        "flaky_fails",
+        "--flaky-fails",
+        None,
+        "a flaky case (failed, then passed on a retry) fails the run",
+        action="store_true",
+    ),
+    Option(
+        "junit_xml",
+        "--junit-xml",
+        None,
+        "also write the results as JUnit XML (one testcase per case) for CI systems",
+        metavar="FILE",
+    ),
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 BACKEND_KWARGS = tuple(o for o in OPTIONS if o.backend_kwarg)

@@ -41,6 +41,7 @@ class Category(str, enum.Enum):
     UNSUPPORTED = "unsupported"
     OBSERVED = "observed"
     WAIVED = "waived"
+    FLAKY = "flaky"  # failed, then passed on a retry (--retries): fails the run only with --flaky-fails
     INTERRUPTED = "interrupted"
 
     @property
@@ -59,6 +60,11 @@ class Category(str, enum.Enum):
 CATEGORIES = tuple(Category)
 # Only these make a run fail (exit code 1); waived ones were failures a vendor's expectations file excused.
 FAILING = frozenset({Category.FAIL, Category.REJECTED, Category.ERROR, Category.CRASH, Category.TIMEOUT})
+
+
+def fails_run(category: Category, flaky_fails: bool = False) -> bool:
+    """Whether a case of this category makes the run fail: the failing ones, and `flaky` under --flaky-fails."""
+    return category.failing or (flaky_fails and category is Category.FLAKY)
 
 
 class Verdict(str, enum.Enum):
@@ -125,6 +131,14 @@ class Crash:
 
 
 @dataclass
+class Attempt:
+    """One earlier try of a retried case (--retries): what it gave, and why."""
+
+    category: Category
+    reason: str = ""
+
+
+@dataclass
 class Record:
     """One case's result.  Everything about the case itself is copied in, so a report needs no corpus."""
 
@@ -157,6 +171,7 @@ class Record:
     waived_category: Category | None = None
     waived_but_passed: bool = False
     synthesized: bool = False  # made by the reader of a version-1 file for a case that never finished
+    attempts: list[Attempt] = field(default_factory=list)  # earlier tries of a retried case, first first
 
     def set(self, category: Category, reason: str) -> Record:
         self.category = category
@@ -164,12 +179,12 @@ class Record:
         return self
 
     def waive(self, waiver: dict[str, Any], reason: str) -> Record:
-        """Apply a matching waiver (its JSON, and why): a failing record becomes WAIVED; a passing one
+        """Apply a matching waiver (its JSON, and why): a failing or flaky record becomes WAIVED; a passing one
         notes that its waiver is stale; an observed one is left alone (never judged, so never stale)."""
         if self.category is Category.WAIVED:
             return self
         self.waiver = waiver
-        if self.category.failing:
+        if self.category.failing or self.category is Category.FLAKY:
             self.waived_category = self.category
             self.set(Category.WAIVED, f"waived ({reason}): {self.reason}")
         elif self.category is Category.PASS:
@@ -228,6 +243,9 @@ class Header:
     input_errors: list[str] = field(default_factory=list)  # malformed case files: the run's input needs fixing
     jobs: int = 1
     timeout_s: float = 0.0
+    selection: dict[str, Any] = field(default_factory=dict)  # -k, --exclude and the count selected
+    retries: int = 0
+    flaky_fails: bool = False
     tables: dict[str, Any] = field(default_factory=dict)
 
     def to_line(self) -> str:

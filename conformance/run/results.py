@@ -41,6 +41,7 @@ from .record import (
     Resume,
     Shard,
     Verdict,
+    fails_run,
     parse_line,
 )
 
@@ -192,7 +193,9 @@ class Results:
 
     @property
     def failed(self) -> bool:
-        return bool(self.header.input_errors) or any(r.category.failing for r in self.records)
+        return bool(self.header.input_errors) or any(
+            fails_run(r.category, self.header.flaky_fails) for r in self.records
+        )
 
     @property
     def executed(self) -> int:

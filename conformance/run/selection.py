@@ -32,6 +32,7 @@ import oracle
 from ..cache import generated_cache_dir
 from ..corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
 from .config import RunConfig, UsageError
+from .keyword import parse_keyword
 from .units import LiveUnit, Unit, Work
 
 RUN_TIME_SOURCE = "generated at run time"
@@ -266,7 +267,24 @@ def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError]]:
     units: list[Unit] = list(cases)
     if config.hypothesis_count and not config.case and not config.cases:
         units += [LiveUnit(op, config.hypothesis_count, config.seed) for op in config.operators or oracle.OPERATORS]
-    return units, loaded.errors
+    return _narrow(units, config), loaded.errors
+
+
+def unit_words(unit: Unit) -> list[str]:
+    """What `-k` matches against: the id, the operator, the data type and the tags."""
+    if isinstance(unit, LiveUnit):
+        return [unit.id, unit.operator, "hypothesis"]
+    return [unit.id, unit.operator, unit.data_type.value, *unit.tags, *unit.unspecified]
+
+
+def _narrow(units: list[Unit], config: RunConfig) -> list[Unit]:
+    """--exclude and -k: the units left out by id, and the ones the keyword expression keeps."""
+    if config.exclude:
+        units = [u for u in units if not _matches(u.id, config.exclude)]
+    if config.keyword:
+        matcher = parse_keyword(config.keyword)
+        units = [u for u in units if matcher(unit_words(u))]
+    return units
 
 
 def select(config: RunConfig, finished: set[str] | frozenset[str] = frozenset()) -> Selection:

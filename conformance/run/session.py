@@ -33,7 +33,7 @@ from .config import RunConfig, UsageError
 from .options import BACKEND_KWARGS, default_jobs, flag
 from .outputs import check_folder, check_target
 from .pool import BackendStartError, Pool, WorkerInfo
-from .record import FORMAT, FORMAT_VERSION, Category, Footer, Header, Record, Resume
+from .record import FORMAT, FORMAT_VERSION, Attempt, Category, Footer, Header, Record, Resume
 from .results import (
     Results,
     ResultsFileError,
@@ -109,6 +109,8 @@ class Session:
         self.jobs = max(1, min(wanted, self.factory.max_jobs or wanted, len(self.selection.works) or 1))
         self.execute = execute
         self.pool: Pool | None = None
+        self.retired_warnings: list[str] = []  # from the pools --retries replaced
+        self.retrying: dict[int, Record] = {}  # the round of retries in flight: each case's record before it
         self.info: WorkerInfo | None = None
         self.writer: ResultsWriter | None = None
         self.records: list[Record] = []  # this session's
@@ -162,7 +164,8 @@ class Session:
         try:
             expectations = Expectations() if self.config.no_known_issues else known_issues(self.factory.name)
             if self.config.expectations:
-                expectations = expectations.extend(load_expectations(self.config.expectations))
+                vendor = load_expectations(self.config.expectations)
+                expectations = expectations.extend(vendor.for_backend(self.factory.name, self.config.backend))
         except ExpectationsError as e:
             raise UsageError(f"{self._flag('expectations')}: {e}") from None
         return expectations
@@ -207,14 +210,7 @@ class Session:
         Raises BackendStartError when no worker can construct the backend.
         """
         if self.execute:
-            self.pool = Pool(
-                self.config.backend,
-                self.config.backend_kwargs,
-                jobs=self.jobs,
-                timeout=self.config.timeout_s,
-                batch_size=self.factory.batch_size,
-                feature_level=str(self.config.feature_level) if self.config.feature_level else None,
-            )
+            self.pool = self._new_pool(self.jobs)
             try:
                 self.info = self.pool.start(stop)
             except BackendStartError:
@@ -227,6 +223,16 @@ class Session:
         if self.write and self.info is not None:
             self._open()
         return True
+
+    def _new_pool(self, jobs: int) -> Pool:
+        return Pool(
+            self.config.backend,
+            self.config.backend_kwargs,
+            jobs=jobs,
+            timeout=self.config.timeout_s,
+            batch_size=self.factory.batch_size,
+            feature_level=str(self.config.feature_level) if self.config.feature_level else None,
+        )
 
     def _open(self) -> None:
         """Create (or reopen) the results file and write the header (or the resume line)."""
@@ -282,6 +288,14 @@ class Session:
             },
             case_paths=[str(p) for p in c.cases or ()],
             case_count=len(self.selection.works),
+            selection={
+                "case": list(c.case or ()),
+                "exclude": list(c.exclude or ()),
+                "keyword": c.keyword,
+                "selected": self.selection.total,
+            },
+            retries=c.retries,
+            flaky_fails=c.flaky_fails,
             shard=c.shard,
             config=c.identity(),
             expectations={"path": self.expectations.path, "waivers": [w.to_json() for w in self.expectations.waivers]},
@@ -352,6 +366,45 @@ class Session:
                 reason = "-x: stopped at the first failure"
             if reason:
                 return reason
+        if self.stop_reason is None and self.config.retries:
+            return self.retry(stop, on_records)
+        return self.stop_reason
+
+    def retry(
+        self, stop: Callable[[], str | None] = lambda: None, on_records: Callable[[list[Record]], None] | None = None
+    ) -> str | None:
+        """--retries: run the failing cases again, each round in fresh workers; a pass on a retry is `flaky`.
+
+        A retry's record replaces the case's earlier one (a results file's last record per case
+        wins) and lists every earlier attempt.  Live Hypothesis units are not retried: a rerun
+        draws the same examples, and their shrunk case is in the record.
+        """
+        for _ in range(self.config.retries):
+            works = [
+                w
+                for w in self.selection.works
+                if not isinstance(w.unit, LiveUnit) and w.index in self.done and self.done[w.index].category.failing
+            ]
+            if not works:
+                return None
+            assert self.pool is not None
+            self.retired_warnings += self.pool.close()
+            self.pool = self._new_pool(min(self.jobs, len(works)))
+            try:
+                if self.pool.start(stop) is None:
+                    return stop() or "stopped"
+            except BackendStartError as e:
+                return f"the backend could not be started again for a retry: {e}"
+            earlier = self.retrying = {w.index: self.done[w.index] for w in works}
+            self.pool.submit(works)
+            while self.pool.busy:
+                records = [_retried(earlier[r.index], r) for r in self.pool.poll(0.1, 0.05) if r.index in earlier]
+                self.accept(*records)
+                if on_records is not None and records:
+                    on_records(records)
+                reason = stop() or self.stop_reason
+                if reason:
+                    return reason
         return self.stop_reason
 
     def wait_for(self, work: Work) -> Record:
@@ -371,12 +424,13 @@ class Session:
     ) -> Results:
         """Stop what still runs, write the footer, render the report; the run's results (in memory)."""
         not_run = 0
-        warnings: list[str] = []
+        warnings: list[str] = list(self.retired_warnings)
         if self.pool is not None:
             if self.pool.busy:
                 records, not_run = self.pool.interrupt(stopped or "the run ended")
-                self.accept(*records)
-            warnings = self.pool.close()
+                # a retry cut short leaves the case's earlier result standing, not `interrupted`
+                self.accept(*(r for r in records if r.index not in self.retrying))
+            warnings += self.pool.close()
         if self.write and self.writer is None and self.write_error is None and self.info is not None:
             self._open_late()
         records = final_records(self.prior + self.records)
@@ -402,6 +456,19 @@ class Session:
         return Results(
             str(self.results_path), self.prior_header or self.written_header or self.header(), records, footer
         )
+
+
+def _retried(earlier: Record, record: Record) -> Record:
+    """A retry's record: every earlier attempt listed; `flaky` if this one passed."""
+    record.attempts = [*earlier.attempts, Attempt(earlier.category, earlier.reason)]
+    if record.category is Category.PASS:
+        first = record.attempts[0]
+        record.set(
+            Category.FLAKY,
+            f"passed on attempt {len(record.attempts) + 1} after {len(record.attempts)} failure(s); "
+            f"first: {first.category.value}: {first.reason}",
+        )
+    return record
 
 
 def _signature(work: Work) -> tuple:

@@ -163,7 +163,12 @@ def fault_key(descriptor) -> str:
 
 
 class Hostile(AllLevels):
-    """The oracle, except for the cases $DML_TEST_FAULTS names: there it does the named harm."""
+    """The oracle, except for the cases $DML_TEST_FAULTS names: there it does the named harm.
+
+    `garbage_once` is wrong only the first time the case runs in a test (across processes:
+    a marker file per case in $DML_TEST_STATE), as a flaky driver is; `garbage_then_hang` is
+    wrong the first time and hangs after.
+    """
 
     name = "hostile"
 
@@ -184,11 +189,27 @@ class Hostile(AllLevels):
             raise ValueError("unsupported_reason exploded")
         return super().unsupported_reason(descriptor, feature_level)
 
+    def _first_time(self, key: str) -> bool:
+        """True the first time any process of this test asks about `key` (a marker file in $DML_TEST_STATE)."""
+        import hashlib
+
+        marker = os.path.join(os.environ["DML_TEST_STATE"], hashlib.sha256(key.encode()).hexdigest()[:16])
+        try:
+            os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            return False
+        return True
+
     def run(self, descriptor, inputs, feature_level) -> RunResult:
         key = fault_key(descriptor)
         self._log("start", key)
+        fault = self.faults.get(key)
+        if fault == "garbage_once":  # wrong the first time, right ever after: a flaky case
+            fault = "garbage" if self._first_time(key) else None
+        if fault == "garbage_then_hang":  # wrong the first time, then never answers
+            fault = "garbage" if self._first_time(key) else "hang"
         try:
-            return self._run(self.faults.get(key), descriptor, inputs, feature_level)
+            return self._run(fault, descriptor, inputs, feature_level)
         finally:
             self._log("end", key)
 

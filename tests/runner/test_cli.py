@@ -95,7 +95,7 @@ def test_malformed_case_file_exits_2_and_loses_nothing(tmp_path):
 def test_report_side_by_side(broken_run, good_run, tmp_path):
     out = tmp_path / "both.html"
     proc = cli("report", str(good_run[1]), str(broken_run[1]), "-o", str(out))
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 1, proc.stderr  # the verdict is FAIL
     text = out.read_text()
     assert "Comparison grid" in text and "1: oracle build" in text and "2: bit-flip build" in text
 

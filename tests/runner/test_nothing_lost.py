@@ -310,7 +310,7 @@ def test_a_version_1_results_file_still_reads(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     run = read_results(path)
     assert [(r.id, r.category.value) for r in run.records] == [("SLICE-a", "pass"), ("SLICE-b", "crash")]
-    assert cli("report", str(path), "-o", str(tmp_path / "r.html")).returncode == 0
+    assert cli("report", str(path), "-o", str(tmp_path / "r.html")).returncode == 1  # a crash: FAIL
 
 
 def test_workers_die_with_a_killed_parent_and_the_file_stays_readable(tmp_path):

@@ -258,3 +258,30 @@ def test_a_signal_to_pytest_leaves_a_footer_and_a_partial_report(tmp_path, signu
     records = _records(results)
     assert records[-1]["kind"] == "footer" and records[-1]["interrupted"]
     assert "v-INCOMPLETE" in (tmp_path / "r.html").read_text()
+
+
+def test_keyword_and_exclude_options_select_in_the_plugin_too(tester):
+    results = tester.path / "r.jsonl"
+    result = tester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--dml-backend",
+        "dml_test_backends:AllLevels",
+        "--dml-cases",
+        str(EXAMPLES),
+        "--dml-results",
+        str(results),
+        "--dml-report",
+        "none",
+        "--dml-keyword",
+        "SLICE or SPLIT",
+        "--dml-exclude",
+        "SLICE1-*",
+        "--dml-exclude",
+        "SPLIT-example-2",
+    )
+    records = _records(results)
+    ids = sorted(r["id"] for r in records if r["kind"] == "case")
+    assert ids == ["SLICE-example-1", "SLICE-example-2", "SPLIT-example-1"]
+    result.assert_outcomes(passed=3)
+    assert records[0]["selection"]["exclude"] == ["SLICE1-*", "SPLIT-example-2"]

@@ -1,0 +1,90 @@
+"""The report's heat maps: operator × data type and operator × rank, coloured by pass rate, hatched for unsupported.
+
+A cell's colour is its pass rate among the cases that ran (pass, observed and flaky count as
+passing; unsupported ones did not run): red at 0 %, through amber, to green at 100 %.  Cells
+with unsupported cases are hatched; a cell whose cases were all unsupported is only hatched.
+The text is still (passing)/(total) and ✗n for failing cases, so the numbers stay readable
+without colour.  Reads results records only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from html import escape
+
+from .run.record import FAILING
+from .run.results import Results
+
+PASSING = ("pass", "observed", "flaky")
+CSS = """
+.heat td.heat{min-width:3.5em}
+.heat td.hatched,.legend .hatched{background-image:repeating-linear-gradient(45deg,rgba(0,0,0,.18) 0 2px,transparent 2px 7px)}
+.legend span{display:inline-block;padding:0 .6em;margin-right:.3em;border:1px solid #ccc}
+"""
+
+
+def _esc(value: object) -> str:
+    return escape("" if value is None else str(value), quote=True)
+
+
+def heat_colour(rate: float) -> str:
+    """Red (0) through amber to green (1), light enough for dark text."""
+    return f"hsl({round(120 * max(0.0, min(1.0, rate)))},70%,78%)"
+
+
+def _cell(counts: Counter | None) -> str:
+    if not counts:
+        return '<td class="cell-none">–</td>'
+    total = sum(counts.values())
+    unsupported = counts["unsupported"]
+    ran = total - unsupported
+    ok = sum(counts[k] for k in PASSING)
+    bad = sum(counts[k.value] for k in FAILING)
+    klass = "cell-bad" if bad else "cell-ok" if ok == total else "cell-part"
+    title = ", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
+    classes = f"{klass} heat num" + (" hatched" if unsupported else "")
+    if ran:
+        rate = ok / ran
+        style = f' style="background-color:{heat_colour(rate)}"'
+        data = f' data-rate="{rate:.4f}"'
+        title += f"; pass rate {100 * rate:.1f}% of {ran} run"
+    else:
+        style, data = ' style="background-color:#eee"', ' data-rate=""'
+        title += "; none could run here"
+    extra = f" <b>✗{bad}</b>" if bad else ""
+    return f'<td class="{classes}"{style}{data} title="{_esc(title)}">{ok}/{total}{extra}</td>'
+
+
+def heat_table(run: Results, i: int, name: str, key: str, values: list) -> str:
+    """One run's operator × `key` (data_type or rank) heat map."""
+    operators = list(run.header.tables.get("operators") or []) or sorted({r.operator for r in run.records})
+    cells: dict[tuple, Counter] = defaultdict(Counter)
+    for r in run.records:
+        if r.hypothesis and r.data_type == "*":
+            continue
+        cells[(r.operator, getattr(r, key))][r.category.value] += 1
+    head = "".join(f"<th>{_esc(v)}</th>" for v in values)
+    rows = [f"<tr><th>{_esc(op)}</th>{''.join(_cell(cells.get((op, v))) for v in values)}</tr>" for op in operators]
+    return (
+        f'<table class="matrix heat" data-run="{i}" data-key="{_esc(key)}"><tr><th>{_esc(name)}</th>{head}'
+        f"</tr>{''.join(rows)}</table>"
+    )
+
+
+def heat_maps(runs: list[Results], names: list[str]) -> str:
+    legend = "".join(
+        f'<span style="background-color:{heat_colour(rate)}">{round(rate * 100)}%</span>' for rate in (0, 0.5, 0.9, 1)
+    )
+    out = [
+        "<h2 id='matrix'>Operator × data type, operator × rank</h2><p>Each cell: (pass + observed + flaky) / "
+        "total, coloured by the pass rate of the cases that ran; <b>✗n</b>: failing cases; hatched: some cases "
+        "are unsupported (counted in the total, never as passes; grey and hatched: none could run). Hover for "
+        f"every category.</p><p class='legend'>pass rate: {legend}"
+        "<span class='hatched' style='background-color:#eee'>unsupported</span></p>"
+    ]
+    for i, run in enumerate(runs):
+        types = list(run.header.tables.get("data_types") or []) or sorted({r.data_type for r in run.records})
+        ranks = sorted({r.rank for r in run.records if r.rank})
+        out.append(heat_table(run, i, names[i], "data_type", types))
+        out.append(heat_table(run, i, names[i], "rank", ranks))
+    return "".join(out)

@@ -1,0 +1,354 @@
+"""A vendor's nightly loop (issue 14): retries and flakes, baselines, JUnit XML, -k and --exclude, report exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from runner_helpers import EXAMPLES, TRACEBACK, cli, env, faults_file, lines
+
+from conformance.run.keyword import parse_keyword
+from conformance.run.results import read_results
+
+DATA = Path(__file__).resolve().parent / "data"
+HOSTILE = "dml_test_backends:Hostile"
+
+
+def _hostile(tmp_path: Path, faults: dict[str, str], *args: str, name: str = "run") -> tuple:
+    """A Hostile run on the examples with `faults`; (process, results file, calls log)."""
+    out = tmp_path / name
+    state = tmp_path / f"{name}-state"
+    state.mkdir()
+    calls = tmp_path / f"{name}-calls.jsonl"
+    proc = cli(
+        "run",
+        "--backend",
+        HOSTILE,
+        "--cases",
+        str(EXAMPLES),
+        "--out",
+        str(out),
+        "-j",
+        "2",
+        *args,
+        env_extra={
+            "DML_TEST_FAULTS": str(faults_file(tmp_path, faults)),
+            "DML_TEST_STATE": str(state),
+            "DML_TEST_CALLS": str(calls),
+        },
+    )
+    assert TRACEBACK not in proc.stderr, proc.stderr
+    (results,) = out.glob("results-*.jsonl")
+    return proc, results, calls
+
+
+def _categories(results: Path) -> dict[str, str]:
+    return {r.id: r.category.value for r in read_results(results).records}
+
+
+# --- retries and flakes ----------------------------------------------------------------------------------
+
+
+def test_a_case_failing_once_is_flaky_with_retries_and_the_run_passes(tmp_path):
+    proc, results, calls = _hostile(tmp_path, {"SLICE1-example-2": "garbage_once"}, "--retries", "2")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    run = read_results(results)
+    categories = Counter(r.category.value for r in run.records)
+    assert categories == {"pass": len(run.records) - 1, "flaky": 1}
+    (flaky,) = [r for r in run.records if r.category.value == "flaky"]
+    assert flaky.id == "SLICE1-example-2"
+    assert [(a.category.value, "differ" in a.reason) for a in flaky.attempts] == [("fail", True)]
+    assert "FLAKY SLICE1-example-2" in proc.stdout and "verdict: PASS" in proc.stdout
+    assert run.header.retries == 2 and run.header.flaky_fails is False
+    # The retry ran in a fresh worker: the case's two runs were in two processes.
+    bad = [c["pid"] for c in map(json.loads, calls.read_text().splitlines()) if c["fault"] and c["what"] == "start"]
+    assert len(bad) == 2 and bad[0] != bad[1]
+    valid = cli("schema", "results", "--validate", str(results))
+    assert valid.returncode == 0, valid.stderr  # attempts, retries, selection: all in the results schema
+    report = next(results.parent.glob("report-*.html")).read_text()
+    flaky_section = report[report.index("<h2 id='flaky'>") : report.index("<h2 id='cases'>")]
+    assert "SLICE1-example-2" in flaky_section
+    assert re.search(r'attempt 1: <span class="c-fail">fail</span> \d+ element\(s\) differ', flaky_section)
+    assert 'attempt 2: <span class="c-flaky">flaky</span>' in flaky_section
+
+
+def test_flaky_fails_makes_a_flake_fail_the_run_and_no_retries_leaves_it_failing(tmp_path):
+    junit = tmp_path / "strict.xml"
+    proc, results, _ = _hostile(
+        tmp_path,
+        {"SLICE1-example-2": "garbage_once"},
+        "--retries",
+        "1",
+        "--flaky-fails",
+        "--junit-xml",
+        str(junit),
+        name="strict",
+    )
+    assert proc.returncode == 1 and "verdict: FAIL" in proc.stdout
+    assert _categories(results)["SLICE1-example-2"] == "flaky"
+    failures = ET.parse(junit).findall(".//testcase/failure")
+    assert [f.get("type") for f in failures] == ["flaky"] and "earlier attempt: fail" in (failures[0].text or "")
+    proc, results, _ = _hostile(tmp_path, {"SLICE1-example-2": "garbage_once"}, name="once")
+    assert proc.returncode == 1 and _categories(results)["SLICE1-example-2"] == "fail"
+
+
+def test_a_case_failing_every_time_keeps_failing_with_every_attempt_listed(tmp_path):
+    proc, results, calls = _hostile(tmp_path, {"PADDING-example-1": "garbage"}, "--retries", "2")
+    assert proc.returncode == 1
+    record = next(r for r in read_results(results).records if r.id == "PADDING-example-1")
+    assert record.category.value == "fail" and [a.category.value for a in record.attempts] == ["fail", "fail"]
+    starts = [c for c in map(json.loads, calls.read_text().splitlines()) if c["fault"] and c["what"] == "start"]
+    assert len(starts) == 3
+
+
+def test_a_retry_cut_short_by_a_signal_leaves_the_earlier_result(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    calls = tmp_path / "calls.jsonl"
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "conformance.cli", "run", "--backend", HOSTILE, "--cases", str(EXAMPLES)),
+            *("--out", str(tmp_path / "out"), "--retries", "2", "-j", "1", "--timeout", "0"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(
+            DML_TEST_FAULTS=str(faults_file(tmp_path, {"SPLIT-example-1": "garbage_then_hang"})),
+            DML_TEST_STATE=str(state),
+            DML_TEST_CALLS=str(calls),
+        ),
+    )
+    deadline = time.monotonic() + 60
+    while not (calls.exists() and calls.read_text().count('"fault": "garbage_then_hang"') >= 3):  # 2 starts, 1 end
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 1 and TRACEBACK not in stderr
+    (results,) = (tmp_path / "out").glob("results-*.jsonl")
+    record = next(r for r in read_results(results).records if r.id == "SPLIT-example-1")
+    assert record.category.value == "fail" and "differ" in record.reason
+
+
+def test_a_known_flake_in_the_expectations_is_waived_under_flaky_fails(tmp_path):
+    waivers = tmp_path / "flakes.json"
+    waivers.write_text(
+        json.dumps(
+            {"waivers": [{"id": "SLICE1-example-2", "when": {"category": "flaky"}, "reason": "known flake, bug 7"}]}
+        )
+    )
+    proc, results, _ = _hostile(
+        tmp_path,
+        {"SLICE1-example-2": "garbage_once"},
+        "--retries",
+        "1",
+        "--flaky-fails",
+        "--expectations",
+        str(waivers),
+    )
+    assert proc.returncode == 0, proc.stdout
+    record = next(r for r in read_results(results).records if r.id == "SLICE1-example-2")
+    assert record.category.value == "waived" and record.waived_category is not None
+    assert record.waived_category.value == "flaky"
+
+
+# --- baselines ----------------------------------------------------------------------------------------------
+
+
+def test_baseline_then_rerun_passes_with_every_former_failure_waived(broken_run, tmp_path):
+    expectations = tmp_path / "expectations.json"
+    made = cli("baseline", str(broken_run[1]), "-o", str(expectations))
+    assert made.returncode == 0, made.stderr
+    failing = {r.id: r.category.value for r in read_results(broken_run[1]).records if r.category.failing}
+    waivers = json.loads(expectations.read_text())["waivers"]
+    assert {w["id"]: w["when"]["category"] for w in waivers} == failing and len(failing) == 10
+    assert {(w["backend"], w["label"]) for w in waivers} == {("bit-flip", "bit-flip build")}
+    assert all(w["reason"].startswith("TODO") for w in waivers)
+    valid = cli("schema", "expectations", "--validate", str(expectations))
+    assert valid.returncode == 0, valid.stderr  # what baseline writes is a valid expectations file
+    out = tmp_path / "again"
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:BitFlip",
+        "--cases",
+        str(EXAMPLES),
+        "--out",
+        str(out),
+        "--expectations",
+        str(expectations),
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (results,) = out.glob("results-*.jsonl")
+    records = read_results(results).records
+    assert {r.id for r in records if r.category.value == "waived"} == set(failing)
+    assert all(r.waived_category and r.waived_category.value == failing[r.id] for r in records if r.id in failing)
+    again = cli("baseline", str(broken_run[1]), "-o", str(expectations))
+    assert again.returncode == 2 and "exists; give --force" in again.stderr
+    assert cli("baseline", str(broken_run[1]), "-o", str(expectations), "--force").returncode == 0
+
+
+def test_a_changed_category_is_not_waived_and_a_fix_shows_as_a_stale_waiver(tmp_path):
+    _, first, _ = _hostile(tmp_path, {"PADDING-example-1": "garbage", "SLICE-example-1": "garbage"}, name="first")
+    expectations = tmp_path / "expectations.json"
+    assert cli("baseline", str(first), "-o", str(expectations)).returncode == 0
+    proc, results, _ = _hostile(
+        tmp_path, {"PADDING-example-1": "raise"}, "--expectations", str(expectations), name="second"
+    )
+    assert proc.returncode == 1
+    records = {r.id: r for r in read_results(results).records}
+    assert records["PADDING-example-1"].category.value == "crash"  # was `fail`: a regression, not waived
+    assert records["SLICE-example-1"].category.value == "pass" and records["SLICE-example-1"].waived_but_passed
+
+
+def test_a_waiver_for_another_backend_does_not_apply(broken_run, tmp_path):
+    expectations = tmp_path / "expectations.json"
+    assert cli("baseline", str(broken_run[1]), "-o", str(expectations)).returncode == 0
+    proc, _, _ = _hostile(tmp_path, {"PADDING-example-1": "garbage"}, "--expectations", str(expectations))
+    assert proc.returncode == 1 and "FAIL PADDING-example-1" in proc.stdout
+
+
+# --- JUnit XML ----------------------------------------------------------------------------------------------
+
+
+def _schema():
+    etree = pytest.importorskip("lxml.etree", reason="lxml is in the [test] extra")
+    return etree, etree.XMLSchema(etree.parse(str(DATA / "JUnit.xsd")))
+
+
+def test_junit_xml_is_valid_against_the_junit_schema_and_counts_equal_the_results(tmp_path):
+    etree, schema = _schema()
+    junit = tmp_path / "junit.xml"
+    out = tmp_path / "run"
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:NoInvalidChecks",
+        "--cases",
+        str(EXAMPLES),
+        "--out",
+        str(out),
+        "--junit-xml",
+        str(junit),
+    )
+    (results,) = out.glob("results-*.jsonl")
+    document = etree.parse(str(junit))
+    assert schema.validate(document), schema.error_log
+    counts = Counter(r.category.value for r in read_results(results).records)
+    (suite,) = document.getroot()
+    assert int(suite.get("tests")) == sum(counts.values()) == len(suite.findall("testcase"))
+    assert int(suite.get("skipped")) == counts["unsupported"] > 0
+    assert int(suite.get("failures")) == counts["fail"] + counts["rejected"]
+    assert int(suite.get("errors")) == counts["error"] + counts["crash"] + counts["timeout"]
+    skipped = suite.find("testcase[@name='PADDING-example-1']")
+    assert skipped.get("classname") == "PADDING" and "PADDING" in skipped.find("skipped").get("message")
+    assert proc.returncode in (0, 1)
+
+
+def test_junit_failures_carry_the_summary_and_the_repro_command(broken_run, tmp_path):
+    etree, schema = _schema()
+    junit = tmp_path / "junit.xml"
+    proc = cli("report", str(broken_run[1]), "-o", str(tmp_path / "r.html"), "--junit-xml", str(junit))
+    assert proc.returncode == 1  # the verdict is FAIL
+    document = etree.parse(str(junit))
+    assert schema.validate(document), schema.error_log
+    case = document.find(".//testcase[@name='SLICE1-example-2']")
+    failure = case.find("failure")
+    assert case.get("classname") == "SLICE1" and failure.get("type") == "fail"
+    assert "1 element(s) differ" in failure.get("message")
+    assert "reproduce: dml-conformance run --backend dml_test_backends:BitFlip" in failure.text
+    assert failure.text.rstrip().endswith("--case SLICE1-example-2")
+    assert len(document.findall(".//failure")) == 10
+
+
+# --- selection: -k and --exclude ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("expression", "words", "expected"),
+    [
+        ("PADDING", ["PADDING-example-1", "PADDING", "FLOAT32"], True),
+        ("padding and not float32", ["PADDING-example-1", "PADDING", "FLOAT32"], False),
+        ("SLICE1 or (PADDING and FLOAT16)", ["PADDING-x", "PADDING", "FLOAT16"], True),
+        ("not (SLICE or SPLIT)", ["PADDING-x", "PADDING", "UINT8"], True),
+        ("not not edge", ["SLICE-x", "SLICE", "INT8", "edge-case"], True),
+    ],
+)
+def test_keyword_expressions(expression, words, expected):
+    assert parse_keyword(expression)(words) is expected
+
+
+@pytest.mark.parametrize("expression", ["", "and", "(SLICE", "SLICE or", "SLICE )", "SLICE $"])
+def test_malformed_keyword_expressions_are_usage_errors(expression, tmp_path):
+    with pytest.raises(ValueError):
+        parse_keyword(expression)
+    proc = cli("run", "--backend", "oracle", "--cases", str(EXAMPLES), "--out", str(tmp_path), "-k", expression)
+    assert proc.returncode == 2 and "-k" in proc.stderr and TRACEBACK not in proc.stderr
+
+
+def test_keyword_and_exclude_select_cases_and_the_header_and_report_say_so(tmp_path):
+    out = tmp_path / "sel"
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:AllLevels",
+        "--cases",
+        str(EXAMPLES),
+        "--out",
+        str(out),
+        "-k",
+        "SLICE and not SPLIT",
+        "--exclude",
+        "SLICE1-*",
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (results,) = out.glob("results-*.jsonl")
+    run = read_results(results)
+    assert [r.id for r in run.records] == ["SLICE-example-1", "SLICE-example-2"]
+    assert run.header.selection == {
+        "case": [],
+        "exclude": ["SLICE1-*"],
+        "keyword": "SLICE and not SPLIT",
+        "selected": 2,
+    }
+    assert run.header.config["exclude"] == ["SLICE1-*"] and run.header.config["keyword"] == "SLICE and not SPLIT"
+    report = next(out.glob("report-*.html")).read_text()
+    assert "2 cases selected" in report and "-k SLICE and not SPLIT" in report
+    resumed = cli("run", "--resume", str(results), "-k", "PADDING", "--report", "none")
+    assert resumed.returncode == 2 and "--keyword 'PADDING' (the file has 'SLICE and not SPLIT')" in resumed.stderr
+
+
+def test_cases_list_previews_a_keyword_and_exclude_selection():
+    proc = cli("cases", "list", "--cases", str(EXAMPLES), "-k", "slice and not slice1", "--exclude", "SLICE-example-2")
+    assert proc.returncode == 0, proc.stderr
+    assert [line.split("\t")[0] for line in proc.stdout.splitlines()] == ["SLICE-example-1"]
+
+
+def test_old_results_files_without_the_new_fields_still_load(good_run, tmp_path):
+    rows = lines(good_run[1])
+    for row in rows:
+        for key in ("selection", "retries", "flaky_fails", "attempts"):
+            row.pop(key, None)
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    run = read_results(path)
+    assert run.header.retries == 0 and run.header.selection == {} and run.verdict().value == "PASS"
+
+
+# --- report exit code ------------------------------------------------------------------------------------
+
+
+def test_report_exits_1_on_a_failing_verdict_unless_no_fail(broken_run, good_run, tmp_path):
+    assert cli("report", str(good_run[1]), "-o", str(tmp_path / "g.html")).returncode == 0
+    failing = cli("report", str(broken_run[1]), "-o", str(tmp_path / "b.html"))
+    assert failing.returncode == 1 and "verdict: FAIL" in failing.stdout
+    assert cli("report", str(broken_run[1]), "-o", str(tmp_path / "b.html"), "--no-fail").returncode == 0
