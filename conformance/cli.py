@@ -273,7 +273,7 @@ def _backends(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .run.options import COUNT_TYPE, OPERATORS_TYPE, POSITIVE_COUNT_TYPE, SEED_TYPE, add_cli_options
+    from .run.options import COUNT_TYPE, OPERATORS_TYPE, POSITIVE_COUNT_TYPE, PROFILES, SEED_TYPE, add_cli_options
 
     parser = argparse.ArgumentParser(
         prog="dml-conformance",
@@ -310,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cases = sub.add_parser("cases", help="list or generate cases").add_subparsers(dest="cases_command", required=True)
     lst = cases.add_parser("list", help="case ids, operator, data type, rank, outcome, clauses")
-    lst.add_argument("--profile", choices=("quick", "full"), default="quick")
+    lst.add_argument("--profile", choices=PROFILES, default="quick")
     lst.add_argument("--cases", action="append")
     lst.add_argument("--operators", type=OPERATORS_TYPE, default=None)
     lst.add_argument("--clause", default=None)

@@ -115,6 +115,15 @@ class Observed:
 
 
 @dataclass
+class Digests:
+    """sha256 of each output's raw bytes (C order), expected and actual: a large tensor's record, not the tensor."""
+
+    expected: list[str] = field(default_factory=list)
+    actual: list[str] = field(default_factory=list)
+    chunks: int = 0  # how many pieces the comparison went through
+
+
+@dataclass
 class Crash:
     """How a worker process ended while the case ran: exit code or signal, and its last stderr lines."""
 
@@ -147,6 +156,7 @@ class Record:
     timings: dict[str, float] = field(default_factory=dict)
     mismatch: Comparison | None = None
     tensors: Tensors | None = None
+    digests: Digests | None = None  # large outputs (the stress profile): their digests instead of the tensors
     observed: Observed | None = None
     expected_clause: str | None = None
     clause_matched: bool | None = None

@@ -185,6 +185,7 @@ def main() -> int:
                     level,
                     on_example=lambda case, w=work: worker.send("example", w.index, _case_json(case)),
                     prefetched=results.get(work.index),
+                    max_bytes=init.get("max_bytes"),
                 )
             except BaseException as e:  # SystemExit or KeyboardInterrupt from the backend: this worker ends
                 from .units import blank_record
