@@ -225,6 +225,7 @@ class Header:
     input_errors: list[str] = field(default_factory=list)  # malformed case files: the run's input needs fixing
     jobs: int = 1
     timeout_s: float = 0.0
+    max_bytes: int | None = None  # each case's memory budget (--max-bytes or the machine's share)
     tables: dict[str, Any] = field(default_factory=dict)
 
     def to_line(self) -> str:

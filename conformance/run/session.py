@@ -293,6 +293,7 @@ class Session:
             input_errors=[str(e) for e in self.selection.errors],
             jobs=self.jobs,
             timeout_s=c.timeout_s or 0.0,
+            max_bytes=c.max_bytes_budget,
             tables=spec_tables(),
         )
 
