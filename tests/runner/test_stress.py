@@ -89,9 +89,7 @@ def test_ids_are_stable_and_every_case_is_valid_and_fully_specified():
 def test_the_profile_reaches_directmls_limits():
     cases = stress_cases()
     for operator in oracle.OPERATORS:  # an axis past 65,535 (D3D12's thread groups per dimension) for each
-        assert any(
-            c.operator == operator and max(max(t.sizes) for t in outputs_of(c)) > 65535 for c in cases
-        ), operator
+        assert any(c.operator == operator and max(max(t.sizes) for t in outputs_of(c)) > 65535 for c in cases), operator
     out_bytes = [sum(math.prod(t.sizes) * t.data_type.numpy.itemsize for t in outputs_of(c)) for c in cases]
     assert max(out_bytes) > 2**32 and any(2**31 < b <= 2**32 for b in out_bytes)
     in_bytes = [oracle.tensor_bytes(c.descriptor)["input_tensor"] for c in cases]
