@@ -13,6 +13,7 @@ before the next case (conformance.run.large).  Ids are names, stable across runs
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
@@ -25,7 +26,6 @@ from oracle.checks import TensorDesc
 from .corpus import Expected
 
 STRESS_SOURCE = "stress profile (conformance/stress.py)"
-FILL_CHUNK = 1 << 24  # elements per step when filling an input: a bounded temporary
 SYMMETRIC_LEVEL = FeatureLevel.parse("3.0")  # PAD.3: SYMMETRIC was introduced in FL 3.0
 VALID = Expected("valid")  # every stress case is a valid descriptor
 PERIOD = 1_000_003  # a prime: the fill's random block repeats at no power-of-two stride
@@ -83,18 +83,20 @@ def make_input(case: StressCase) -> np.ndarray:
     Floating-point types get small integers (exact in FLOAT16), so no NaN payload is in play.
     """
     tensor = case.descriptor.input_tensor
-    dtype = tensor.data_type.numpy
-    count = int(np.prod(tensor.sizes, dtype=object))
+    dtype, bits = tensor.data_type.numpy, tensor.data_type.bits
+    count = math.prod(tensor.sizes)
     digest = hashlib.sha256(f"{case.id}/{case.seed}".encode()).digest()
     block = np.random.default_rng(int.from_bytes(digest[:8], "little")).integers(0, 2**16, PERIOD, dtype=np.uint64)
     out = np.empty(count, dtype=dtype)
-    for start in range(0, count, FILL_CHUNK):
-        index = np.arange(start, min(start + FILL_CHUNK, count), dtype=np.uint64)
-        values = block[index % PERIOD] + index // PERIOD
-        if tensor.data_type.is_float:
-            out[start : start + index.size] = (values % 2048).astype(dtype)
+    wrap = 1 << (8 * dtype.itemsize)
+    base = None if tensor.data_type.is_float else block.astype(bits)  # the low bits: the same as wrapping
+    out_bits = out.view(bits)
+    for k, start in enumerate(range(0, count, PERIOD)):  # one period at a time: a bounded temporary
+        n = min(PERIOD, count - start)
+        if base is None:
+            out[start : start + n] = ((block[:n] + np.uint64(k)) % 2048).astype(dtype)
         else:
-            out[start : start + index.size] = values.astype(dtype.newbyteorder("="), casting="unsafe")
+            np.add(base[:n], np.asarray(k % wrap, dtype=bits), out=out_bits[start : start + n])
     return out.reshape(tensor.sizes)
 
 

@@ -56,7 +56,7 @@ def over_budget(desc: Descriptor, backend: Backend, max_bytes: int | None, chunk
     )
     return (
         f"over the memory budget: needs {fmt_bytes(needed)} (the tensors, {fmt_bytes(tensors)}, "
-        f"x {1 + copies:g} with {backend.name or 'the backend'}'s {copies:g} copies, "
+        f"x {1 + copies:g}: the run's own and {copies:g} held by {backend.name or 'the backend'} (tensor_copies), "
         f"+ {fmt_bytes(expected)} of expected output), but --max-bytes is {fmt_bytes(max_bytes)}: {parts}"
     )
 

@@ -173,7 +173,7 @@ def test_an_over_budget_case_is_unsupported_with_the_sizes_and_the_backends_copi
     record = execute(Work(3, case), backend, None, max_bytes=parse_bytes("100MiB"))
     assert record.category is Category.UNSUPPORTED, record.reason
     assert "needs 125,829,120 bytes (120 MiB)" in record.reason  # 16 MiB x 7 + the 8 MiB of expected output
-    assert "x 7 with all-levels's 6 copies" in record.reason
+    assert "x 7: the run's own and 6 held by all-levels (tensor_copies)" in record.reason
     assert "output_tensors[511] FLOAT32 [2,4,64,8] = 16,384 bytes (16 KiB)" in record.reason
     assert record.index == 3 and record.digests is None
 
