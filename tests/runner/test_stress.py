@@ -292,3 +292,22 @@ def test_a_stress_run_through_the_cli(tmp_path):
     many = records["SPLIT-stress-many-outputs"]  # 16 MiB x 2 + 8 MiB of expected > 20 MiB
     assert many["category"] == "unsupported" and "--max-bytes is 20,971,520 bytes (20 MiB)" in many["reason"]
     assert "--profile stress" in header["repro"]
+
+
+def test_a_failing_stress_case_keeps_digests_and_first_differences_in_results_and_report(tmp_path):
+    out = tmp_path / "out"
+    case_id = "SLICE1-stress-8d-negative-strides"
+    proc = cli(
+        "run", "--backend", "dml_test_backends:BitFlip", "--profile", "stress", "--case", case_id, "--out", str(out)
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (results,) = out.glob("results-*.jsonl")
+    (record,) = case_lines(results)
+    assert record["category"] == "fail" and "tensors" not in record
+    assert record["mismatch"]["count"] == 1 and record["mismatch"]["first"][0]["coordinate"] == [0] * 8
+    (expected,), (actual,) = record["digests"]["expected"], record["digests"]["actual"]
+    case = by_id(case_id)
+    assert expected == sha(oracle.compute(case.descriptor, [make_input(case)])[0]) != actual
+    (report,) = out.glob("report-*.html")
+    html = report.read_text()
+    assert expected in html and actual in html and "sha256 of each output" in html
