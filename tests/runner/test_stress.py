@@ -69,8 +69,7 @@ def small_cases() -> list[StressCase]:
 
 
 def outputs_of(case: StressCase) -> list[TensorDesc]:
-    d = case.descriptor
-    return list(d.output_tensors) if d.operator == "SPLIT" else [d.output_tensor]
+    return [t for name, t in case.descriptor.tensors.items() if name != "input_tensor"]
 
 
 # --- the generator -------------------------------------------------------------------------------
