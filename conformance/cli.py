@@ -177,6 +177,13 @@ def _explain(args: argparse.Namespace) -> int:
     except UsageError as e:
         return _error(str(e))
     if case is None:
+        from .stress import STRESS_CASES
+
+        if any(c.id == args.case_id for c in STRESS_CASES):  # millions of derivation lines help nobody
+            return _error(
+                f"{args.case_id} is a stress case (its tensors are made when it runs): explain covers stored and "
+                f"generated cases; run it with `dml-conformance run --profile stress --case {args.case_id}`"
+            )
         return _error(f"no case {args.case_id!r} in the corpus (or generated with seed {args.seed})")
     print(f"{case.id}: DML_{case.operator}, {case.data_type.value}, rank {case.rank}, FL {case.feature_level}")
     if not case.valid:

@@ -310,3 +310,10 @@ def test_a_failing_stress_case_keeps_digests_and_first_differences_in_results_an
     (report,) = out.glob("report-*.html")
     html = report.read_text()
     assert expected in html and actual in html and "sha256 of each output" in html
+
+
+def test_explain_names_a_stress_case_and_how_to_run_it():
+    proc = cli("explain", "SPLIT-stress-8d")
+    assert proc.returncode == 2
+    assert "SPLIT-stress-8d is a stress case" in proc.stderr
+    assert "dml-conformance run --profile stress --case SPLIT-stress-8d" in proc.stderr
