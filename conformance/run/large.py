@@ -85,6 +85,8 @@ def execute_stress(work: Work, backend: Backend, level: FeatureLevel | None, max
         _execute_stress(work.unit, backend, level, max_bytes, record)  # type: ignore[arg-type]
     except BackendRaised as e:
         record.set(Category.CRASH, str(e))
+    finally:
+        oracle.release_buffers()  # the next case starts from nothing: no idle gigabyte kept for it
     record.timings["total_s"] = round(time.perf_counter() - started, 6)
     return record
 
