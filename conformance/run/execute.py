@@ -108,7 +108,9 @@ def execute(
     return execute_case(work, backend, level, prefetched, max_bytes)
 
 
-def prefetch(works: list[Work], backend: Backend, level: FeatureLevel | None) -> dict[int, RunResult | BaseException]:
+def prefetch(
+    works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
+) -> dict[int, RunResult | BaseException]:
     """For a backend with batch_size > 1: run_many on the valid cases that would reach run(), by unit index.
 
     Only what execute_case would pass to run() goes in; anything that fails here (a raising
@@ -117,13 +119,15 @@ def prefetch(works: list[Work], backend: Backend, level: FeatureLevel | None) ->
     """
     if not (isinstance(getattr(backend, "batch_size", 1), int) and backend.batch_size > 1):
         return {}
-    return {w.index: r for w, r in prefetch_results(works, backend, level)}
+    return {w.index: r for w, r in prefetch_results(works, backend, level, max_bytes)}
 
 
 def prefetch_results(
-    works: list[Work], backend: Backend, level: FeatureLevel | None
+    works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
 ) -> list[tuple[Work, RunResult | BaseException]]:
     """run_many on the valid cases among `works` that would reach run(); [] when that cannot be done."""
+    from .large import over_budget
+
     chosen: list[Work] = []
     for work in works:
         case = work.unit
@@ -131,6 +135,8 @@ def prefetch_results(
             continue
         try:
             if backend.unsupported_reason(case.descriptor, case.feature_level):
+                continue
+            if over_budget(case.descriptor, backend, max_bytes):
                 continue
         except Exception:
             continue

@@ -176,7 +176,9 @@ def main() -> int:
             except Exception as e:
                 worker.send("closed", [f"backend.close() raised {describe_exception(e)}"])
             return 0
-        results = prefetch(message[1], backend, level)  # a batching backend runs the message's cases at once
+        results = prefetch(
+            message[1], backend, level, init.get("max_bytes")
+        )  # a batching backend runs the message's cases at once
         for work in message[1]:
             try:
                 record = execute(

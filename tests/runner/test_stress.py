@@ -317,3 +317,21 @@ def test_explain_names_a_stress_case_and_how_to_run_it():
     assert proc.returncode == 2
     assert "SPLIT-stress-8d is a stress case" in proc.stderr
     assert "dml-conformance run --profile stress --case SPLIT-stress-8d" in proc.stderr
+
+
+def test_a_batching_backend_never_gets_an_over_budget_case():
+    from dml_test_backends import Batching
+
+    from conformance.run.execute import prefetch
+
+    cases = load([CASES_DIR / "examples"]).cases  # ten, of several sizes
+    works = [Work(i, c) for i, c in enumerate(cases)]
+    tensors = [oracle.tensor_bytes(c.descriptor) for c in cases]
+    needed = [2 * sum(t.values()) - t["input_tensor"] for t in tensors]  # tensor_copies 0: tensors + expected
+    budget = sorted(needed)[len(needed) // 2]
+    fits = {w.index for w, n in zip(works, needed) if n <= budget}
+    answered = prefetch(works, Batching(), None, max_bytes=budget)
+    assert set(answered) == fits and 0 < len(fits) < len(works)
+    for w in works:
+        record = execute(w, Batching(), None, prefetched=answered.get(w.index), max_bytes=budget)
+        assert record.category is (Category.PASS if w.index in fits else Category.UNSUPPORTED), record.reason
