@@ -1,4 +1,4 @@
-"""dml-conformance: the command line (run, report, explain, cases, backends).
+"""dml-conformance: the command line (run, report, explain, cases, backends, schema).
 
 Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, timeout), or did
 not finish (interrupted, stopped, the results file could not be written); 2 usage or input
@@ -10,6 +10,7 @@ unsupported or deselected: verdict UNTESTED).
 from __future__ import annotations
 
 import argparse
+import json
 import signal
 import sys
 from pathlib import Path
@@ -279,6 +280,29 @@ def _backends(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _schema(args: argparse.Namespace) -> int:
+    """Print a format's JSON Schema, or validate files against it (exit 0 all valid, 1 any not)."""
+    from .formats import schema, validate_file
+
+    if not args.validate:
+        print(json.dumps(schema(args.format), indent=2))
+        return EXIT_OK
+    invalid = 0
+    for path in args.validate:
+        errors = validate_file(args.format, path)
+        for error in errors[:MAX_LISTED_FAILURES]:
+            print(error, file=sys.stderr)
+        if len(errors) > MAX_LISTED_FAILURES:
+            print(f"{path}: ... and {len(errors) - MAX_LISTED_FAILURES} more", file=sys.stderr)
+        if errors:
+            invalid += 1
+        else:
+            print(f"{path}: valid {args.format} file")
+    if invalid:
+        print(f"{invalid} of {len(args.validate)} file(s) are not valid {args.format} files", file=sys.stderr)
+    return EXIT_FAILURES if invalid else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .run.options import COUNT_TYPE, OPERATORS_TYPE, POSITIVE_COUNT_TYPE, PROFILES, SEED_TYPE, add_cli_options
 
@@ -347,6 +371,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     bk = sub.add_parser("backends", help="installed backends and what each can run")
     bk.set_defaults(func=_backends)
+
+    sc = sub.add_parser(
+        "schema",
+        help="print the JSON Schema of a file format (cases/README.md), or validate files against it",
+        description="Without --validate, print the schema. With it, validate each file (a case file; every "
+        "line of a results file; an expectations file): exit 0 if all are valid, 1 if any is not.",
+    )
+    sc.add_argument("format", choices=("case", "results", "expectations"))
+    sc.add_argument("--validate", nargs="+", metavar="FILE", default=None)
+    sc.set_defaults(func=_schema)
     return parser
 
 

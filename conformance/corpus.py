@@ -1,7 +1,10 @@
 """The case format (cases/README.md): load, check, encode and identify case files.
 
-Loading never stops at the first bad file: every problem becomes a CaseFileError naming
-the file and the JSON path, and every good case still loads.
+Each case is validated against the case schema (conformance/schemas/case.schema.json, see
+conformance.formats) and then built; what a schema cannot say (values against shapes, the
+descriptor's validity, the expected outputs against the oracle, content-hash ids) is checked
+while building.  Loading never stops at the first bad file: every problem becomes a
+CaseFileError naming the file and the JSON path, and every good case still loads.
 """
 
 from __future__ import annotations
@@ -14,12 +17,15 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 import oracle
 from oracle import DataType, Descriptor, FeatureLevel, InvalidDescriptor
 
+from . import formats
+from .formats import FormatError
 from .jsonfile import JsonFileError, read_json
 
 SCHEMA_VERSION = 1
@@ -36,7 +42,7 @@ def _cases_dir() -> Path:
 
 CASES_DIR = _cases_dir()
 
-CASE_FIELDS = {
+CASE_FIELDS = {  # the case schema's fields (conformance.schema_build checks it against them)
     "schema_version",
     "id",
     "operator",
@@ -52,18 +58,16 @@ CASE_FIELDS = {
 }
 REQUIRED_FIELDS = {"id", "operator", "feature_level", "clauses", "descriptor", "expected"}
 TENSOR_FIELDS = {"data_type", "shape", "values", "data_b64"}
+LIST_FIELDS = ("schema_version", "generator", "cases")  # a case list file's top level
 HASH_ID = re.compile(r"^(SLICE1|SLICE|PADDING|SPLIT)-([0-9a-f]{8})$")
 NAMED_ID = re.compile(r"^(SLICE1|SLICE|PADDING|SPLIT)-[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
-class CaseFileError(ValueError):
+class CaseFileError(FormatError):
     """A problem in a case file, located by file and JSON path (e.g. `$.cases[3].inputs[0].shape`)."""
 
     def __init__(self, path: str | Path, json_path: str, message: str):
-        super().__init__(f"{path}: {json_path}: {message}")
-        self.path = str(path)
-        self.json_path = json_path
-        self.message = message
+        super().__init__(path, json_path, message)
 
 
 @dataclass(frozen=True)
@@ -128,38 +132,22 @@ def _element_from_json(value, dtype: np.dtype, bits_dtype: np.dtype):
     return result
 
 
-def _data_type(value, where: str) -> DataType:
-    """A data type name; anything else (null, a number) is an error, never a default."""
-    if not isinstance(value, str):
-        raise _Problem(where, f"expected a data type name ({', '.join(t.value for t in DataType)}), got {value!r}")
-    try:
-        return DataType.parse(value)
-    except ValueError as e:
-        raise _Problem(where, str(e)) from e
-
-
-def tensor_from_json(obj, where: str) -> np.ndarray:  # noqa: C901 (to split, issue 12)
+def tensor_from_json(obj: Any, where: str) -> np.ndarray:
     """A tensor object: {"data_type", "shape", and "values" (row-major) or "data_b64" (raw little-endian)}."""
-    if not isinstance(obj, dict):
-        raise _Problem(where, f"expected a tensor object, got {type(obj).__name__}")
-    unknown = sorted(set(obj) - TENSOR_FIELDS)
-    if unknown:
-        raise _Problem(where, f"unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(TENSOR_FIELDS))}")
-    for name in ("data_type", "shape"):
-        if name not in obj:
-            raise _Problem(where, f"missing field {name!r}")
-    data_type = _data_type(obj["data_type"], f"{where}.data_type")
-    shape = obj["shape"]
-    if not isinstance(shape, list) or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
-        raise _Problem(f"{where}.shape", f"expected a list of non-negative integers, got {shape!r}")
+    found = formats.violation("case", obj, definition="tensor", where=where)
+    if found:
+        raise _Problem(*found)
+    return _tensor(obj, where)
+
+
+def _tensor(obj: dict, where: str) -> np.ndarray:
+    """Build a tensor the schema has checked: what is left is the values against the shape and type."""
+    data_type = DataType(obj["data_type"])
+    shape = [int(n) for n in obj["shape"]]
     count = math.prod(shape)
     dtype = data_type.numpy
-    if ("values" in obj) == ("data_b64" in obj):
-        raise _Problem(where, "give exactly one of 'values' or 'data_b64'")
     if "values" in obj:
         values = obj["values"]
-        if not isinstance(values, list):
-            raise _Problem(f"{where}.values", "expected a flat list")
         if len(values) != count:
             raise _Problem(f"{where}.values", f"has {len(values)} values, but shape {shape} holds {count}")
         out = np.empty(count, dtype=dtype)
@@ -269,70 +257,20 @@ def _check_against_oracle(descriptor: Descriptor, inputs, expected: Expected, le
         )
 
 
-def _case_from_json(obj: dict, where: str, path: str, check_expected: bool) -> Case:  # noqa: C901 (to split, issue 12)
-    if not isinstance(obj, dict):
-        raise _Problem(where, f"expected a case object, got {type(obj).__name__}")
-    unknown = sorted(set(obj) - CASE_FIELDS)
-    if unknown:
-        raise _Problem(where, f"unknown field(s) {', '.join(unknown)}")
-    missing = sorted(REQUIRED_FIELDS - set(obj))
-    if missing:
-        raise _Problem(where, f"missing field(s) {', '.join(missing)}")
-    if obj.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
-        raise _Problem(
-            f"{where}.schema_version", f"{obj['schema_version']!r} is not supported (this suite reads {SCHEMA_VERSION})"
-        )
+def _case_from_json(obj: Any, where: str, path: str, check_expected: bool) -> Case:
+    """Validate against the case schema, then build and check what a schema cannot say."""
+    _validate(obj, where)
     operator = obj["operator"]
-    if operator not in oracle.OPERATORS:
-        raise _Problem(f"{where}.operator", f"{operator!r} is not one of {', '.join(oracle.OPERATORS)}")
-    try:
-        level = FeatureLevel.parse(obj["feature_level"])
-    except ValueError as e:
-        raise _Problem(f"{where}.feature_level", str(e)) from e
-    for name in ("clauses", "tags", "unspecified"):
-        value = obj.get(name, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise _Problem(f"{where}.{name}", "expected a list of strings")
-    for i, clause in enumerate(obj["clauses"]):
-        if clause not in oracle.CLAUSES:
-            raise _Problem(f"{where}.clauses[{i}]", f"{clause!r} is not a clause id of ../shared/spec/operators.md")
-    for i, tag in enumerate(obj.get("unspecified", [])):
-        if tag not in oracle.ERRATA:
-            raise _Problem(f"{where}.unspecified[{i}]", f"{tag!r} is not in the errata register")
-    _check_descriptor_shape(obj["descriptor"], f"{where}.descriptor")
+    level = FeatureLevel.parse(obj["feature_level"])
     try:
         descriptor = oracle.descriptor_from_json(operator, obj["descriptor"])
-    except (KeyError, TypeError, ValueError) as e:
+    except (KeyError, TypeError, ValueError) as e:  # a value no struct can hold, e.g. an axis of 1.5
         message = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
         raise _Problem(f"{where}.descriptor", message) from e
-    if not isinstance(obj.get("inputs", []), list):
-        raise _Problem(f"{where}.inputs", f"expected a list of tensor objects, got {type(obj['inputs']).__name__}")
-    inputs = tuple(tensor_from_json(t, f"{where}.inputs[{i}]") for i, t in enumerate(obj.get("inputs", [])))
+    inputs = tuple(_tensor(t, f"{where}.inputs[{i}]") for i, t in enumerate(obj.get("inputs", [])))
     expected = _expected_from_json(obj["expected"], f"{where}.expected")
     if expected.outcome == "valid":
-        if len(inputs) != 1:
-            raise _Problem(f"{where}.inputs", f"a valid case needs exactly one input tensor, got {len(inputs)}")
-        try:
-            oracle.validate(descriptor, level)
-        except InvalidDescriptor as e:
-            raise _Problem(
-                f"{where}.descriptor", f"expected.outcome is 'valid', but the descriptor is invalid: {e}"
-            ) from e
-        for i, (x, t) in enumerate(
-            zip(inputs + tuple(expected.outputs), (descriptor.input_tensor, *tuple(descriptor.output_tensors)))
-        ):
-            label = f"{where}.inputs[0]" if i == 0 else f"{where}.expected.outputs[{i - 1}]"
-            if list(x.shape) != list(t.sizes) or DataType.from_numpy(x.dtype) is not t.data_type:
-                raise _Problem(
-                    label,
-                    f"is {DataType.from_numpy(x.dtype).value} {list(x.shape)}, but the descriptor "
-                    f"says {t.data_type.value} {list(t.sizes)}",
-                )
-        if len(expected.outputs) != len(descriptor.output_tensors):
-            raise _Problem(
-                f"{where}.expected.outputs",
-                f"has {len(expected.outputs)} tensors, but the descriptor has {len(descriptor.output_tensors)} outputs",
-            )
+        _check_valid(descriptor, inputs, expected, level, where)
         reached = oracle.unspecified(descriptor)
         if sorted(obj.get("unspecified", [])) != sorted(reached):
             raise _Problem(
@@ -342,32 +280,10 @@ def _case_from_json(obj: dict, where: str, path: str, check_expected: bool) -> C
         if check_expected:
             _check_against_oracle(descriptor, inputs, expected, level, where)
     else:
-        # An invalid case must break exactly the clause it names: a wrong expectation would fail
-        # a conforming backend (or pass a broken one).
-        try:
-            oracle.validate(descriptor, level)
-        except InvalidDescriptor as e:
-            if e.clause != expected.clause:
-                raise _Problem(
-                    f"{where}.expected.clause",
-                    f"names {expected.clause}, but the descriptor breaks {e.clause} first: {e}",
-                ) from e
-        else:
-            raise _Problem(
-                f"{where}.expected",
-                f"outcome is 'invalid' ({expected.clause}), but the descriptor is valid at feature level {level}",
-            )
-    case_id_ = obj["id"]
-    if not isinstance(case_id_, str) or not NAMED_ID.match(case_id_):
-        raise _Problem(f"{where}.id", f"{case_id_!r} is not OPERATOR-name (e.g. PADDING-3f9a2c01)")
-    if not (case_id_.startswith(operator + "-") and not (operator == "SLICE" and case_id_.startswith("SLICE1-"))):
-        raise _Problem(f"{where}.id", f"{case_id_!r} does not start with its operator {operator}-")
-    if HASH_ID.match(case_id_):
-        actual = case_id(operator, level, descriptor, inputs)
-        if actual != case_id_:
-            raise _Problem(f"{where}.id", f"{case_id_!r} does not match its content (content hash gives {actual!r})")
+        _check_invalid(descriptor, expected, level, where)
+    _check_id(obj["id"], operator, level, descriptor, inputs, where)
     return Case(
-        id=case_id_,
+        id=obj["id"],
         operator=operator,
         feature_level=level,
         descriptor=descriptor,
@@ -382,72 +298,79 @@ def _case_from_json(obj: dict, where: str, path: str, check_expected: bool) -> C
     )
 
 
-TENSOR_DESC_FIELDS = {"data_type", "sizes"}
-_SCALAR_FIELDS = ("dimension_count", "axis", "output_count")
+def _validate(obj: Any, where: str) -> None:
+    """The case schema: the case object, then its descriptor by its operator's definition."""
+    found = formats.violation("case", obj, definition="case", where=where, cut=True) or formats.violation(
+        "case", obj["descriptor"], definition=f"{obj['operator']}_descriptor", where=f"{where}.descriptor"
+    )
+    if found:
+        raise _Problem(*found)
 
 
-def _check_tensor_desc(obj, where: str) -> None:
-    """A descriptor's tensor desc: exactly {"data_type", "sizes"}, so errors can name the field."""
-    if not isinstance(obj, dict):
-        raise _Problem(where, f'expected a tensor desc {{"data_type", "sizes"}}, got {type(obj).__name__}')
-    unknown, missing = sorted(set(obj) - TENSOR_DESC_FIELDS), sorted(TENSOR_DESC_FIELDS - set(obj))
-    if unknown or missing:
-        raise _Problem(
-            where, f"a tensor desc has exactly 'data_type' and 'sizes'; unknown {unknown}, missing {missing}"
-        )
-    _data_type(obj["data_type"], f"{where}.data_type")
-    sizes = obj["sizes"]
-    if not isinstance(sizes, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes):
-        raise _Problem(f"{where}.sizes", f"expected a list of integers, got {sizes!r}")
-
-
-def _check_descriptor_shape(obj, where: str) -> None:
-    """The JSON shape of a descriptor's tensor descs and scalar fields (values are oracle.validate's job)."""
-    if not isinstance(obj, dict):
-        raise _Problem(where, f"expected a descriptor object, got {type(obj).__name__}")
-    for name in ("input_tensor", "output_tensor"):
-        if name in obj:
-            _check_tensor_desc(obj[name], f"{where}.{name}")
-    if "output_tensors" in obj:
-        if not isinstance(obj["output_tensors"], list):
-            raise _Problem(f"{where}.output_tensors", "expected a list of tensor descs")
-        for j, t in enumerate(obj["output_tensors"]):
-            _check_tensor_desc(t, f"{where}.output_tensors[{j}]")
-    for name in _SCALAR_FIELDS:
-        value = obj.get(name)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise _Problem(f"{where}.{name}", f"expected an integer, got {value!r}")
-    for name, value in obj.items():
-        if name not in (
-            "input_tensor",
-            "output_tensor",
-            "output_tensors",
-            "padding_mode",
-            "padding_value",
-            *_SCALAR_FIELDS,
-        ) and not isinstance(value, list):
-            raise _Problem(f"{where}.{name}", f"expected a list of integers, got {value!r}")
-
-
-def _expected_from_json(obj, where: str) -> Expected:
-    if not isinstance(obj, dict) or obj.get("outcome") not in ("valid", "invalid"):
-        raise _Problem(f"{where}.outcome", "expected 'valid' or 'invalid'")
-    if obj["outcome"] == "invalid":
-        unknown = sorted(set(obj) - {"outcome", "clause"})
-        if unknown or obj.get("clause") not in oracle.CLAUSES:
+def _check_valid(
+    descriptor: Descriptor, inputs: tuple[np.ndarray, ...], expected: Expected, level: FeatureLevel, where: str
+) -> None:
+    """A valid case: a valid descriptor, one input, and tensors of the descriptor's types and sizes."""
+    if len(inputs) != 1:
+        raise _Problem(f"{where}.inputs", f"a valid case needs exactly one input tensor, got {len(inputs)}")
+    try:
+        oracle.validate(descriptor, level)
+    except InvalidDescriptor as e:
+        raise _Problem(f"{where}.descriptor", f"expected.outcome is 'valid', but the descriptor is invalid: {e}") from e
+    tensors = zip(inputs + tuple(expected.outputs), (descriptor.input_tensor, *tuple(descriptor.output_tensors)))
+    for i, (x, t) in enumerate(tensors):
+        label = f"{where}.inputs[0]" if i == 0 else f"{where}.expected.outputs[{i - 1}]"
+        if list(x.shape) != list(t.sizes) or DataType.from_numpy(x.dtype) is not t.data_type:
             raise _Problem(
-                f"{where}.clause",
-                f"an invalid case names one clause id it breaks, got "
-                f"{obj.get('clause')!r}" + (f"; unknown {unknown}" if unknown else ""),
+                label,
+                f"is {DataType.from_numpy(x.dtype).value} {list(x.shape)}, but the descriptor "
+                f"says {t.data_type.value} {list(t.sizes)}",
             )
+    if len(expected.outputs) != len(descriptor.output_tensors):
+        raise _Problem(
+            f"{where}.expected.outputs",
+            f"has {len(expected.outputs)} tensors, but the descriptor has {len(descriptor.output_tensors)} outputs",
+        )
+
+
+def _check_invalid(descriptor: Descriptor, expected: Expected, level: FeatureLevel, where: str) -> None:
+    """An invalid case must break exactly the clause it names: a wrong expectation would fail a
+    conforming backend (or pass a broken one)."""
+    try:
+        oracle.validate(descriptor, level)
+    except InvalidDescriptor as e:
+        if e.clause != expected.clause:
+            raise _Problem(
+                f"{where}.expected.clause", f"names {expected.clause}, but the descriptor breaks {e.clause} first: {e}"
+            ) from e
+    else:
+        raise _Problem(
+            f"{where}.expected",
+            f"outcome is 'invalid' ({expected.clause}), but the descriptor is valid at feature level {level}",
+        )
+
+
+def _check_id(
+    case_id_: str,
+    operator: str,
+    level: FeatureLevel,
+    descriptor: Descriptor,
+    inputs: tuple[np.ndarray, ...],
+    where: str,
+) -> None:
+    """The id starts with its operator; an OPERATOR-<8 hex digits> id is the content hash."""
+    if not (case_id_.startswith(operator + "-") and not (operator == "SLICE" and case_id_.startswith("SLICE1-"))):
+        raise _Problem(f"{where}.id", f"{case_id_!r} does not start with its operator {operator}-")
+    if HASH_ID.match(case_id_):
+        actual = case_id(operator, level, descriptor, inputs)
+        if actual != case_id_:
+            raise _Problem(f"{where}.id", f"{case_id_!r} does not match its content (content hash gives {actual!r})")
+
+
+def _expected_from_json(obj: dict, where: str) -> Expected:
+    if obj["outcome"] == "invalid":
         return Expected("invalid", clause=obj["clause"])
-    unknown = sorted(set(obj) - {"outcome", "outputs"})
-    if unknown:
-        raise _Problem(where, f"unknown field(s) {', '.join(unknown)}")
-    outputs = obj.get("outputs")
-    if not isinstance(outputs, list) or not outputs:
-        raise _Problem(f"{where}.outputs", "a valid case lists its expected output tensors")
-    return Expected("valid", tuple(tensor_from_json(t, f"{where}.outputs[{i}]") for i, t in enumerate(outputs)))
+    return Expected("valid", tuple(_tensor(t, f"{where}.outputs[{i}]") for i, t in enumerate(obj["outputs"])))
 
 
 def case_to_json(case: Case, *, compact: bool = True) -> dict:
@@ -494,18 +417,9 @@ def load_file(path: str | Path, only: Iterable[str] | None = None) -> LoadResult
     except JsonFileError as e:
         return LoadResult([], [CaseFileError(path, "$", e.detail)])
     if isinstance(obj, dict) and "cases" in obj:
-        extra = sorted(set(obj) - {"schema_version", "cases", "generator"})
-        if extra or not isinstance(obj["cases"], list):
-            return LoadResult(
-                [],
-                [
-                    CaseFileError(
-                        path,
-                        "$",
-                        f"a case list file holds 'schema_version', 'generator' and 'cases' (a list); unknown: {extra}",
-                    )
-                ],
-            )
+        found = formats.violation("case", obj, definition="case_list", cut=True)
+        if found:
+            return LoadResult([], [CaseFileError(path, *found)])
         items = [(f"$.cases[{i}]", c) for i, c in enumerate(obj["cases"])]
     else:
         items = [("$", obj)]

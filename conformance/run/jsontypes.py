@@ -5,7 +5,8 @@ Why one generic codec: the results file's records, header and footer are typed d
 (`R.jsonl:5: $.rank: expected an integer, got "x"`) for every field, without a hand-written
 check per field.  The supported types are the ones a JSON Schema can say: str, int, float,
 bool, Enum (by value), list[T], dict[str, T], T | None, unions of scalars, nested
-dataclasses and Any (any JSON value).  A schema can later be derived from the same hints.
+dataclasses and Any (any JSON value).  The results schema is derived from the same hints
+(conformance/schema_build.py), and a results file is validated against it before it is decoded.
 
 Writing omits fields equal to their default; reading fills them in and ignores unknown keys
 (so a newer writer's extra field does not break an older reader).  Every string read passes

@@ -26,12 +26,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import formats
+from ..formats import FormatError
 from ..jsonfile import JsonFileError, read_text
 from .jsontypes import JsonTypeError
 from .record import (
     FORMAT,
     FORMAT_VERSION,
-    READABLE_VERSIONS,
+    KINDS,
     Category,
     Footer,
     Header,
@@ -43,7 +45,7 @@ from .record import (
 )
 
 
-class ResultsFileError(ValueError):
+class ResultsFileError(FormatError):
     """A file that is not a readable results file; the message names the file, line and JSON path."""
 
 
@@ -225,39 +227,27 @@ def read_results(path: str | Path) -> Results:
     return _read(Path(path))
 
 
-def _read(path: Path, header_only: bool = False) -> Results:  # noqa: C901 (to split, issue 12)
+def _read(path: Path, header_only: bool = False) -> Results:
     try:
         lines = read_text(path).splitlines()
     except JsonFileError as e:
-        raise ResultsFileError(str(e)) from None
+        raise ResultsFileError(e.where, "", e.detail) from None
     if not lines:
-        raise ResultsFileError(f"{path}: empty file, not a results file")
+        raise ResultsFileError(path, "", "empty file, not a results file")
     header = _header(path, lines[0])
     results = Results(str(path), header)
     if header_only:
         return results
     records: list[Record] = []
-    pending: dict[str, None] = {}
+    pending: dict[str, None] = {}  # version 1: cases started and not (yet) recorded
     for number, line in enumerate(lines[1:], start=2):
-        if not line.strip():
+        obj = _parse(path, number, line, number == len(lines), results.notes)
+        if obj is None:
             continue
-        try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            if number == len(lines):
-                results.notes.append(f"line {number} is torn (the run was stopped while writing it); ignored")
-                continue
-            raise ResultsFileError(f"{path}:{number}: not JSON") from None
-        if header.format_version == 1 and isinstance(obj, dict) and obj.get("kind") == "start":
-            if not isinstance(obj.get("id"), str):
-                raise ResultsFileError(f"{path}:{number}: $.id: expected a string, got {obj.get('id')!r}")
-            pending[obj["id"]] = None
-            continue
-        try:
-            item = parse_line(obj, "$")
-        except JsonTypeError as e:
-            raise ResultsFileError(f"{path}:{number}: {e}") from None
-        if isinstance(item, Record):
+        item = _item(path, number, obj, header.format_version)
+        if isinstance(item, str):
+            pending[item] = None
+        elif isinstance(item, Record):
             pending.pop(item.id, None)
             records.append(item)
         elif isinstance(item, Footer):
@@ -265,47 +255,78 @@ def _read(path: Path, header_only: bool = False) -> Results:  # noqa: C901 (to s
         elif isinstance(item, Resume):
             results.footer = None  # the run went on: an earlier footer no longer ends it
         else:
-            raise ResultsFileError(f"{path}:{number}: a second header")
-    for case_id in pending:
-        records.append(
-            Record(
-                case_id,
-                case_id.split("-", 1)[0],
-                Category.CRASH,
-                synthesized=True,
-                reason="the run stopped while this case was running (the process crashed or was killed)",
-            )
-        )
-        results.notes.append(f"{case_id} was running when the run stopped: recorded as crash")
+            raise ResultsFileError(path, "", "a second header", line=number)
+    records += [_never_finished(case_id, results.notes) for case_id in pending]
     results.records = final_records(records)
     if results.footer is None:
         results.notes.append("no footer: the run did not finish (interrupted or crashed); the results are partial")
     return results
 
 
+def _parse(path: Path, number: int, line: str, last: bool, notes: list[str]) -> object | None:
+    """One line's JSON; None for a blank line, or a torn last line (the run was stopped while writing it)."""
+    if not line.strip():
+        return None
+    try:
+        return json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        if last:
+            notes.append(f"line {number} is torn (the run was stopped while writing it); ignored")
+            return None
+        raise ResultsFileError(path, "", "not JSON", line=number) from None
+
+
+def _item(path: Path, number: int, obj: object, version: int) -> Header | Record | Footer | Resume | str:
+    """Validate a line against the results schema, then build it; a version-1 `start` line is its case id."""
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    found = formats.violation("results", obj, definition=kind if kind in KINDS or kind == "start" else None)
+    if found:
+        raise ResultsFileError(path, *found, line=number)
+    assert isinstance(obj, dict)
+    if kind == "start":
+        if version != 1:
+            raise ResultsFileError(path, "$.kind", "'start' lines belong to format version 1", line=number)
+        return str(obj["id"])
+    try:
+        return parse_line(obj, "$")
+    except JsonTypeError as e:  # the schema and the record types disagree: still a clear error
+        raise ResultsFileError(path, "", str(e), line=number) from None
+
+
+def _never_finished(case_id: str, notes: list[str]) -> Record:
+    """Version 1: a case started and never recorded was the one in flight when the process died."""
+    notes.append(f"{case_id} was running when the run stopped: recorded as crash")
+    return Record(
+        case_id,
+        case_id.split("-", 1)[0],
+        Category.CRASH,
+        synthesized=True,
+        reason="the run stopped while this case was running (the process crashed or was killed)",
+    )
+
+
 def _header(path: Path, line: str) -> Header:
     try:
         obj = json.loads(line)
     except (json.JSONDecodeError, RecursionError):
-        raise ResultsFileError(f"{path}:1: not JSON; not a results file") from None
+        raise ResultsFileError(path, "", "not JSON; not a results file", line=1) from None
     if not isinstance(obj, dict) or obj.get("format") != FORMAT or obj.get("kind") not in ("header", None):
-        raise ResultsFileError(f"{path}:1: the first line is not a {FORMAT} header")
+        raise ResultsFileError(path, "", f"the first line is not a {FORMAT} header", line=1)
     version = obj.get("format_version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise ResultsFileError(f"{path}:1: $.format_version: expected an integer, got {version!r}")
-    if version > FORMAT_VERSION:
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
         raise ResultsFileError(
-            f"{path}:1: format_version {version} is newer than this reader ({FORMAT_VERSION}); upgrade dml-conformance"
+            path,
+            "",
+            f"format_version {version} is newer than this reader ({FORMAT_VERSION}); upgrade dml-conformance",
+            line=1,
         )
-    if version not in READABLE_VERSIONS:
-        raise ResultsFileError(
-            f"{path}:1: format_version {version} is not one this reader knows "
-            f"({', '.join(map(str, READABLE_VERSIONS))})"
-        )
+    found = formats.violation("results", obj, definition="header")
+    if found:
+        raise ResultsFileError(path, *found, line=1)
     try:
         header = parse_line({**obj, "kind": "header"}, "$")
     except JsonTypeError as e:
-        raise ResultsFileError(f"{path}:1: {e}") from None
+        raise ResultsFileError(path, "", str(e), line=1) from None
     assert isinstance(header, Header)
     return header
 
@@ -342,8 +363,10 @@ def _merge(shards: list[Results]) -> Results:
         index = run.header.shard.index  # type: ignore[union-attr]
         if index in by_index:
             raise ResultsFileError(
-                f"{run.path}: shard {index}/{count} of this run configuration is already given "
-                f"({by_index[index].path}); give each shard once"
+                run.path,
+                "",
+                f"shard {index}/{count} of this run configuration is already given "
+                f"({by_index[index].path}); give each shard once",
             )
         by_index[index] = run
     first = shards[0]

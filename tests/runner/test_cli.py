@@ -52,7 +52,7 @@ def test_usage_errors_exit_2(tmp_path):
     waivers = tmp_path / "w.json"
     waivers.write_text('{"waivers": [{"id": "X-1"}]}')
     bad = cli("run", "--backend", "oracle", "--expectations", str(waivers), "--out", str(tmp_path))
-    assert bad.returncode == 2 and "$.waivers[0].reason" in bad.stderr
+    assert bad.returncode == 2 and "w.json: $.waivers[0]: missing field 'reason'" in bad.stderr
     notes = tmp_path / "notes.txt"
     notes.write_text("hello")
     bad = cli("report", str(notes), "-o", str(tmp_path / "r.html"))

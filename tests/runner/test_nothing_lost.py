@@ -254,6 +254,9 @@ def _results_file(tmp_path: Path, header: dict | None = None, record: dict | Non
     return path
 
 
+_MISMATCH = {"output": "0", "coordinate": [0], "expected": "1", "actual": "2", "expected_hex": "1", "actual_hex": "2"}
+
+
 @pytest.mark.parametrize(
     ("header", "record", "message"),
     [
@@ -265,7 +268,8 @@ def _results_file(tmp_path: Path, header: dict | None = None, record: dict | Non
         (None, {"rank": "x"}, "r.jsonl:2: $.rank: expected an integer, got 'x'"),
         (None, {"category": "great"}, "r.jsonl:2: $.category: expected one of pass, fail"),
         (None, {"clauses": [1]}, "r.jsonl:2: $.clauses[0]: expected a string, got 1"),
-        (None, {"mismatch": {"equal": False, "first": [{"output": "0"}]}}, "r.jsonl:2: $.mismatch.first[0].output"),
+        (None, {"mismatch": {"equal": False, "first": [_MISMATCH]}}, "r.jsonl:2: $.mismatch.first[0].output"),
+        (None, {"mismatch": {"equal": False, "first": [{}]}}, "r.jsonl:2: $.mismatch.first[0]: missing fields"),
         ({"backend_versions": []}, None, "r.jsonl:1: $.backend_versions: expected an object"),
     ],
 )
