@@ -222,6 +222,13 @@ def _explain_target(args: argparse.Namespace):
         raise _ExplainError(f"{args.case_id}: not a case file")
     case = find_case(args.case_id, paths=args.cases, seed=args.seed)
     if case is None:
+        from .stress import STRESS_CASES
+
+        if any(c.id == args.case_id for c in STRESS_CASES):  # millions of derivation lines help nobody
+            raise _ExplainError(
+                f"{args.case_id} is a stress case (its tensors are made when it runs): explain covers stored and "
+                f"generated cases; run it with `dml-conformance run --profile stress --case {args.case_id}`"
+            )
         raise _ExplainError(f"no case {args.case_id!r} in the corpus (or generated with seed {args.seed})")
     return case
 
@@ -372,6 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
         KEYWORD_TYPE,
         OPERATORS_TYPE,
         POSITIVE_COUNT_TYPE,
+        PROFILES,
         SEED_TYPE,
         add_cli_options,
     )
@@ -422,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cases = sub.add_parser("cases", help="list or generate cases").add_subparsers(dest="cases_command", required=True)
     lst = cases.add_parser("list", help="case ids, operator, data type, rank, outcome, clauses")
-    lst.add_argument("--profile", choices=("quick", "full"), default="quick")
+    lst.add_argument("--profile", choices=PROFILES, default="quick")
     lst.add_argument("--cases", action="append")
     lst.add_argument("--operators", type=OPERATORS_TYPE, default=None)
     lst.add_argument("--clause", default=None)

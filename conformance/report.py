@@ -25,7 +25,7 @@ from .coverage import carried_by
 from .report_heatmap import heat_maps
 from .report_regression import regression_view
 from .run.outputs import GENERATOR, ReportError
-from .run.record import CATEGORIES, Category, Record, TensorData, Verdict
+from .run.record import CATEGORIES, Category, Digests, Record, TensorData, Verdict
 from .run.results import Results
 
 # GENERATOR and REPORT_MARKERS: how a report starts (run.outputs checks a --report target by them).
@@ -313,6 +313,18 @@ def _shown_in_failures(r: Record) -> bool:
     )
 
 
+def _digests(d: Digests) -> str:
+    rows = "".join(
+        f"<tr><td>{j}</td><td><code>{esc(e)}</code></td><td><code>{esc(a)}</code></td>"
+        f"<td>{'same' if e == a else '<b>differ</b>'}</td></tr>"
+        for j, (e, a) in enumerate(zip(d.expected, d.actual))
+    )
+    return (
+        f"<details open><summary>sha256 of each output (compared in {d.chunks} chunks; the tensors are not "
+        f"stored)</summary><table><tr><th>output</th><th>expected</th><th>actual</th><th></th></tr>{rows}</table></details>"
+    )
+
+
 def _failure(i: int, run: Results, r: Record, repro: str) -> str:
     parts = [
         f"<h3>{esc(r.id)} {_cat(r.category)} <small>{esc(_run_name(i, run))}</small></h3>",
@@ -374,6 +386,8 @@ def _failure(i: int, run: Results, r: Record, repro: str) -> str:
             for m in first
         )
         parts.append(f"<details open><summary>first mismatches</summary><ul>{lis}</ul></details>")
+    if r.digests is not None:  # a large case keeps digests, not tensors
+        parts.append(_digests(r.digests))
     if r.descriptor and detailed:
         parts.append(
             "<details><summary>descriptor</summary><pre>" + esc(json.dumps(r.descriptor, indent=1)) + "</pre></details>"

@@ -37,7 +37,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "conformance.formats",
     ),
     "cases": ("conformance.corpus", "conformance.coverage"),
-    "generation": ("conformance.generation", "conformance.strategies"),
+    # stress.py: the stress profile's cases, made from recipes (generated, never stored).
+    "generation": ("conformance.generation", "conformance.strategies", "conformance.stress"),
     "lowering": ("conformance.lowering",),
     "backends": ("conformance.backends", "conformance.deviations"),
     # Waivers: read by the run, they match run records by id (typed only: a record waives itself).

@@ -79,6 +79,9 @@ class Backend(abc.ABC):
     # Cases per call to run_many: a backend whose cost is per compiled unit (ONNX Runtime's DirectML
     # provider: about a second per session) runs many cases at once.  1: the run calls run() per case.
     batch_size: int = 1
+    # Copies of a case's tensors (input + outputs) the backend holds at its peak, besides the run layer's
+    # own: the run's memory budget (--max-bytes) counts (1 + tensor_copies) x the tensors.  An estimate.
+    tensor_copies: float = 1.0
 
     @abc.abstractmethod
     def capabilities(self) -> Capabilities: ...

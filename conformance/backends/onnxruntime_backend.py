@@ -130,6 +130,7 @@ class OnnxRuntimeBackend(LoweredGraphBackend):
 
 class OnnxRuntimeCpuBackend(OnnxRuntimeBackend):
     name = "onnxruntime-cpu"
+    tensor_copies = 1.0  # the session's output, copied into the numpy array run() returns
 
     def __init__(self, **kw):
         super().__init__(CPU, **kw)

@@ -196,6 +196,7 @@ class OnnxRuntimeDirectMLBackend(Backend):
     name = "onnxruntime-directml"
     max_jobs = 1  # one DirectML device per process costs ~1.6 GB under vkd3d
     batch_size = BATCH_SIZE
+    tensor_copies = 6.0  # like the directml runner: every tensor through pipes and D3D12 heaps under Wine
 
     def __init__(
         self,

@@ -24,6 +24,8 @@ from .options import (
     DEFAULT_TIMEOUT_S,
     GENERATED_AT_RUN_TIME,
     HYPOTHESIS_EXAMPLES,
+    MAX_BYTES_FRACTION,
+    STRESS_TIMEOUT_S,
     flag,
 )
 from .record import Shard
@@ -54,6 +56,7 @@ class RunConfig:
     label: str | None = None
     jobs: int | None = None  # None: the number of cores
     timeout: float = DEFAULT_TIMEOUT_S
+    max_bytes: int | None = None  # None: MAX_BYTES_FRACTION of the machine's memory
     shard: Shard | None = None
     resume: str | None = None
     out: str = "reports"
@@ -83,7 +86,16 @@ class RunConfig:
 
     @property
     def timeout_s(self) -> float | None:
+        if self.profile == "stress" and "timeout" not in self.given:
+            return STRESS_TIMEOUT_S
         return self.timeout or None
+
+    @property
+    def max_bytes_budget(self) -> int:
+        """Each case's memory budget in bytes (conformance.run.large): --max-bytes, or a share of the machine's."""
+        from oracle import default_max_bytes
+
+        return self.max_bytes or default_max_bytes(MAX_BYTES_FRACTION)
 
     @property
     def backend_kwargs(self) -> dict[str, str]:

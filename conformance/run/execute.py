@@ -24,8 +24,9 @@ from oracle import FeatureLevel
 
 from .. import deviations
 from ..backends.base import Backend, RunResult
-from ..compare import compare_outputs
+from ..compare import Comparison, compare_outputs
 from ..corpus import Case
+from ..stress import StressCase
 from .jsontypes import safe_text
 from .record import Category, Observed, Record, TensorData, Tensors
 from .units import LiveUnit, Work, blank_record
@@ -90,16 +91,26 @@ def execute(
     level: FeatureLevel | None,
     on_example: Callable[[Case], None] | None = None,
     prefetched: Prefetched = None,
+    max_bytes: int | None = None,
 ) -> Record:
-    """Run one unit; the record carries the unit's index.  `on_example` sees each live example before it runs."""
+    """Run one unit; the record carries the unit's index.  `on_example` sees each live example before it runs.
+
+    A case whose tensors would not fit in `max_bytes` (conformance.run.large) is `unsupported`.
+    """
     if isinstance(work.unit, LiveUnit):
         from .live import run_live
 
         return run_live(work, backend, level=level, on_example=on_example)
-    return execute_case(work, backend, level, prefetched)
+    if isinstance(work.unit, StressCase):
+        from .large import execute_stress
+
+        return execute_stress(work, backend, level, max_bytes)
+    return execute_case(work, backend, level, prefetched, max_bytes)
 
 
-def prefetch(works: list[Work], backend: Backend, level: FeatureLevel | None) -> dict[int, RunResult | BaseException]:
+def prefetch(
+    works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
+) -> dict[int, RunResult | BaseException]:
     """For a backend with batch_size > 1: run_many on the valid cases that would reach run(), by unit index.
 
     Only what execute_case would pass to run() goes in; anything that fails here (a raising
@@ -108,13 +119,15 @@ def prefetch(works: list[Work], backend: Backend, level: FeatureLevel | None) ->
     """
     if not (isinstance(getattr(backend, "batch_size", 1), int) and backend.batch_size > 1):
         return {}
-    return {w.index: r for w, r in prefetch_results(works, backend, level)}
+    return {w.index: r for w, r in prefetch_results(works, backend, level, max_bytes)}
 
 
 def prefetch_results(
-    works: list[Work], backend: Backend, level: FeatureLevel | None
+    works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
 ) -> list[tuple[Work, RunResult | BaseException]]:
     """run_many on the valid cases among `works` that would reach run(); [] when that cannot be done."""
+    from .large import over_budget
+
     chosen: list[Work] = []
     for work in works:
         case = work.unit
@@ -122,6 +135,8 @@ def prefetch_results(
             continue
         try:
             if backend.unsupported_reason(case.descriptor, case.feature_level):
+                continue
+            if over_budget(case.descriptor, backend, max_bytes):
                 continue
         except Exception:
             continue
@@ -142,14 +157,20 @@ def prefetch_results(
     return list(zip(chosen, results))
 
 
-def execute_case(work: Work, backend: Backend, level: FeatureLevel | None, prefetched: Prefetched = None) -> Record:
+def execute_case(
+    work: Work,
+    backend: Backend,
+    level: FeatureLevel | None,
+    prefetched: Prefetched = None,
+    max_bytes: int | None = None,
+) -> Record:
     """Run `work.unit` (a Case) on `backend` and return its record (never raises for the backend's faults)."""
     if not isinstance(work.unit, Case):
         raise TypeError(f"execute_case runs a Case; {work.unit!r} is a live unit (conformance.run.live)")
     record = blank_record(work)
     started = time.perf_counter()
     try:
-        _execute(work.unit, backend, level, record, prefetched)
+        _execute(work.unit, backend, level, record, prefetched, max_bytes)
     except BackendRaised as e:
         # The backend contract is "never raise for the implementation's errors": an exception is
         # the implementation (or its binding) crashing, not a typed refusal.
@@ -174,7 +195,12 @@ def _run(record: Record, method: str, fn: Callable, *args, prefetched: Prefetche
 
 
 def _execute(
-    case: Case, backend: Backend, level: FeatureLevel | None, record: Record, prefetched: Prefetched = None
+    case: Case,
+    backend: Backend,
+    level: FeatureLevel | None,
+    record: Record,
+    prefetched: Prefetched = None,
+    max_bytes: int | None = None,
 ) -> None:
     if level is not None and case.feature_level > level:
         record.set(Category.UNSUPPORTED, f"the case needs feature level {case.feature_level}; the run targets {level}")
@@ -185,6 +211,12 @@ def _execute(
     reason = call("unsupported_reason", backend.unsupported_reason, case.descriptor, case.feature_level)
     if reason:
         record.set(Category.UNSUPPORTED, str(reason))
+        return
+    from .large import over_budget
+
+    reason = over_budget(case.descriptor, backend, max_bytes)
+    if reason:
+        record.set(Category.UNSUPPORTED, reason)
         return
     result = _run(
         record, "run", backend.run, case.descriptor, list(case.inputs), case.feature_level, prefetched=prefetched
@@ -207,6 +239,13 @@ def _execute(
 
 
 def _judge(case: Case, outputs: list[np.ndarray], record: Record) -> None:
+    from .large import oversized
+
+    too_big = oversized(case.descriptor, outputs)
+    if too_big:  # not read: neither compared nor kept
+        record.mismatch = Comparison(False, [too_big])
+        record.set(Category.FAIL, too_big)
+        return
     expected = list(case.expected.outputs)
     open_elements = oracle.unspecified_mask(case.descriptor) if case.unspecified else None
     open_count = sum(int(m.sum()) for m in open_elements) if open_elements else 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,12 +23,17 @@ from oracle import DataType, FeatureLevel
 
 from .record import Shard
 
-PROFILES = ("quick", "full")
+PROFILES = ("quick", "full", "stress")
 # Hypothesis examples per operator item, by profile ("many more" in full).
-HYPOTHESIS_EXAMPLES = {"quick": 20, "full": 500}
+HYPOTHESIS_EXAMPLES = {"quick": 20, "full": 500, "stress": 0}
 # Cases generated at run time (deterministic by seed) on top of the stored ones, by profile.
-GENERATED_AT_RUN_TIME = {"quick": 5000, "full": 20000}
+GENERATED_AT_RUN_TIME = {"quick": 5000, "full": 20000, "stress": 0}
 DEFAULT_TIMEOUT_S = 60.0
+# The stress profile (conformance.stress): cases of gigabytes, one at a time, minutes each on a slow stack.
+STRESS_TIMEOUT_S = 900.0
+STRESS_JOBS = 1
+# The default --max-bytes: this fraction of the machine's memory (oracle.default_max_bytes).
+MAX_BYTES_FRACTION = 0.5
 DEFAULT_BACKEND = "onnxruntime-cpu"
 MAX_SEED = 2**64 - 1  # numpy's PCG64 takes a non-negative seed; bounded so it prints and round-trips
 
@@ -98,6 +104,32 @@ def _timeout(text: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"{text!r}: expected a finite number of seconds > 0, or 0 for no limit")
     return value
+
+
+BYTE_UNITS = {
+    "": 1,
+    "b": 1,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+}
+BYTE_COUNT = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?(?:e[0-9]+)?)\s*([a-z]*)\s*$", re.IGNORECASE)
+
+
+def parse_bytes(text: str) -> int:
+    """A byte count: 8589934592, 8GiB, 512MiB, 1.5GB."""
+    match = BYTE_COUNT.match(text)
+    unit = match.group(2).lower() if match else ""
+    if not match or unit not in BYTE_UNITS:
+        raise ValueError(f"{text!r} is not a byte count (e.g. 8589934592, 8GiB, 512MiB)")
+    value = float(match.group(1)) * BYTE_UNITS[unit]
+    if not math.isfinite(value) or value < 1:
+        raise ValueError(f"{text!r}: expected a byte count >= 1")
+    return int(value)
 
 
 def _shard(text: str) -> Shard:
@@ -184,9 +216,11 @@ OPTIONS: tuple[Option, ...] = (
         "--profile",
         "--dml-profile",
         "quick: examples, curated and a bounded generated set; full: "
-        "everything, incl. the frozen corpus, and many more Hypothesis examples. Default: 'quick'",
+        "everything, incl. the frozen corpus, and many more Hypothesis examples; stress: about 20 cases at "
+        "DirectML's limits (axes past 65,535, tensors past 2 and 4 GiB, 8-D), one job and 900 s per case "
+        "by default. Default: 'quick'",
         _typed("profile", _profile),
-        "quick|full",
+        "quick|full|stress",
         identity=True,
     ),
     Option(
@@ -329,6 +363,16 @@ OPTIONS: tuple[Option, ...] = (
         f"at least 120 s); 0: no limit. Default: {DEFAULT_TIMEOUT_S:g}",
         _typed("timeout", _timeout),
         "SECONDS",
+    ),
+    Option(
+        "max_bytes",
+        "--max-bytes",
+        "--dml-max-bytes",
+        "memory budget per case (8GiB, 512MiB or bytes): the input, outputs, the backend's copies of them "
+        "and the expected outputs; a case over it is unsupported, before its input is built. "
+        f"Default: {MAX_BYTES_FRACTION:g} of this machine's memory (or its cgroup limit)",
+        _typed("byte count", parse_bytes),
+        "BYTES",
     ),
     Option(
         "shard",

@@ -120,6 +120,7 @@ class Pool:
         feature_level: str | None = None,
         construct_timeout: float | None = None,
         batch_size: int = 1,
+        max_bytes: int | None = None,
     ):
         self.spec, self.kwargs, self.jobs = spec, kwargs, jobs
         # A message holds up to this many units: a batching backend gets whole batches (Backend.batch_size).
@@ -131,6 +132,7 @@ class Pool:
             else construct_timeout
         )
         self.feature_level = feature_level
+        self.max_bytes = max_bytes  # each case's memory budget, checked in the worker (conformance.run.large)
         self.events: queue.Queue = queue.Queue()
         self.pending: collections.deque[Work] = collections.deque()
         self.workers: list[_Worker] = []
@@ -408,6 +410,7 @@ class Pool:
                         "sys_path": list(sys.path),
                         "parent": os.getpid(),
                         "feature_level": self.feature_level,
+                        "max_bytes": self.max_bytes,
                     },
                 )
             )

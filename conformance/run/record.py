@@ -121,6 +121,15 @@ class Observed:
 
 
 @dataclass
+class Digests:
+    """sha256 of each output's raw bytes (C order), expected and actual: a large tensor's record, not the tensor."""
+
+    expected: list[str] = field(default_factory=list)
+    actual: list[str] = field(default_factory=list)
+    chunks: int = 0  # how many pieces the comparison went through
+
+
+@dataclass
 class Crash:
     """How a worker process ended while the case ran: exit code or signal, and its last stderr lines."""
 
@@ -161,6 +170,7 @@ class Record:
     timings: dict[str, float] = field(default_factory=dict)
     mismatch: Comparison | None = None
     tensors: Tensors | None = None
+    digests: Digests | None = None  # large outputs (the stress profile): their digests instead of the tensors
     observed: Observed | None = None
     expected_clause: str | None = None
     clause_matched: bool | None = None
@@ -246,6 +256,7 @@ class Header:
     selection: dict[str, Any] = field(default_factory=dict)  # -k, --exclude and the count selected
     retries: int = 0
     flaky_fails: bool = False
+    max_bytes: int | None = None  # each case's memory budget (--max-bytes or the machine's share)
     tables: dict[str, Any] = field(default_factory=dict)
 
     def to_line(self) -> str:

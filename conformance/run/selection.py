@@ -31,6 +31,7 @@ import oracle
 
 from ..cache import generated_cache_dir
 from ..corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
+from ..stress import StressCase, stress_cases
 from .config import RunConfig, UsageError
 from .keyword import parse_keyword
 from .units import LiveUnit, Unit, Work
@@ -54,6 +55,8 @@ def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:
         return roots
     if profile == "full":
         return [CASES_DIR]
+    if profile == "stress":
+        return []  # made from recipes (conformance.stress), never stored
     return [p for p in (CASES_DIR / "examples", CASES_DIR / "curated") if p.is_dir()]
 
 
@@ -249,7 +252,9 @@ def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError]]:
     """The full selection of `config` (before sharding and resume), in its stable order."""
     exact = _exact(config.case)
     loaded = load_stored(stored_roots(config.profile, config.cases), exact)
-    cases = list(loaded.cases)
+    cases: list[Case | StressCase] = list(loaded.cases)
+    if config.profile == "stress" and not config.cases:
+        cases.extend(stress_cases())
     if not config.cases:
         seen = {c.id for c in cases}
         if exact:  # look the ids up (the cache's index and one chunk each), do not load every case

@@ -30,7 +30,7 @@ from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
 from ..corpus import Case
 from ..expectations import Expectations, ExpectationsError, known_issues, load_expectations
 from .config import RunConfig, UsageError
-from .options import BACKEND_KWARGS, default_jobs, flag
+from .options import BACKEND_KWARGS, STRESS_JOBS, default_jobs, flag
 from .outputs import check_folder, check_target
 from .pool import BackendStartError, Pool, WorkerInfo
 from .record import FORMAT, FORMAT_VERSION, Attempt, Category, Footer, Header, Record, Resume
@@ -105,7 +105,8 @@ class Session:
                 f"{self._flag('case')}: no case matches {', '.join(config.case)} (profile "
                 f"{config.profile}, seed {config.seed}); see `dml-conformance cases list`"
             )
-        wanted = config.jobs or jobs_default or default_jobs()
+        stress = STRESS_JOBS if config.profile == "stress" else None  # cases of gigabytes: one at a time
+        wanted = config.jobs or stress or jobs_default or default_jobs()
         self.jobs = max(1, min(wanted, self.factory.max_jobs or wanted, len(self.selection.works) or 1))
         self.execute = execute
         self.pool: Pool | None = None
@@ -231,6 +232,7 @@ class Session:
             jobs=jobs,
             timeout=self.config.timeout_s,
             batch_size=self.factory.batch_size,
+            max_bytes=self.config.max_bytes_budget,
             feature_level=str(self.config.feature_level) if self.config.feature_level else None,
         )
 
@@ -302,7 +304,8 @@ class Session:
             repro=c.repro(),
             input_errors=[str(e) for e in self.selection.errors],
             jobs=self.jobs,
-            timeout_s=c.timeout,
+            timeout_s=c.timeout_s or 0.0,
+            max_bytes=c.max_bytes_budget,
             tables=spec_tables(),
         )
 

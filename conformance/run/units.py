@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import oracle
 
 from ..corpus import Case
+from ..stress import StressCase
 from .record import Category, Record
 
 LIVE_SOURCE = "hypothesis (live)"
@@ -31,7 +32,7 @@ class LiveUnit:
         return f"hypothesis-{self.operator}"
 
 
-Unit = Case | LiveUnit
+Unit = Case | LiveUnit | StressCase
 
 
 @dataclass(frozen=True)

@@ -177,7 +177,9 @@ def main() -> int:
             except Exception as e:
                 worker.send("closed", [f"backend.close() raised {describe_exception(e)}"])
             return 0
-        results = prefetch(message[1], backend, level)  # a batching backend runs the message's cases at once
+        results = prefetch(
+            message[1], backend, level, init.get("max_bytes")
+        )  # a batching backend runs the message's cases at once
         for work in message[1]:
             try:
                 record = execute(
@@ -186,6 +188,7 @@ def main() -> int:
                     level,
                     on_example=functools.partial(_send_example, worker, work.index),
                     prefetched=results.get(work.index),
+                    max_bytes=init.get("max_bytes"),
                 )
             except BaseException as e:  # SystemExit or KeyboardInterrupt from the backend: this worker ends
                 from .units import blank_record

@@ -317,6 +317,9 @@ class DirectMLBackend(Backend):
     name = "directml"
     # One D3D12 device per process: under vkd3d its descriptor heap alone costs ~1.5 GB and seconds.
     max_jobs = 2
+    # The runner stages every tensor through Wine pipes and D3D12 upload, default and readback heaps,
+    # on both sides of the pipe: about six copies (a 2.1 GB input took the runner to 11.6 GB).
+    tensor_copies = 6.0
 
     def __init__(
         self,

@@ -1,0 +1,189 @@
+"""Large tensors in a worker: the size budget, stress cases built from their recipe, compared in chunks.
+
+The budget counts what one case holds at its peak: the input and outputs, the backend's own
+copies of them (`Backend.tensor_copies`: ONNX Runtime's output is copied into numpy, the
+DirectML runner stages everything through pipes and upload/readback heaps), and the oracle's
+expected outputs (one chunk at a time for a stress case, all of them otherwise).  A case over
+it is `unsupported` with the sizes, before its input is built.  A stress case's outputs are
+compared with the oracle chunk by chunk along axis 0; its record keeps a sha256 digest of
+every output on both sides and the first differing elements, never the tensors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+
+import numpy as np
+
+import oracle
+from oracle import Descriptor, FeatureLevel
+from oracle.size import fmt_bytes, tensor_bytes
+
+from ..backends.base import Backend
+from ..compare import MAX_LISTED, Comparison, Mismatch
+from ..stress import StressCase, expected_chunks, make_input
+from .record import Category, Digests, Record
+from .units import Work, blank_record
+
+CHUNK_BYTES = 64 << 20  # the oracle's expected rows held at once for a stress case
+DEFAULT_COPIES = 1.0  # a backend that does not say: one copy of its tensors, like ONNX Runtime
+
+
+def tensor_copies(backend: Backend) -> float:
+    """The backend's `tensor_copies` estimate, or DEFAULT_COPIES when it gives none that is a number >= 0."""
+    copies = getattr(backend, "tensor_copies", DEFAULT_COPIES)
+    ok = isinstance(copies, (int, float)) and not isinstance(copies, bool) and math.isfinite(copies) and copies >= 0
+    return float(copies) if ok else DEFAULT_COPIES
+
+
+def over_budget(desc: Descriptor, backend: Backend, max_bytes: int | None, chunked: bool = False) -> str | None:
+    """Why the case does not fit in `max_bytes` (None: it fits, or there is no budget); nothing is allocated."""
+    if max_bytes is None:
+        return None
+    sizes = tensor_bytes(desc)
+    tensors = sum(sizes.values())
+    outputs = tensors - sizes["input_tensor"]
+    copies = tensor_copies(backend)
+    expected = min(outputs, CHUNK_BYTES) if chunked else outputs
+    needed = int(tensors * (1 + copies)) + expected
+    if needed <= max_bytes:
+        return None
+    parts = "; ".join(
+        f"{name} {t.data_type.value} [{','.join(map(str, t.sizes))}] = {fmt_bytes(sizes[name])}"
+        for name, t in desc.tensors.items()
+    )
+    return (
+        f"over the memory budget: needs {fmt_bytes(needed)} (the tensors, {fmt_bytes(tensors)}, "
+        f"x {1 + copies:g}: the run's own and {copies:g} held by {backend.name or 'the backend'} (tensor_copies), "
+        f"+ {fmt_bytes(expected)} of expected output), but --max-bytes is {fmt_bytes(max_bytes)}: {parts}"
+    )
+
+
+def oversized(desc: Descriptor, outputs: list[np.ndarray]) -> str | None:
+    """Why an output is larger than its tensor desc says (None if none is): such an output is not read."""
+    tensors = [t for name, t in desc.tensors.items() if name != "input_tensor"]
+    for j, (t, array) in enumerate(zip(tensors, outputs)):
+        allowed = math.prod(t.sizes) * t.data_type.numpy.itemsize
+        if array.nbytes > allowed:
+            return (
+                f"output {j} is {fmt_bytes(array.nbytes)} ({array.dtype} {list(array.shape)}), larger than the "
+                f"{fmt_bytes(allowed)} its tensor desc says ({t.data_type.value} [{','.join(map(str, t.sizes))}]): "
+                "not read"
+            )
+    return None
+
+
+def execute_stress(work: Work, backend: Backend, level: FeatureLevel | None, max_bytes: int | None) -> Record:
+    """Run one stress case: check the budget, build the input, run, compare in chunks; drop it all after."""
+    from .execute import BackendRaised
+
+    record = blank_record(work)
+    started = time.perf_counter()
+    try:
+        _execute_stress(work.unit, backend, level, max_bytes, record)  # type: ignore[arg-type]
+    except BackendRaised as e:
+        record.set(Category.CRASH, str(e))
+    finally:
+        oracle.release_buffers()  # the next case starts from nothing: no idle gigabyte kept for it
+    record.timings["total_s"] = round(time.perf_counter() - started, 6)
+    return record
+
+
+def _execute_stress(
+    case: StressCase, backend: Backend, level: FeatureLevel | None, max_bytes: int | None, record: Record
+) -> None:
+    from .execute import _run, call
+
+    if level is not None and case.feature_level > level:
+        record.set(Category.UNSUPPORTED, f"the case needs feature level {case.feature_level}; the run targets {level}")
+        return
+    reason = call("unsupported_reason", backend.unsupported_reason, case.descriptor, case.feature_level)
+    if reason:
+        record.set(Category.UNSUPPORTED, str(reason))
+        return
+    reason = over_budget(case.descriptor, backend, max_bytes, chunked=True)
+    if reason:
+        record.set(Category.UNSUPPORTED, reason)
+        return
+    t0 = time.perf_counter()
+    x = make_input(case)
+    record.timings["input_s"] = round(time.perf_counter() - t0, 6)
+    result = _run(record, "run", backend.run, case.descriptor, [x], case.feature_level)
+    if result is None:
+        return
+    if result.status != "ok":
+        record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
+        return
+    t0 = time.perf_counter()
+    judge_chunked(case.descriptor, x, list(result.outputs), record)
+    record.timings["compare_s"] = round(time.perf_counter() - t0, 6)
+
+
+def judge_chunked(
+    desc: Descriptor, x: np.ndarray, outputs: list[np.ndarray], record: Record, chunk_bytes: int = CHUNK_BYTES
+) -> None:
+    """Compare `outputs` with the oracle's, chunk by chunk along axis 0; record digests and the first differences."""
+    names = [name for name in desc.tensors if name != "input_tensor"]
+    problem = _shape_problem(desc, outputs, names)
+    if problem:
+        record.mismatch = Comparison(False, [problem])
+        record.set(Category.FAIL, problem)
+        return
+    hashes = [(hashlib.sha256(), hashlib.sha256()) for _ in names]
+    result = Comparison(True)
+    chunks = 0
+    for j, row, expected in expected_chunks(desc, x, chunk_bytes):
+        chunks += 1
+        actual = np.ascontiguousarray(outputs[j][row : row + expected.shape[0]])
+        bits = oracle.DataType.from_numpy(expected.dtype).bits
+        eb, ab = np.ascontiguousarray(expected).view(bits), actual.view(bits)
+        hashes[j][0].update(eb.reshape(-1).view(np.uint8).data)
+        hashes[j][1].update(ab.reshape(-1).view(np.uint8).data)
+        _note_differences(result, j, row, eb, ab, expected.dtype)
+    record.digests = Digests([e.hexdigest() for e, _ in hashes], [a.hexdigest() for _, a in hashes], chunks)
+    if result.equal:
+        record.set(Category.PASS, f"bit-exact (compared in {chunks} chunk(s); sha256 digests recorded)")
+        return
+    record.mismatch = result
+    record.set(Category.FAIL, result.summary())
+
+
+def _shape_problem(desc: Descriptor, outputs: list[np.ndarray], names: list[str]) -> str | None:
+    if len(outputs) != len(names):
+        return f"expected {len(names)} output(s), got {len(outputs)}"
+    too_big = oversized(desc, outputs)
+    if too_big:
+        return too_big
+    for j, (name, array) in enumerate(zip(names, outputs)):
+        t = desc.tensors[name]
+        if array.dtype.newbyteorder("=") != t.data_type.numpy.newbyteorder("="):
+            return f"output {j}: expected dtype {t.data_type.numpy}, got {array.dtype}"
+        if tuple(array.shape) != t.sizes:
+            return f"output {j}: expected shape {list(t.sizes)}, got {list(array.shape)}"
+    return None
+
+
+def _note_differences(result: Comparison, j: int, row: int, eb: np.ndarray, ab: np.ndarray, dtype: np.dtype) -> None:
+    """Count this chunk's differing elements and list the first ones (coordinates in the whole output)."""
+    differ = eb != ab
+    count = int(np.count_nonzero(differ))
+    if not count:
+        return
+    result.equal = False
+    result.count += count
+    width = dtype.itemsize
+    ev, av = eb.view(dtype), ab.view(dtype)
+    for coord in np.argwhere(differ)[: max(0, MAX_LISTED - len(result.first))]:
+        c = tuple(int(v) for v in coord)
+        result.first.append(
+            Mismatch(
+                j,
+                [c[0] + row, *c[1:]],
+                repr(ev[c].item()),
+                repr(av[c].item()),
+                f"0x{int(eb[c]):0{width * 2}x}",
+                f"0x{int(ab[c]):0{width * 2}x}",
+            )
+        )

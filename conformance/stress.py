@@ -1,0 +1,248 @@
+"""The stress profile: about twenty named cases at DirectML's limits, made from recipes, never stored.
+
+Issue 13.  Every other case is small; these reach what breaks on real hardware: an axis longer
+than 65,535 (the D3D12 limit on thread groups per dimension) for each operator, an input past
+2^31 bytes and outputs past 2^31 and 2^32 bytes (32-bit offsets), 8-D tensors with every axis
+> 1 and large strides, SPLIT into many outputs, and padding longer than its axis in every
+periodic mode the spec allows.  A `StressCase` holds the descriptor and a recipe (`make_input`),
+not tensors: the worker builds the input when it runs the case, computes the oracle's outputs in
+chunks along axis 0 (`expected_chunks`), compares them chunk by chunk and drops everything
+before the next case (conformance.run.large).  Ids are names, stable across runs and versions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+import oracle
+from oracle import DataType, Descriptor, FeatureLevel, PaddingDesc, PaddingMode, Slice1Desc, SliceDesc, SplitDesc
+from oracle.checks import TensorDesc
+
+from .corpus import Expected
+
+STRESS_SOURCE = "stress profile (conformance/stress.py)"
+SYMMETRIC_LEVEL = FeatureLevel.parse("3.0")  # PAD.3: SYMMETRIC was introduced in FL 3.0
+VALID = Expected("valid")  # every stress case is a valid descriptor
+PERIOD = 1_000_003  # a prime: the fill's random block repeats at no power-of-two stride
+
+
+@dataclass(frozen=True)
+class StressCase:
+    """A valid case whose input is made from a recipe in the worker (`make_input`), and never stored."""
+
+    id: str
+    descriptor: Descriptor
+    description: str
+    clauses: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ("stress",)
+    seed: int = 0  # the recipe's: which random block fills the input
+    expected: Expected = VALID
+    unspecified: tuple[str, ...] = ()
+    source: str = STRESS_SOURCE
+    path: str = ""
+
+    @property
+    def operator(self) -> str:
+        return self.descriptor.operator
+
+    @property
+    def valid(self) -> bool:
+        return True
+
+    @property
+    def data_type(self) -> DataType:
+        return self.descriptor.input_tensor.data_type
+
+    @property
+    def rank(self) -> int:
+        return self.descriptor.input_tensor.dimension_count
+
+    @property
+    def feature_level(self) -> FeatureLevel:
+        """The oldest level whose support table has this data type and rank (stress tests sizes, not levels)."""
+        level = oracle.min_feature_level(self.operator, self.data_type, self.rank)
+        assert level is not None, f"{self.id}: no feature level supports it"
+        if getattr(self.descriptor, "padding_mode", None) is PaddingMode.SYMMETRIC:
+            level = max(level, SYMMETRIC_LEVEL)
+        return level
+
+
+# --- the recipe --------------------------------------------------------------------------------------
+
+
+def make_input(case: StressCase) -> np.ndarray:
+    """The case's input, deterministic in its id and seed, filled in bounded steps.
+
+    Element i is block[i mod PERIOD] + i // PERIOD (wrapping): a random block of prime length,
+    shifted every period, so a read from the wrong position almost never returns the right bits.
+    Floating-point types get small integers (exact in FLOAT16), so no NaN payload is in play.
+    """
+    tensor = case.descriptor.input_tensor
+    dtype, bits = tensor.data_type.numpy, tensor.data_type.bits
+    count = math.prod(tensor.sizes)
+    digest = hashlib.sha256(f"{case.id}/{case.seed}".encode()).digest()
+    block = np.random.default_rng(int.from_bytes(digest[:8], "little")).integers(0, 2**16, PERIOD, dtype=np.uint64)
+    out = np.empty(count, dtype=dtype)
+    wrap = 1 << (8 * dtype.itemsize)
+    base = None if tensor.data_type.is_float else block.astype(bits)  # the low bits: the same as wrapping
+    out_bits = out.view(bits)
+    for k, start in enumerate(range(0, count, PERIOD)):  # one period at a time: a bounded temporary
+        n = min(PERIOD, count - start)
+        if base is None:
+            out[start : start + n] = ((block[:n] + np.uint64(k)) % 2048).astype(dtype)
+        else:
+            np.add(base[:n], np.asarray(k % wrap, dtype=bits), out=out_bits[start : start + n])
+    return out.reshape(tensor.sizes)
+
+
+# --- the oracle's outputs, in chunks along axis 0 ---------------------------------------------------
+
+
+def expected_chunks(
+    desc: Descriptor, x: np.ndarray, chunk_bytes: int = 64 << 20
+) -> Iterator[tuple[int, int, np.ndarray]]:
+    """(output, first row, the oracle's rows of that output from there): the outputs in pieces along axis 0.
+
+    Each piece is the oracle's answer to a descriptor restricted to those rows (the same
+    clauses, fewer rows), so only one piece is held at a time.  A descriptor that cannot be
+    cut that way (PADDING that pads axis 0, SPLIT along axis 0) gives its outputs whole.
+    """
+    cut = _cutter(desc, x)
+    if cut is None:
+        for j, out in enumerate(oracle.compute(desc, [x])):
+            yield j, 0, out
+        return
+    tensors = desc.output_tensors if isinstance(desc, SplitDesc) else (desc.output_tensor,)
+    rows = tensors[0].sizes[0]
+    row_bytes = max(1, sum(int(np.prod(t.sizes[1:], dtype=object)) for t in tensors) * x.dtype.itemsize)
+    step = max(1, chunk_bytes // row_bytes)
+    for a in range(0, rows, step):
+        b = min(rows, a + step)
+        sub_desc, sub_x = cut(a, b)
+        for j, out in enumerate(oracle.compute(sub_desc, [sub_x])):
+            yield j, a, out
+
+
+def _rows(t: TensorDesc, n: int) -> TensorDesc:
+    return TensorDesc(t.data_type, (n, *t.sizes[1:]))
+
+
+Cut = Callable[[int, int], tuple[Descriptor, np.ndarray]]
+
+
+def _cutter(desc: Descriptor, x: np.ndarray) -> Cut | None:
+    """A function giving the descriptor and input whose outputs are rows [a, b) of `desc`'s, or None."""
+    if isinstance(desc, SliceDesc):
+        o, s = desc.offsets[0], desc.strides[0]
+        return lambda a, b: (
+            replace(
+                desc,
+                output_tensor=_rows(desc.output_tensor, b - a),
+                offsets=(o + s * a, *desc.offsets[1:]),
+                sizes=(b - a, *desc.sizes[1:]),
+            ),
+            x,
+        )
+    if isinstance(desc, Slice1Desc):
+        o, n, s = desc.window_offsets[0], desc.window_sizes[0], desc.window_strides[0]
+        start = oracle.op_slice1.copy_start(o, n, s)
+
+        def cut_slice1(a: int, b: int) -> tuple[Descriptor, np.ndarray]:
+            size = (b - a - 1) * abs(s) + 1
+            first = start + s * a  # the first element these rows copy: a window that starts (or ends) there
+            offset = first if s > 0 else first - size + 1
+            return (
+                replace(
+                    desc,
+                    output_tensor=_rows(desc.output_tensor, b - a),
+                    window_offsets=(offset, *desc.window_offsets[1:]),
+                    window_sizes=(size, *desc.window_sizes[1:]),
+                ),
+                x,
+            )
+
+        return cut_slice1
+    if isinstance(desc, PaddingDesc) and desc.start_padding[0] == desc.end_padding[0] == 0:
+        return lambda a, b: (
+            replace(desc, input_tensor=_rows(desc.input_tensor, b - a), output_tensor=_rows(desc.output_tensor, b - a)),
+            x[a:b],
+        )
+    if isinstance(desc, SplitDesc) and desc.axis != 0:
+        return lambda a, b: (
+            replace(
+                desc,
+                input_tensor=_rows(desc.input_tensor, b - a),
+                output_tensors=tuple(_rows(t, b - a) for t in desc.output_tensors),
+            ),
+            x[a:b],
+        )
+    return None
+
+
+# --- the cases ------------------------------------------------------------------------------------
+
+
+def _slice(dt: str, sizes, offsets, out, strides) -> SliceDesc:
+    return SliceDesc(TensorDesc.of(dt, sizes), TensorDesc.of(dt, out), tuple(offsets), tuple(out), tuple(strides))
+
+
+def _slice1(dt: str, sizes, offsets, windows, strides) -> Slice1Desc:
+    out = [oracle.op_slice1.max_copied_elements(n, s) for n, s in zip(windows, strides)]
+    return Slice1Desc(TensorDesc.of(dt, sizes), TensorDesc.of(dt, out), tuple(offsets), tuple(windows), tuple(strides))
+
+
+def _pad(dt: str, sizes, mode: str, start, end, value: float = 0.0) -> PaddingDesc:
+    out = [n + s + e for n, s, e in zip(sizes, start, end)]
+    return PaddingDesc(
+        TensorDesc.of(dt, sizes), TensorDesc.of(dt, out), PaddingMode[mode], value, tuple(start), tuple(end)
+    )
+
+
+def _split(dt: str, sizes, axis: int, parts) -> SplitDesc:
+    outs = [TensorDesc.of(dt, [p if i == axis else n for i, n in enumerate(sizes)]) for p in parts]
+    return SplitDesc(TensorDesc.of(dt, sizes), tuple(outs), axis)
+
+
+def _cases() -> list[StressCase]:
+    c = StressCase
+    return [
+        # An axis longer than 65,535, for each operator.
+        c("SLICE-stress-axis-past-65535", _slice("FLOAT32", [2, 3, 1, 300000], [1, 0, 0, 7], [1, 3, 1, 149990], [1, 1, 1, 2]), "output axis 3 of 149,990 elements, stride 2", ("SLICE.1",)),
+        c("SLICE1-stress-axis-past-65535", _slice1("FLOAT16", [4, 1, 1, 262144], [0, 0, 0, 5], [4, 1, 1, 262139], [1, 1, 1, -3]), "a reversed window: output axis 3 of 87,380 elements", ("SLICE1.1", "SLICE1.2")),
+        c("PADDING-stress-axis-past-65535", _pad("UINT8", [3, 1, 1, 70000], "CONSTANT", [0, 0, 0, 3], [0, 0, 0, 1000], 7.0), "CONSTANT 7 on an axis of 70,000", ("PAD.2", "PAD.3")),
+        c("PADDING-stress-axis2-past-65535-edge", _pad("INT16", [1, 2, 70001, 3], "EDGE", [0, 0, 4, 1], [0, 0, 9, 2]), "EDGE along a non-last axis of 70,001", ("PAD.3",)),
+        c("SPLIT-stress-axis-past-65535", _split("INT32", [2, 1, 1, 200003], 3, [70000, 130003]), "two outputs along an axis of 200,003", ("SPLIT.1",)),
+        # Past 2^31 and 2^32 bytes.
+        c("SLICE-stress-in-past-2GiB", _slice("UINT8", [2, 16, 8192, 8200], [1, 3, 1, 7], [1, 13, 4095, 1024], [1, 1, 2, 8]), "reads bytes past 2^31 of a 2,149,580,800-byte input", ("SLICE.1",)),
+        c("PADDING-stress-out-past-2GiB", _pad("UINT8", [16, 1, 4096, 8], "EDGE", [0, 0, 0, 16384], [0, 0, 0, 16377]), "EDGE into a 2,147,549,184-byte output", ("PAD.3",)),
+        c("PADDING-stress-out-past-4GiB", _pad("UINT8", [64, 1, 1024, 64], "CONSTANT", [0, 0, 3584, 4064], [0, 0, 3584, 4065], 3.0), "CONSTANT into a 4,295,491,584-byte output", ("PAD.3",)),
+        # 8-D, every axis > 1, large strides.
+        c("SLICE-stress-8d-large-strides", _slice("FLOAT32", [3, 4, 5, 6, 7, 8, 9, 200], [1, 0, 2, 1, 0, 3, 1, 5], [2, 4, 2, 3, 7, 2, 4, 4], [1, 1, 2, 2, 1, 2, 2, 61]), "8-D, strides up to 61", ("SLICE.1",)),
+        c("SLICE1-stress-8d-negative-strides", _slice1("FLOAT16", [4, 3, 5, 2, 6, 7, 4, 90], [0, 1, 0, 0, 1, 0, 0, 3], [4, 2, 5, 2, 5, 7, 4, 87], [-1, 1, -2, 1, -2, 3, -1, -29]), "8-D, negative and large strides", ("SLICE1.1", "SLICE1.2")),
+        c("PADDING-stress-8d-reflection", _pad("INT16", [2, 3, 2, 3, 2, 3, 2, 40], "REFLECTION", [1, 2, 1, 2, 1, 2, 1, 41], [1, 1, 2, 1, 2, 1, 2, 3]), "8-D REFLECTION, padding past the axis on most", ("PAD.3",)),
+        c("SPLIT-stress-8d", _split("UINT16", [2, 3, 4, 5, 6, 7, 8, 9], 4, [1, 2, 3]), "8-D SPLIT along axis 4", ("SPLIT.1",)),
+        # SPLIT into many outputs.
+        c("SPLIT-stress-many-outputs", _split("FLOAT32", [2, 4, 64, 4096], 3, [8] * 512), "512 outputs", ("SPLIT.1",)),
+        c("SPLIT-stress-uneven-256MiB", _split("INT8", [8, 1, 4096, 8192], 2, [1, 4094, 1]), "a 256 MiB input into 1, 4,094 and 1 rows", ("SPLIT.1",)),
+        # Padding longer than its axis, each periodic mode (REFLECTION and SYMMETRIC: PAD.3).
+        c("PADDING-stress-reflection-past-axis", _pad("FLOAT32", [2, 3, 5, 7], "REFLECTION", [0, 0, 23, 40], [0, 0, 31, 17]), "REFLECTION many periods long", ("PAD.3",)),
+        c("PADDING-stress-symmetric-past-axis", _pad("FLOAT16", [2, 3, 5, 7], "SYMMETRIC", [0, 1, 23, 40], [0, 2, 31, 17]), "SYMMETRIC many periods long", ("PAD.3",)),
+        c("PADDING-stress-edge-past-axis", _pad("UINT32", [2, 3, 5, 7], "EDGE", [0, 4, 23, 40], [0, 5, 31, 17]), "EDGE far past the axis", ("PAD.3",)),
+        # Bandwidth-sized: 256 MiB and more.
+        c("SLICE1-stress-reverse-256MiB", _slice1("FLOAT32", [16, 4, 1024, 1024], [0, 0, 0, 0], [16, 4, 1024, 1024], [1, -1, -1, -1]), "a 256 MiB tensor reversed on three axes", ("SLICE1.2",)),
+        c("PADDING-stress-symmetric-256MiB", _pad("FLOAT32", [16, 4, 1000, 1000], "SYMMETRIC", [0, 0, 12, 12], [0, 0, 12, 12]), "SYMMETRIC around a 256 MiB tensor", ("PAD.3",)),
+        c("SLICE-stress-stride-past-65535", _slice("UINT8", [4, 1, 3, 1048576], [0, 0, 0, 11], [4, 1, 3, 15], [1, 1, 1, 69905]), "a stride of 69,905 elements", ("SLICE.1",)),
+    ]  # fmt: skip
+
+
+STRESS_CASES: tuple[StressCase, ...] = tuple(_cases())
+
+
+def stress_cases() -> list[StressCase]:
+    """The stress profile's cases, in their stable order."""
+    return list(STRESS_CASES)
