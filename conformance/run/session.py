@@ -27,7 +27,6 @@ import oracle
 from oracle.version import VERSION
 
 from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
-from ..corpus import Case
 from ..expectations import Expectations, ExpectationsError, known_issues, load_expectations
 from .config import RunConfig, UsageError
 from .options import BACKEND_KWARGS, STRESS_JOBS, default_jobs, flag
@@ -476,7 +475,7 @@ def _retried(earlier: Record, record: Record) -> Record:
 
 def _signature(work: Work) -> tuple:
     case = work.unit
-    if not isinstance(case, Case):
+    if isinstance(case, LiveUnit):
         raise TypeError(f"{case!r}: only cases have a signature (live units are never batched by signature)")
     mode = getattr(case.descriptor, "padding_mode", None)
     return (case.operator, case.data_type.value, case.rank, mode.value if mode else "", work.index)
