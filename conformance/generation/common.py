@@ -384,6 +384,16 @@ def replace_output(desc: OneOutput, sizes: Sequence[int] | None = None, data_typ
     return dataclasses.replace(desc, output_tensor=replaced_tensor(desc.output_tensor, sizes, data_type))
 
 
+def one_output_common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    """COMMON.2: one of the output's sizes is 0 (SLICE has its own: its Sizes field follows the output)."""
+    d = base.descriptor
+    if not isinstance(d, (oracle.Slice1Desc, oracle.PaddingDesc)):
+        raise TypeError(f"{d.operator} has its own COMMON.2 family")
+    i = ch.integer(0, dimension_count(d) - 1)
+    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, 0), None)
+    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
+
+
 def one_output_common_1(ch: Chooser, base: CaseSpec) -> CaseSpec:
     """COMMON.1: the output's data type differs from the input's."""
     d = base.descriptor

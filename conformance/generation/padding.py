@@ -21,6 +21,7 @@ from .common import (
     dimension_count,
     field_families,
     one_output_common_1,
+    one_output_common_2,
     replace_output,
     set_at,
     with_descriptor,
@@ -94,12 +95,6 @@ def extra_clauses(desc: PaddingDesc) -> list[str]:
     return ["PAD.4"] if desc.padding_mode is PaddingMode.CONSTANT else []
 
 
-def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    d = descriptor_of(base, PaddingDesc)
-    i = ch.integer(0, dimension_count(d) - 1)
-    return with_descriptor(base, replace_output(d, set_at(d.output_tensor.sizes, i, 0)))
-
-
 def _pad_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = descriptor_of(base, PaddingDesc)
     i = ch.integer(0, dimension_count(d) - 1)
@@ -129,7 +124,7 @@ def _symmetric_too_early_config(ch: Chooser, operator: str) -> Config:
 def families() -> list[Family]:
     """One family per validation rule, in a fixed order (the generator draws from it by index)."""
     return [
-        *common_families(OPERATOR, one_output_common_1, _common_2),
+        *common_families(OPERATOR, one_output_common_1, one_output_common_2),
         *field_families("PAD.5", "start_padding", "PAD.2"),
         Family("output size not input + padding", "PAD.2", _pad_2),
         Family("SYMMETRIC before FL 3.0", "PAD.3", _pad_3, _symmetric_too_early_config),

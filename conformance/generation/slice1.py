@@ -20,6 +20,7 @@ from .common import (
     dimension_count,
     field_families,
     one_output_common_1,
+    one_output_common_2,
     replace_output,
     set_at,
     with_descriptor,
@@ -85,12 +86,6 @@ def extra_clauses(desc: Slice1Desc) -> list[str]:
     return ["SLICE1.7"] if any(s < 0 for s in desc.window_strides) else []
 
 
-def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    d = descriptor_of(base, Slice1Desc)
-    i = ch.integer(0, dimension_count(d) - 1)
-    return with_descriptor(base, replace_output(d, set_at(d.output_tensor.sizes, i, 0)))
-
-
 def _slice1_3(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = descriptor_of(base, Slice1Desc)
     i = ch.integer(0, dimension_count(d) - 1)
@@ -122,7 +117,7 @@ def _slice1_5(ch: Chooser, base: CaseSpec) -> CaseSpec:
 def families() -> list[Family]:
     """One family per validation rule, in a fixed order (the generator draws from it by index)."""
     return [
-        *common_families(OPERATOR, one_output_common_1, _common_2),
+        *common_families(OPERATOR, one_output_common_1, one_output_common_2),
         *field_families("SLICE1.6", "window_offsets", "SLICE1.3"),
         Family("window past the input or empty", "SLICE1.3", _slice1_3),
         Family("output larger than MaxCopiedElements", "SLICE1.4", _slice1_4),
