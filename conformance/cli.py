@@ -194,12 +194,16 @@ def _report(args: argparse.Namespace) -> int:
 
 def _baseline(args: argparse.Namespace) -> int:
     from .baseline import BaselineError, write_baseline
+    from .run.config import UsageError
+    from .run.outputs import check_not_results
     from .run.results import ResultsFileError, merge_shards, read_results
 
     try:
+        # Before anything is read: the paths as given (a merged run's path names all its shards).
+        check_not_results(Path(args.output), "-o", [Path(p) for p in args.results], "an expectations file")
         runs = merge_shards([read_results(p) for p in args.results])
         count = write_baseline(runs, Path(args.output), force=args.force)
-    except (ResultsFileError, BaselineError) as e:
+    except (UsageError, ResultsFileError, BaselineError) as e:
         return _error(str(e))
     print(f"{args.output}: {count} waiver(s); replace each reason placeholder with the bug and its tracker link")
     return EXIT_OK

@@ -50,11 +50,16 @@ def check_folder(folder: Path, option: str) -> None:
         raise UsageError(f"{option}: cannot write in {existing} (permission denied)")
 
 
+def check_not_results(path: Path, option: str, results: Sequence[Path], what: str) -> None:
+    """`path` (an output: `what` it is) is none of `results`, compared resolved: an output never replaces results."""
+    for other in results:
+        if path.resolve() == other.resolve():
+            raise UsageError(f"{option}: {path} is the results file; {what} never replaces results")
+
+
 def check_target(path: Path, option: str, avoid: Sequence[Path] = ()) -> None:
     """`path` may receive a report: not one of `avoid` (results files), not a folder, not a non-report file."""
-    for other in avoid:
-        if path.resolve() == other.resolve():
-            raise UsageError(f"{option}: {path} is the results file; a report never replaces results")
+    check_not_results(path, option, avoid, "a report")
     if path.is_dir():
         raise UsageError(f"{option}: {path} is a folder; give a file name (e.g. {path / 'report.html'})")
     if path.exists() and not is_report(path):

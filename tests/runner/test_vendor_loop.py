@@ -164,6 +164,17 @@ def test_a_known_flake_in_the_expectations_is_waived_under_flaky_fails(tmp_path)
 # --- baselines ----------------------------------------------------------------------------------------------
 
 
+def test_baseline_never_writes_over_a_results_file_it_reads(broken_run, tmp_path):
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(broken_run[1].read_bytes())
+    before = results.read_bytes()
+    # The same file named two ways (absolute in, relative out), even with --force.
+    proc = cli("baseline", str(results.resolve()), "-o", "results.jsonl", "--force", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "-o: results.jsonl is the results file; an expectations file never replaces results" in proc.stderr
+    assert results.read_bytes() == before
+
+
 def test_baseline_then_rerun_passes_with_every_former_failure_waived(broken_run, tmp_path):
     expectations = tmp_path / "expectations.json"
     made = cli("baseline", str(broken_run[1]), "-o", str(expectations))
