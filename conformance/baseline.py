@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .expectations import KNOWN_ISSUES_DIR
-from .run.record import Category, Record
+from .expectations import is_known_issue
+from .run.record import WAIVABLE, Category, Record
 from .run.results import Results
 
 REASON_PLACEHOLDER = "TODO: why it fails, and a tracker link (baseline of {run}, {date})"
@@ -31,11 +31,10 @@ class BaselineError(ValueError):
 
 def _baselined_category(record: Record) -> Category | None:
     """The category a waiver for this record excuses, or None if it needs none."""
-    if record.category.failing or record.category is Category.FLAKY:
+    if record.category in WAIVABLE:
         return record.category
     if record.category is Category.WAIVED and record.waived_category is not None:
-        source = str((record.waiver or {}).get("source", ""))
-        if not source.startswith(str(KNOWN_ISSUES_DIR)):
+        if not is_known_issue(str((record.waiver or {}).get("source", ""))):
             return record.waived_category
     return None
 

@@ -60,6 +60,8 @@ class Category(str, enum.Enum):
 CATEGORIES = tuple(Category)
 # Only these make a run fail (exit code 1); waived ones were failures a vendor's expectations file excused.
 FAILING = frozenset({Category.FAIL, Category.REJECTED, Category.ERROR, Category.CRASH, Category.TIMEOUT})
+# What a waiver can excuse: the failing categories, and `flaky` (a known flake).
+WAIVABLE = FAILING | {Category.FLAKY}
 
 
 def fails_run(category: Category, flaky_fails: bool = False) -> bool:
@@ -194,7 +196,7 @@ class Record:
         if self.category is Category.WAIVED:
             return self
         self.waiver = waiver
-        if self.category.failing or self.category is Category.FLAKY:
+        if self.category in WAIVABLE:
             self.waived_category = self.category
             self.set(Category.WAIVED, f"waived ({reason}): {self.reason}")
         elif self.category is Category.PASS:
