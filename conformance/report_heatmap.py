@@ -1,7 +1,7 @@
 """The report's heat maps: operator × data type and operator × rank, coloured by pass rate, hatched for unsupported.
 
 A cell's colour is its pass rate among the cases that ran (pass, observed and flaky count as
-passing; unsupported ones did not run): red at 0 %, through amber, to green at 100 %.  Cells
+passing, flaky not when the run had --flaky-fails; unsupported ones did not run): red at 0 %, through amber, to green at 100 %.  Cells
 with unsupported cases are hatched; a cell whose cases were all unsupported is only hatched.
 The text is still (passing)/(total) and ✗n for failing cases, so the numbers stay readable
 without colour.  Reads results records only.
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from html import escape
 
-from .run.record import FAILING
+from .run.record import Category, fails_run
 from .run.results import Results
 
-PASSING = ("pass", "observed", "flaky")
+PASSING = frozenset({Category.PASS, Category.OBSERVED, Category.FLAKY})  # unless the category fails the run
 CSS = """
 .heat td.heat{min-width:3.5em}
 .heat td.hatched,.legend .hatched{background-image:repeating-linear-gradient(45deg,rgba(0,0,0,.18) 0 2px,transparent 2px 7px)}
@@ -32,14 +32,15 @@ def heat_colour(rate: float) -> str:
     return f"hsl({round(120 * max(0.0, min(1.0, rate)))},70%,78%)"
 
 
-def _cell(counts: Counter | None) -> str:
+def _cell(counts: Counter | None, flaky_fails: bool = False) -> str:
+    """One cell from its category counts (by category name); failing as the run judged it (fails_run)."""
     if not counts:
         return '<td class="cell-none">–</td>'
     total = sum(counts.values())
-    unsupported = counts["unsupported"]
+    unsupported = counts[Category.UNSUPPORTED.value]
     ran = total - unsupported
-    ok = sum(counts[k] for k in PASSING)
-    bad = sum(counts[k.value] for k in FAILING)
+    bad = sum(n for k, n in counts.items() if fails_run(Category(k), flaky_fails))
+    ok = sum(n for k, n in counts.items() if Category(k) in PASSING and not fails_run(Category(k), flaky_fails))
     klass = "cell-bad" if bad else "cell-ok" if ok == total else "cell-part"
     title = ", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
     classes = f"{klass} heat num" + (" hatched" if unsupported else "")
@@ -64,7 +65,11 @@ def heat_table(run: Results, i: int, name: str, key: str, values: list) -> str:
             continue
         cells[(r.operator, getattr(r, key))][r.category.value] += 1
     head = "".join(f"<th>{_esc(v)}</th>" for v in values)
-    rows = [f"<tr><th>{_esc(op)}</th>{''.join(_cell(cells.get((op, v))) for v in values)}</tr>" for op in operators]
+    flaky_fails = run.header.flaky_fails
+    rows = [
+        f"<tr><th>{_esc(op)}</th>{''.join(_cell(cells.get((op, v)), flaky_fails) for v in values)}</tr>"
+        for op in operators
+    ]
     return (
         f'<table class="matrix heat" data-run="{i}" data-key="{_esc(key)}"><tr><th>{_esc(name)}</th>{head}'
         f"</tr>{''.join(rows)}</table>"
@@ -77,7 +82,7 @@ def heat_maps(runs: list[Results], names: list[str]) -> str:
     )
     out = [
         "<h2 id='matrix'>Operator × data type, operator × rank</h2><p>Each cell: (pass + observed + flaky) / "
-        "total, coloured by the pass rate of the cases that ran; <b>✗n</b>: failing cases; hatched: some cases "
+        "total (flaky failing instead under --flaky-fails), coloured by the pass rate of the cases that ran; <b>✗n</b>: failing cases; hatched: some cases "
         "are unsupported (counted in the total, never as passes; grey and hatched: none could run). Hover for "
         f"every category.</p><p class='legend'>pass rate: {legend}"
         "<span class='hatched' style='background-color:#eee'>unsupported</span></p>"

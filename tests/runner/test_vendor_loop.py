@@ -16,6 +16,7 @@ import pytest
 from runner_helpers import EXAMPLES, TRACEBACK, cli, env, faults_file, lines
 
 from conformance.expectations import KNOWN_ISSUES_DIR, is_known_issue
+from conformance.report_heatmap import _cell
 from conformance.run.keyword import parse_keyword
 from conformance.run.results import read_results
 
@@ -163,6 +164,13 @@ def test_a_known_flake_in_the_expectations_is_waived_under_flaky_fails(tmp_path)
 
 
 # --- baselines ----------------------------------------------------------------------------------------------
+
+
+def test_a_heat_map_cell_counts_flaky_as_failing_only_under_flaky_fails():
+    counts = Counter({"pass": 3, "flaky": 1, "unsupported": 1})
+    assert ">4/5</td>" in _cell(counts) and "✗" not in _cell(counts)
+    assert ">3/5 <b>✗1</b></td>" in _cell(counts, flaky_fails=True)
+    assert "cell-bad" in _cell(counts, flaky_fails=True) and 'data-rate="0.7500"' in _cell(counts, flaky_fails=True)
 
 
 def test_a_known_issue_is_told_by_its_place_in_the_package_on_any_machine():
