@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from . import op_padding, op_slice, op_slice1, op_split
-from .tables import CLAUSES, DataType, FeatureLevel, OperatorTables, SupportRow
+from .tables import DataType, FeatureLevel, OperatorTables, SupportRow
 
 
 class OperatorModule(Protocol):
@@ -66,9 +66,6 @@ REGISTRY: dict[str, OperatorModule] = _register(op_slice, op_slice1, op_padding,
 OPERATORS: tuple[str, ...] = tuple(REGISTRY)
 DESCRIPTOR_TYPES: dict[str, type] = {name: m.DESCRIPTOR for name, m in REGISTRY.items()}
 SUPPORT: dict[str, tuple[SupportRow, ...]] = {name: m.TABLES.support for name, m in REGISTRY.items()}
-SUPPORT_CLAUSE: dict[str, str] = {name: m.TABLES.support_clause for name, m in REGISTRY.items()}
-DIMENSION_COUNT_CLAUSE: dict[str, str] = {name: m.TABLES.dimension_count_clause for name, m in REGISTRY.items()}
-INTRODUCED: dict[str, tuple[FeatureLevel, str]] = {name: m.TABLES.introduced for name, m in REGISTRY.items()}
 
 # Case ids: OPERATOR-<8 hex digits> (content hash) or OPERATOR-<name> (curated); longest name first
 # so that SLICE1-... is never read as SLICE followed by "1-...".
@@ -93,9 +90,3 @@ def support_row(operator: str, level: FeatureLevel) -> SupportRow | None:
 def min_feature_level(operator: str, data_type: DataType, rank: int) -> FeatureLevel | None:
     """The oldest table level that supports this data type and rank (None if no level does)."""
     return operator_module(operator).TABLES.min_level(data_type, rank)
-
-
-def clauses_of(operator: str) -> list[str]:
-    """The clause ids that belong to one operator, plus the COMMON ones."""
-    prefix = operator_module(operator).TABLES.clause_prefix
-    return [c for c in CLAUSES if c.startswith(prefix) or c.startswith("COMMON.")]
