@@ -9,6 +9,7 @@ also the `mismatch` part of a result record (conformance.run.record), field for 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -52,6 +53,21 @@ class Comparison:
         """A structural problem, or a difference where the spec fixes the value."""
         return bool(self.problems) or self.judged_count > 0
 
+    def absorb(self, part: Comparison, output: int, row: int = 0) -> None:
+        """Fold in the comparison of one piece of output `output` that starts at `row` along axis 0 (a large
+        output compared in chunks): counts add up, listed mismatches keep whole-output coordinates."""
+        if part.equal:
+            return
+        nan_only = (self.equal or self.nan_payload_only) and part.nan_payload_only
+        self.equal = False
+        self.problems += part.problems
+        self.count += part.count
+        self.open_count += part.open_count
+        for m in part.first[: max(0, MAX_LISTED - len(self.first))]:
+            coordinate = [m.coordinate[0] + row, *m.coordinate[1:]] if m.coordinate else []
+            self.first.append(dataclasses.replace(m, output=output, coordinate=coordinate))
+        self.nan_payload_only = nan_only
+
     def summary(self) -> str:
         if self.equal:
             return "bit-exact"
@@ -78,6 +94,15 @@ def _num(value: np.generic) -> str:
     return repr(value.item())
 
 
+def output_problem(j: int, dtype: np.dtype, shape: Sequence[int], actual: np.ndarray) -> str | None:
+    """Why output `j` cannot be compared element by element with the expected `dtype` and `shape`, or None."""
+    if actual.dtype.newbyteorder("=") != dtype.newbyteorder("="):
+        return f"output {j}: expected dtype {dtype}, got {actual.dtype}"
+    if tuple(actual.shape) != tuple(shape):
+        return f"output {j}: expected shape {list(shape)}, got {list(actual.shape)}"
+    return None
+
+
 def compare_outputs(
     expected: list[np.ndarray], actual: list[np.ndarray], open_elements: Sequence[np.ndarray] | None = None
 ) -> Comparison:
@@ -94,13 +119,10 @@ def compare_outputs(
     nan_only = True
     for j, (e, a) in enumerate(zip(expected, actual)):
         a = np.asarray(a)
-        if a.dtype.newbyteorder("=") != e.dtype.newbyteorder("="):
+        problem = output_problem(j, e.dtype, e.shape, a)
+        if problem:
             result.equal = False
-            result.problems.append(f"output {j}: expected dtype {e.dtype}, got {a.dtype}")
-            continue
-        if a.shape != e.shape:
-            result.equal = False
-            result.problems.append(f"output {j}: expected shape {list(e.shape)}, got {list(a.shape)}")
+            result.problems.append(problem)
             continue
         data_type = DataType.from_numpy(e.dtype)
         eb = np.ascontiguousarray(e, dtype=data_type.numpy).view(data_type.bits)

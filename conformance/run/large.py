@@ -22,7 +22,7 @@ from oracle import Descriptor, FeatureLevel
 from oracle.size import fmt_bytes, tensor_bytes
 
 from ..backends.base import Backend
-from ..compare import MAX_LISTED, Comparison, Mismatch
+from ..compare import Comparison, compare_outputs, output_problem
 from ..stress import StressCase, expected_chunks, make_input
 from .record import Category, Digests, Record
 from .units import Work, blank_record
@@ -136,18 +136,21 @@ def judge_chunked(
     chunks = 0
     for j, row, expected in expected_chunks(desc, x, chunk_bytes):
         chunks += 1
-        actual = np.ascontiguousarray(outputs[j][row : row + expected.shape[0]])
-        bits = oracle.DataType.from_numpy(expected.dtype).bits
-        eb, ab = np.ascontiguousarray(expected).view(bits), actual.view(bits)
-        hashes[j][0].update(eb.reshape(-1).view(np.uint8).data)
-        hashes[j][1].update(ab.reshape(-1).view(np.uint8).data)
-        _note_differences(result, j, row, eb, ab, expected.dtype)
+        actual = outputs[j][row : row + expected.shape[0]]
+        hashes[j][0].update(_raw(expected))
+        hashes[j][1].update(_raw(actual))
+        result.absorb(compare_outputs([expected], [actual]), j, row)
     record.digests = Digests([e.hexdigest() for e, _ in hashes], [a.hexdigest() for _, a in hashes], chunks)
     if result.equal:
         record.set(Category.PASS, f"bit-exact (compared in {chunks} chunk(s); sha256 digests recorded)")
         return
     record.mismatch = result
     record.set(Category.FAIL, result.summary())
+
+
+def _raw(array: np.ndarray) -> memoryview:
+    """The array's bytes in row-major order (what its digest covers)."""
+    return np.ascontiguousarray(array).reshape(-1).view(np.uint8).data
 
 
 def _shape_problem(desc: Descriptor, outputs: list[np.ndarray], names: list[str]) -> str | None:
@@ -158,32 +161,7 @@ def _shape_problem(desc: Descriptor, outputs: list[np.ndarray], names: list[str]
         return too_big
     for j, (name, array) in enumerate(zip(names, outputs)):
         t = desc.tensors[name]
-        if array.dtype.newbyteorder("=") != t.data_type.numpy.newbyteorder("="):
-            return f"output {j}: expected dtype {t.data_type.numpy}, got {array.dtype}"
-        if tuple(array.shape) != t.sizes:
-            return f"output {j}: expected shape {list(t.sizes)}, got {list(array.shape)}"
+        problem = output_problem(j, t.data_type.numpy, t.sizes, array)
+        if problem:
+            return problem
     return None
-
-
-def _note_differences(result: Comparison, j: int, row: int, eb: np.ndarray, ab: np.ndarray, dtype: np.dtype) -> None:
-    """Count this chunk's differing elements and list the first ones (coordinates in the whole output)."""
-    differ = eb != ab
-    count = int(np.count_nonzero(differ))
-    if not count:
-        return
-    result.equal = False
-    result.count += count
-    width = dtype.itemsize
-    ev, av = eb.view(dtype), ab.view(dtype)
-    for coord in np.argwhere(differ)[: max(0, MAX_LISTED - len(result.first))]:
-        c = tuple(int(v) for v in coord)
-        result.first.append(
-            Mismatch(
-                j,
-                [c[0] + row, *c[1:]],
-                repr(ev[c].item()),
-                repr(av[c].item()),
-                f"0x{int(eb[c]):0{width * 2}x}",
-                f"0x{int(ab[c]):0{width * 2}x}",
-            )
-        )
