@@ -133,13 +133,14 @@ def _write_junit(path: str | None, runs) -> bool:
 
 
 def _print_summary(session, results, report) -> None:
-    from .run.record import Category
+    from .run.record import Category, repro_command
 
     failing = [r for r in results.records if r.category.failing]
     for r in failing[:MAX_LISTED_FAILURES]:
         print(f"{r.category.value.upper()} {r.id}: {r.reason}")
-        if not r.case_json:
-            print(f"  reproduce: {session.config.repro().replace('{id}', r.id)}")
+        command = repro_command(session.config.repro(), r)
+        if command:
+            print(f"  reproduce: {command}")
     if len(failing) > MAX_LISTED_FAILURES:
         print(f"... {len(failing) - MAX_LISTED_FAILURES} more failing cases (see the report)")
     for r in (r for r in results.records if r.category is Category.FLAKY):

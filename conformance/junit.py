@@ -21,7 +21,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from .run.record import Category, Record, fails_run
+from .run.record import Category, Record, fails_run, repro_command
 from .run.results import Results
 
 FAILURE_CATEGORIES = frozenset({Category.FAIL, Category.REJECTED})
@@ -60,8 +60,9 @@ def _text(record: Record, repro: str) -> str:
     lines = [f"{record.category.value}: {record.reason}"]
     for attempt in record.attempts:
         lines.append(f"earlier attempt: {attempt.category.value}: {attempt.reason}")
-    if repro and not record.hypothesis:
-        lines.append("reproduce: " + repro.replace("{id}", record.id))
+    command = repro_command(repro, record)
+    if command:
+        lines.append("reproduce: " + command)
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ from .corpus import CaseFileError
 from .run.config import RunConfig, UsageError
 from .run.options import OPTIONS, add_plugin_options, plugin_dest
 from .run.pool import BackendStartError, WorkerInfo
-from .run.record import Category, Record, Verdict, parse_line
+from .run.record import Category, Record, Verdict, parse_line, repro_command
 from .run.session import Session
 from .run.units import Work
 
@@ -218,8 +218,9 @@ class DmlPlugin:
                 f"  output {m.output} [{','.join(map(str, m.coordinate))}]: expected {m.expected} "
                 f"({m.expected_hex}), got {m.actual} ({m.actual_hex})"
             )
-        if not record.hypothesis:
-            lines.append("reproduce: " + self.session.config.repro().format(id=record.id))
+        command = repro_command(self.session.config.repro(), record)
+        if command:
+            lines.append("reproduce: " + command)
         return "\n".join(lines)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

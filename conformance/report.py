@@ -25,7 +25,7 @@ from .coverage import carried_by
 from .report_heatmap import heat_maps
 from .report_regression import regression_view
 from .run.outputs import GENERATOR, ReportError
-from .run.record import CATEGORIES, Category, Digests, Record, TensorData, Verdict
+from .run.record import CATEGORIES, Category, Digests, Record, TensorData, Verdict, repro_command
 from .run.results import Results
 
 # GENERATOR and REPORT_MARKERS: how a report starts (run.outputs checks a --report target by them).
@@ -392,19 +392,24 @@ def _failure(i: int, run: Results, r: Record, repro: str) -> str:
         parts.append(
             "<details><summary>descriptor</summary><pre>" + esc(json.dumps(r.descriptor, indent=1)) + "</pre></details>"
         )
-    if r.case_json:
-        parts.append(
-            "<details><summary>the case as a case file (save it, run it with --cases)</summary><pre>"
-            + esc(json.dumps(r.case_json, indent=1))
-            + "</pre></details>"
-        )
-    else:
-        parts.append(f"<p>reproduce: <code class='repro'>{esc(repro.replace('{id}', r.id))}</code></p>")
+    parts.append(_reproduce(r, repro))
     return (
         f"<div class='failure f' id='fail-{i}-{esc(r.id)}' data-cat='{esc(r.category.value)}' "
         f"data-op='{esc(r.operator)}' data-dt='{esc(r.data_type)}' data-run='{i}' "
         f"data-id='{esc(r.id)}'>{''.join(parts)}</div>"
     )
+
+
+def _reproduce(r: Record, repro: str) -> str:
+    """How to run the case again: its case file (a live Hypothesis example), else the command."""
+    if r.case_json:
+        return (
+            "<details><summary>the case as a case file (save it, run it with --cases)</summary><pre>"
+            + esc(json.dumps(r.case_json, indent=1))
+            + "</pre></details>"
+        )
+    command = repro_command(repro, r)
+    return f"<p>reproduce: <code class='repro'>{esc(command)}</code></p>" if command else ""
 
 
 def _failures(runs: list[Results]) -> str:

@@ -207,6 +207,15 @@ class Record:
         return dumps({"kind": "case", **to_json(self)})
 
 
+def repro_command(template: str, record: Record) -> str | None:
+    """The command that runs `record`'s case again, from its run's template (RunConfig.repro, `{id}` for the
+    case id; `{` elsewhere in it is literal); None where no id brings the case back (a live Hypothesis
+    example: its case file is kept instead, `case_json`)."""
+    if not template or record.hypothesis or record.case_json:
+        return None
+    return template.replace("{id}", record.id)
+
+
 def dumps(obj: dict) -> str:
     """One results-file line (no NaN: JSON has none; the codec wrote non-finite floats as text)."""
     return json.dumps(obj, separators=(",", ":"), allow_nan=False)

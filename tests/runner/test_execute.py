@@ -13,7 +13,7 @@ from conformance.corpus import CASES_DIR, load
 from conformance.expectations import ExpectationsError, load_expectations
 from conformance.generation.corpus import generate
 from conformance.run.execute import execute_case
-from conformance.run.record import MAX_STORED_ELEMENTS, Category, Record, TensorData
+from conformance.run.record import MAX_STORED_ELEMENTS, Category, Record, TensorData, repro_command
 from conformance.run.units import Work
 
 
@@ -276,3 +276,14 @@ def test_a_waiver_applies_to_a_live_failure_by_its_shrunk_case_id():
         ).category
         is Category.FAIL
     )
+
+
+def test_repro_command_replaces_only_the_id_and_has_none_for_a_live_example():
+    template = "dml-conformance run --backend oracle --cases 'cases/{x}.json' --case {id}"
+    failed = Record("SLICE1-example-2", "SLICE1", Category.FAIL, "x")
+    assert repro_command(template, failed) == (
+        "dml-conformance run --backend oracle --cases 'cases/{x}.json' --case SLICE1-example-2"
+    )
+    assert repro_command("", failed) is None  # a results file from before the header kept its command
+    live = Record("hypothesis-SLICE", "SLICE", Category.FAIL, hypothesis=True, case_json={"id": "SLICE-f41ed246"})
+    assert repro_command(template, live) is None  # its case file is kept instead
