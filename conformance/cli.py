@@ -14,6 +14,10 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used: `dml-conformance --help` stays fast
+    from .run.results import Results
 
 EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_UNTESTED = 0, 1, 2, 3
 MAX_LISTED_FAILURES = 20
@@ -31,21 +35,23 @@ class _Progress:
     """One updating line on a terminal (nothing in a log): how far the run is."""
 
     def __init__(self, total: int):
-        self.total, self.done, self.failing, self.last = total, 0, 0, 0.0
+        self.total, self.last = total, 0.0
+        self.latest: dict[object, bool] = {}  # case (selection index) -> whether its latest record fails
         self.on = sys.stderr.isatty()
 
     def update(self, records) -> None:
         import time
 
-        self.done = min(self.total, self.done + len(records))  # retried cases come back twice
-        self.failing += sum(1 for r in records if r.category.failing)
+        for r in records:  # a retried case comes back again: its latest record counts, once
+            self.latest[r.id if r.index is None else r.index] = r.category.failing
+        done, failing = len(self.latest), sum(self.latest.values())
         now = time.monotonic()
-        if self.on and (now - self.last > 0.2 or self.done == self.total):
+        if self.on and (now - self.last > 0.2 or done == self.total):
             self.last = now
-            print(f"\r{self.done}/{self.total} cases, {self.failing} failing", end="", file=sys.stderr, flush=True)
+            print(f"\r{done}/{self.total} cases, {failing} failing", end="", file=sys.stderr, flush=True)
 
     def end(self) -> None:
-        if self.on and self.done:
+        if self.on and self.latest:
             print(file=sys.stderr)
 
 
@@ -169,20 +175,29 @@ def _print_summary(session, results, report) -> None:
 # --- report, explain, cases, backends ----------------------------------------------------------
 
 
+def _read_runs(paths: list[str]) -> list[Results]:
+    """The results files as runs (shards of one run merged), each file's notes (a torn line, a missing
+    shard) printed: what `report` and `baseline` read."""
+    from .run.results import merge_shards, read_results
+
+    runs = merge_shards([read_results(p) for p in paths])
+    for run in runs:
+        for note in run.notes:
+            print(f"{run.path}: {note}", file=sys.stderr)
+    return runs
+
+
 def _report(args: argparse.Namespace) -> int:
     from .report import ReportError, overall_verdict, write_report
     from .run.config import UsageError
     from .run.outputs import check_target
     from .run.record import Verdict
-    from .run.results import ResultsFileError, merge_shards, read_results
+    from .run.results import ResultsFileError
 
     try:
-        runs = merge_shards([read_results(p) for p in args.results])
         output = Path(args.output)
         check_target(output, "-o", avoid=[Path(p) for p in args.results])
-        for run in runs:
-            for note in run.notes:
-                print(f"{run.path}: {note}", file=sys.stderr)
+        runs = _read_runs(args.results)
         print(write_report(runs, output))
     except (ResultsFileError, UsageError, ReportError) as e:
         return _error(str(e))
@@ -197,12 +212,12 @@ def _baseline(args: argparse.Namespace) -> int:
     from .baseline import BaselineError, write_baseline
     from .run.config import UsageError
     from .run.outputs import check_not_results
-    from .run.results import ResultsFileError, merge_shards, read_results
+    from .run.results import ResultsFileError
 
     try:
         # Before anything is read: the paths as given (a merged run's path names all its shards).
         check_not_results(Path(args.output), "-o", [Path(p) for p in args.results], "an expectations file")
-        runs = merge_shards([read_results(p) for p in args.results])
+        runs = _read_runs(args.results)
         count = write_baseline(runs, Path(args.output), force=args.force)
     except (UsageError, ResultsFileError, BaselineError) as e:
         return _error(str(e))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from runner_helpers import EXAMPLES, TRACEBACK, case_lines, cli, lines
 
+from conformance.cli import _Progress
+from conformance.run.record import Category, Record
 from conformance.run.results import read_results
 
 
@@ -182,3 +184,17 @@ def test_every_run_option_comes_from_the_one_table():
         ("A-1", "B-*"),
     )
     assert config.given == {"backend", "operators", "shard", "jobs", "timeout", "case"}
+
+
+def test_progress_counts_a_retried_case_once_by_its_latest_record(capsys):
+    progress = _Progress(2)
+    progress.on = True  # as on a terminal
+    for record in (
+        Record("SLICE-a", "SLICE", Category.FAIL, "x", index=0),
+        Record("SLICE-b", "SLICE", Category.PASS, "x", index=1),
+        Record("SLICE-a", "SLICE", Category.FLAKY, "x", index=0),  # its retry passed
+    ):
+        progress.last = 0.0
+        progress.update([record])
+    lines = capsys.readouterr().err.split("\r")
+    assert lines[1:] == ["1/2 cases, 1 failing", "2/2 cases, 1 failing", "2/2 cases, 0 failing"]
