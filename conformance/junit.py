@@ -24,7 +24,6 @@ from pathlib import Path
 from .run.record import Category, Record, fails_run, repro_command
 from .run.results import Results
 
-FAILURE_CATEGORIES = frozenset({Category.FAIL, Category.REJECTED})
 ERROR_CATEGORIES = frozenset({Category.ERROR, Category.CRASH, Category.TIMEOUT, Category.INTERRUPTED})
 SKIPPED_CATEGORIES = frozenset({Category.UNSUPPORTED, Category.WAIVED})
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -36,13 +35,12 @@ def _xml(text: str) -> str:
 
 
 def _kind(record: Record, flaky_fails: bool) -> str | None:
-    """'failure', 'error', 'skipped' or None (passed)."""
-    if record.category in FAILURE_CATEGORIES or (
-        record.category is Category.FLAKY and fails_run(record.category, flaky_fails)
-    ):
-        return "failure"
+    """'error' (the case did not finish), 'failure' (any other category that fails the run: fail, rejected,
+    flaky under --flaky-fails), 'skipped' or None (passed)."""
     if record.category in ERROR_CATEGORIES:
         return "error"
+    if fails_run(record.category, flaky_fails):
+        return "failure"
     if record.category in SKIPPED_CATEGORIES:
         return "skipped"
     return None
@@ -66,7 +64,7 @@ def _text(record: Record, repro: str) -> str:
     return "\n".join(lines)
 
 
-def _suite(run: Results, index: int) -> tuple[ET.Element, dict[str, int]]:
+def _suite(run: Results, index: int) -> ET.Element:
     header = run.header
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     suite = ET.Element("testsuite")
@@ -109,15 +107,14 @@ def _suite(run: Results, index: int) -> tuple[ET.Element, dict[str, int]]:
             "time": f"{run.footer.duration_s if run.footer else total:.3f}",
         }
     )
-    return suite, counts
+    return suite
 
 
 def junit_xml(runs: list[Results]) -> bytes:
     """The JUnit XML document for `runs` (one testsuite each)."""
     root = ET.Element("testsuites")
     for index, run in enumerate(runs):
-        suite, _ = _suite(run, index)
-        root.append(suite)
+        root.append(_suite(run, index))
     ET.indent(root, space=" ")
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
 
