@@ -26,7 +26,6 @@ from oracle.checks import TensorDesc
 from .corpus import Expected
 
 STRESS_SOURCE = "stress profile (conformance/stress.py)"
-SYMMETRIC_LEVEL = FeatureLevel.parse("3.0")  # PAD.3: SYMMETRIC was introduced in FL 3.0
 VALID = Expected("valid")  # every stress case is a valid descriptor
 PERIOD = 1_000_003  # a prime: the fill's random block repeats at no power-of-two stride
 
@@ -65,10 +64,9 @@ class StressCase:
     @property
     def feature_level(self) -> FeatureLevel:
         """The oldest level whose support table has this data type and rank (stress tests sizes, not levels)."""
-        level = oracle.min_feature_level(self.operator, self.data_type, self.rank)
+        mode = getattr(self.descriptor, "padding_mode", None)
+        level = oracle.min_feature_level(self.operator, self.data_type, self.rank, mode)
         assert level is not None, f"{self.id}: no feature level supports it"
-        if getattr(self.descriptor, "padding_mode", None) is PaddingMode.SYMMETRIC:
-            level = max(level, SYMMETRIC_LEVEL)
         return level
 
 

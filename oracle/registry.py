@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from . import op_padding, op_slice, op_slice1, op_split
-from .tables import DataType, FeatureLevel, OperatorTables, SupportRow
+from .tables import SYMMETRIC_INTRODUCED, DataType, FeatureLevel, OperatorTables, SupportRow
 
 
 class OperatorModule(Protocol):
@@ -87,6 +87,12 @@ def support_row(operator: str, level: FeatureLevel) -> SupportRow | None:
     return operator_module(operator).TABLES.row(level)
 
 
-def min_feature_level(operator: str, data_type: DataType, rank: int) -> FeatureLevel | None:
-    """The oldest table level that supports this data type and rank (None if no level does)."""
-    return operator_module(operator).TABLES.min_level(data_type, rank)
+def min_feature_level(
+    operator: str, data_type: DataType, rank: int, padding_mode: op_padding.PaddingMode | None = None
+) -> FeatureLevel | None:
+    """The oldest table level that supports this data type and rank, and the padding mode if one is given
+    (SYMMETRIC came later, PAD.3); None if no level does."""
+    level = operator_module(operator).TABLES.min_level(data_type, rank)
+    if level is not None and padding_mode is op_padding.PaddingMode.SYMMETRIC:
+        level = max(level, SYMMETRIC_INTRODUCED[0])
+    return level

@@ -222,11 +222,9 @@ def choose_config(
         data_type = ch.choice(data_type_order(operator))
     if rank is None:
         rank = ch.integer(1, MAX_RANK)
-    lowest = min_feature_level(operator, data_type, rank)
+    lowest = min_feature_level(operator, data_type, rank, padding_mode)
     if lowest is None:
         raise Inconsistent(f"no feature level supports {operator} {data_type.value} rank {rank}")
-    if padding_mode is PaddingMode.SYMMETRIC:
-        lowest = max(lowest, SYMMETRIC_INTRODUCED[0])
     level = lowest if ch.choice(("oldest", "newer")) == "oldest" else ch.choice(levels_from(lowest))
     return Config(operator, data_type, rank, level, padding_mode)
 

@@ -28,7 +28,7 @@ from .record import Category, Digests, Record
 from .units import Work, blank_record
 
 CHUNK_BYTES = 64 << 20  # the oracle's expected rows held at once for a stress case
-DEFAULT_COPIES = 1.0  # a backend that does not say: one copy of its tensors, like ONNX Runtime
+DEFAULT_COPIES = Backend.tensor_copies  # a backend that does not say (or says nonsense): the base class's default
 
 
 def tensor_copies(backend: Backend) -> float:
