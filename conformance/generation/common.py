@@ -166,16 +166,6 @@ def has_modes(operator: str) -> bool:
     return any(f.name == "padding_mode" for f in dataclasses.fields(oracle.DESCRIPTOR_TYPES[operator]))
 
 
-def _choose_mode(ch: Chooser, operator: str, feature_level: FeatureLevel | None) -> PaddingMode | None:
-    """A padding mode for PADDING (none before SYMMETRIC exists at `feature_level`); None for the others."""
-    if not has_modes(operator):
-        return None
-    modes = list(PaddingMode)
-    if feature_level is not None and feature_level < SYMMETRIC_INTRODUCED[0]:
-        modes.remove(PaddingMode.SYMMETRIC)
-    return ch.choice(modes)
-
-
 def _config_at_level(
     ch: Chooser,
     operator: str,
@@ -215,7 +205,7 @@ def choose_config(
     that they inherit the row below, U-ALL-1).
     """
     if padding_mode is None:
-        padding_mode = _choose_mode(ch, operator, feature_level)
+        padding_mode = _mode_at(ch, operator, feature_level or max(FeatureLevel))  # no level: any mode
     if feature_level is not None:
         return _config_at_level(ch, operator, feature_level, data_type, rank, padding_mode)
     if data_type is None:
@@ -290,9 +280,9 @@ def unsupported_type(ch: Chooser, base: CaseSpec) -> CaseSpec:
     return base  # built by the family's config: the level is what makes it invalid
 
 
-def _old_level(ch: Chooser, operator: str, wants: Callable[[SupportRow], bool]) -> FeatureLevel:
-    """A feature level (any, rows or between them) whose row in force satisfies `wants`."""
-    levels = [fl for fl in FeatureLevel if (row := support_row(operator, fl)) is not None and wants(row)]
+def _old_level(ch: Chooser, operator: str, wants: Callable[[SupportRow], bool]) -> tuple[FeatureLevel, SupportRow]:
+    """A feature level (any, rows or between them) whose row in force satisfies `wants`, and that row."""
+    levels = [(fl, row) for fl in FeatureLevel if (row := support_row(operator, fl)) is not None and wants(row)]
     return ch.choice(levels)
 
 
@@ -304,24 +294,15 @@ def _mode_at(ch: Chooser, operator: str, level: FeatureLevel) -> PaddingMode | N
     return ch.choice(modes(level)) if has_modes(operator) else None
 
 
-def _row(operator: str, level: FeatureLevel) -> SupportRow:
-    row = support_row(operator, level)
-    if row is None:  # _old_level only picks levels with a row
-        raise AssertionError(f"{operator} has no row at {level}")
-    return row
-
-
 def unsupported_type_config(ch: Chooser, operator: str) -> Config:
     """A level whose row lacks some type, and that type: invalid by the support table alone."""
-    level = _old_level(ch, operator, lambda row: set(row.data_types) != set(ALL_DATA_TYPES))
-    row = _row(operator, level)
+    level, row = _old_level(ch, operator, lambda row: set(row.data_types) != set(ALL_DATA_TYPES))
     dt = ch.choice([t for t in data_type_order(operator) if t not in row.data_types])
     return Config(operator, dt, ch.choice(row.ranks), level, _mode_at(ch, operator, level))
 
 
 def unsupported_rank_config(ch: Chooser, operator: str) -> Config:
-    level = _old_level(ch, operator, lambda row: len(row.ranks) < MAX_RANK)
-    row = _row(operator, level)
+    level, row = _old_level(ch, operator, lambda row: len(row.ranks) < MAX_RANK)
     rank = ch.choice([r for r in range(1, MAX_RANK + 1) if r not in row.ranks])
     dt = ch.choice([t for t in data_type_order(operator) if t in row.data_types])
     return Config(operator, dt, rank, level, _mode_at(ch, operator, level))

@@ -80,13 +80,9 @@ def case_clauses(spec: CaseSpec) -> list[str]:
     return sorted([*module.VALID_CLAUSES, *module.extra_clauses(spec.descriptor)])
 
 
-def _any_config(ch: Chooser, operator: str) -> Config:
-    return choose_config(ch, operator)
-
-
 def build_invalid(ch: Chooser, operator: str, family: Family) -> CaseSpec:
     """A valid base case, broken by `family` so that validation reports exactly `family.clause`."""
-    cfg = (family.config or _any_config)(ch, operator)
+    cfg = (family.config or choose_config)(ch, operator)
     # The base is built at the newest level so that it is valid; the config's level, which may be
     # older (support-table families), is where the case is judged.
     base_cfg = dataclasses.replace(cfg, feature_level=max(FeatureLevel))
