@@ -12,7 +12,6 @@ replace anything that is not a report: a results file given as `-o` is never ove
 from __future__ import annotations
 
 import contextlib
-import html
 import json
 import os
 import re
@@ -23,6 +22,7 @@ from pathlib import Path
 from . import report_heatmap
 from .coverage import carried_by
 from .report_heatmap import heat_maps
+from .report_html import esc
 from .report_regression import regression_view
 from .run.outputs import GENERATOR, ReportError
 from .run.record import CATEGORIES, Category, Digests, Record, TensorData, Verdict, repro_command
@@ -75,10 +75,6 @@ document.addEventListener('DOMContentLoaded',function(){
   applyFilters();
 });
 """
-
-
-def esc(value) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 def _options(values) -> str:

@@ -10,8 +10,8 @@ without colour.  Reads results records only.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from html import escape
 
+from .report_html import esc
 from .run.record import Category, fails_run
 from .run.results import Results
 
@@ -21,10 +21,6 @@ CSS = """
 .heat td.hatched,.legend .hatched{background-image:repeating-linear-gradient(45deg,rgba(0,0,0,.18) 0 2px,transparent 2px 7px)}
 .legend span{display:inline-block;padding:0 .6em;margin-right:.3em;border:1px solid #ccc}
 """
-
-
-def _esc(value: object) -> str:
-    return escape("" if value is None else str(value), quote=True)
 
 
 def heat_colour(rate: float) -> str:
@@ -53,7 +49,7 @@ def _cell(counts: Counter | None, flaky_fails: bool = False) -> str:
         style, data = ' style="background-color:#eee"', ' data-rate=""'
         title += "; none could run here"
     extra = f" <b>✗{bad}</b>" if bad else ""
-    return f'<td class="{classes}"{style}{data} title="{_esc(title)}">{ok}/{total}{extra}</td>'
+    return f'<td class="{classes}"{style}{data} title="{esc(title)}">{ok}/{total}{extra}</td>'
 
 
 def heat_table(run: Results, i: int, name: str, key: str, values: list) -> str:
@@ -64,14 +60,14 @@ def heat_table(run: Results, i: int, name: str, key: str, values: list) -> str:
         if r.hypothesis and r.data_type == "*":
             continue
         cells[(r.operator, getattr(r, key))][r.category.value] += 1
-    head = "".join(f"<th>{_esc(v)}</th>" for v in values)
+    head = "".join(f"<th>{esc(v)}</th>" for v in values)
     flaky_fails = run.header.flaky_fails
     rows = [
-        f"<tr><th>{_esc(op)}</th>{''.join(_cell(cells.get((op, v)), flaky_fails) for v in values)}</tr>"
+        f"<tr><th>{esc(op)}</th>{''.join(_cell(cells.get((op, v)), flaky_fails) for v in values)}</tr>"
         for op in operators
     ]
     return (
-        f'<table class="matrix heat" data-run="{i}" data-key="{_esc(key)}"><tr><th>{_esc(name)}</th>{head}'
+        f'<table class="matrix heat" data-run="{i}" data-key="{esc(key)}"><tr><th>{esc(name)}</th>{head}'
         f"</tr>{''.join(rows)}</table>"
     )
 

@@ -9,17 +9,12 @@ read as a history.  Reads results records only.
 
 from __future__ import annotations
 
-from html import escape
-
+from .report_html import esc
 from .run.record import Category, Record, fails_run
 from .run.results import Results
 
 MAX_ROWS = 500
 AT_A_GLANCE = 8  # rows shown open; the rest are in a <details>
-
-
-def _esc(value: object) -> str:
-    return escape("" if value is None else str(value), quote=True)
 
 
 def _failing(record: Record | None, run: Results) -> bool:
@@ -66,14 +61,14 @@ def pairs(runs: list[Results]) -> list[tuple[int, int]]:
 
 def _table(kind: str, title: str, rows: list[tuple[str, Record | None, Record | None]], names: tuple[str, str]) -> str:
     if not rows:
-        return f"<h3>{_esc(title)}: none</h3>"
+        return f"<h3>{esc(title)}: none</h3>"
     shown = [
-        f"<tr data-id='{_esc(case_id)}'><td>{_esc(case_id)}</td><td class='c-{_esc(_category(a))}'>"
-        f"{_esc(_category(a))}</td><td class='c-{_esc(_category(b))}'>{_esc(_category(b))}</td>"
-        f"<td>{_esc(_reason(b or a))}</td></tr>"
+        f"<tr data-id='{esc(case_id)}'><td>{esc(case_id)}</td><td class='c-{esc(_category(a))}'>"
+        f"{esc(_category(a))}</td><td class='c-{esc(_category(b))}'>{esc(_category(b))}</td>"
+        f"<td>{esc(_reason(b or a))}</td></tr>"
         for case_id, a, b in rows[:MAX_ROWS]
     ]
-    head = f"<tr><th>case</th><th>{_esc(names[0])}</th><th>{_esc(names[1])}</th><th>reason</th></tr>"
+    head = f"<tr><th>case</th><th>{esc(names[0])}</th><th>{esc(names[1])}</th><th>reason</th></tr>"
     table = f"<table class='regression-{kind}'>{head}{''.join(shown[:AT_A_GLANCE])}</table>"
     if len(shown) > AT_A_GLANCE:  # the first few at a glance, the rest one click away
         table += (
@@ -81,7 +76,7 @@ def _table(kind: str, title: str, rows: list[tuple[str, Record | None, Record | 
             f"{''.join(shown[AT_A_GLANCE:])}</table></details>"
         )
     more = f"<p>… {len(rows) - MAX_ROWS} more (the comparison grid and the results files have all)</p>"
-    return f"<h3>{_esc(title)}: {len(rows)}</h3>{table}{more if len(rows) > MAX_ROWS else ''}"
+    return f"<h3>{esc(title)}: {len(rows)}</h3>{table}{more if len(rows) > MAX_ROWS else ''}"
 
 
 def regression_view(runs: list[Results], names: list[str]) -> str:
@@ -91,8 +86,8 @@ def regression_view(runs: list[Results], names: list[str]) -> str:
         found = changes(runs[i], runs[j])
         both = (names[i], names[j])
         blocks.append(
-            f"<div class='regression' data-before='{i}' data-after='{j}'><p><b>{_esc(names[j])}</b> against "
-            f"<b>{_esc(names[i])}</b> ({_esc(runs[j].backend)}): {len(found['new'])} new failure(s), "
+            f"<div class='regression' data-before='{i}' data-after='{j}'><p><b>{esc(names[j])}</b> against "
+            f"<b>{esc(names[i])}</b> ({esc(runs[j].backend)}): {len(found['new'])} new failure(s), "
             f"{len(found['fixed'])} fix(es), {len(found['changed'])} other change(s)</p>"
             + _table("new", "New failures", found["new"], both)
             + _table("fixed", "Fixed", found["fixed"], both)

@@ -47,6 +47,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     # What reads results files: the report (and its heat maps, regression view), JUnit XML, baselines.
     "report": (
         "conformance.report",
+        "conformance.report_html",
         "conformance.report_heatmap",
         "conformance.report_regression",
         "conformance.junit",
