@@ -83,8 +83,7 @@ class Waiver:
             return False
         for key in ("operator", "data_type", "category"):
             wanted = self.when.get(key)
-            value = getattr(record, key)
-            if wanted is not None and str(value) not in ([wanted] if isinstance(wanted, str) else wanted):
+            if wanted is not None and str(getattr(record, key)) not in _names(wanted):
                 return False
         descriptor = record.descriptor or {}
         for name, value in self.when.get("descriptor_contains", {}).items():
