@@ -8,15 +8,11 @@ becomes INT64_MIN: clamped by ONNX to "before index 0".
 from __future__ import annotations
 
 from oracle import Slice1Desc
+from oracle.op_slice1 import copy_start  # SLICE1.2 as the oracle reads it (E-SLICE1-2 decided there, once)
 
 from .graph import INT64_MIN, Lowering, onnx_slice
 
 OPERATOR = "SLICE1"
-
-
-def copy_start(offset: int, size: int, stride: int) -> int:
-    """SLICE1.2: a negative stride starts at the window's end."""
-    return offset + size - 1 if stride < 0 else offset
 
 
 def lower(desc: Slice1Desc) -> Lowering:
