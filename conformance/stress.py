@@ -27,6 +27,7 @@ from .corpus import Expected
 
 STRESS_SOURCE = "stress profile (conformance/stress.py)"
 VALID = Expected("valid")  # every stress case is a valid descriptor
+CHUNK_BYTES = 64 << 20  # the oracle's expected rows held at once (the run's budget counts one chunk)
 PERIOD = 1_000_003  # a prime: the fill's random block repeats at no power-of-two stride
 
 
@@ -102,7 +103,7 @@ def make_input(case: StressCase) -> np.ndarray:
 
 
 def expected_chunks(
-    desc: Descriptor, x: np.ndarray, chunk_bytes: int = 64 << 20
+    desc: Descriptor, x: np.ndarray, chunk_bytes: int = CHUNK_BYTES
 ) -> Iterator[tuple[int, int, np.ndarray]]:
     """(output, first row, the oracle's rows of that output from there): the outputs in pieces along axis 0.
 

@@ -23,11 +23,10 @@ from oracle.size import fmt_bytes, tensor_bytes
 
 from ..backends.base import Backend
 from ..compare import Comparison, compare_outputs, output_problem
-from ..stress import StressCase, expected_chunks, make_input
+from ..stress import CHUNK_BYTES, StressCase, expected_chunks, make_input
 from .record import Category, Digests, Record
 from .units import Work, blank_record
 
-CHUNK_BYTES = 64 << 20  # the oracle's expected rows held at once for a stress case
 DEFAULT_COPIES = Backend.tensor_copies  # a backend that does not say (or says nonsense): the base class's default
 
 
