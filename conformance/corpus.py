@@ -75,20 +75,12 @@ class Expected:
     clause: str | None = None  # for "invalid": the clause the descriptor breaks
 
 
-@dataclass(frozen=True)
-class Case:
-    id: str
-    operator: str
-    feature_level: FeatureLevel
+class CaseFacts:
+    """What the run, selection and report read off any case (a stored or generated one, a stress one):
+    its validity and, from its descriptor's input, its data type and rank."""
+
     descriptor: Descriptor
-    inputs: tuple[np.ndarray, ...]
     expected: Expected
-    clauses: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    unspecified: tuple[str, ...] = ()  # register entries reached: results are observed, not judged
-    description: str = ""
-    source: str = ""
-    path: str = ""  # the file it came from
 
     @property
     def valid(self) -> bool:
@@ -101,6 +93,22 @@ class Case:
     @property
     def rank(self) -> int:
         return self.descriptor.input_tensor.dimension_count
+
+
+@dataclass(frozen=True)
+class Case(CaseFacts):
+    id: str
+    operator: str
+    feature_level: FeatureLevel
+    descriptor: Descriptor
+    inputs: tuple[np.ndarray, ...]
+    expected: Expected
+    clauses: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    unspecified: tuple[str, ...] = ()  # register entries reached: results are observed, not judged
+    description: str = ""
+    source: str = ""
+    path: str = ""  # the file it came from
 
 
 # --- tensors --------------------------------------------------------------------------------

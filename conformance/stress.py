@@ -20,10 +20,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 import oracle
-from oracle import DataType, Descriptor, FeatureLevel, PaddingDesc, PaddingMode, Slice1Desc, SliceDesc, SplitDesc
+from oracle import Descriptor, FeatureLevel, PaddingDesc, PaddingMode, Slice1Desc, SliceDesc, SplitDesc
 from oracle.checks import TensorDesc
 
-from .corpus import Expected
+from .corpus import CaseFacts, Expected
 
 STRESS_SOURCE = "stress profile (conformance/stress.py)"
 VALID = Expected("valid")  # every stress case is a valid descriptor
@@ -32,7 +32,7 @@ PERIOD = 1_000_003  # a prime: the fill's random block repeats at no power-of-tw
 
 
 @dataclass(frozen=True)
-class StressCase:
+class StressCase(CaseFacts):
     """A valid case whose input is made from a recipe in the worker (`make_input`), and never stored."""
 
     id: str
@@ -49,18 +49,6 @@ class StressCase:
     @property
     def operator(self) -> str:
         return self.descriptor.operator
-
-    @property
-    def valid(self) -> bool:
-        return True
-
-    @property
-    def data_type(self) -> DataType:
-        return self.descriptor.input_tensor.data_type
-
-    @property
-    def rank(self) -> int:
-        return self.descriptor.input_tensor.dimension_count
 
     @property
     def feature_level(self) -> FeatureLevel:
