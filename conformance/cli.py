@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -61,6 +60,7 @@ def _run(args: argparse.Namespace) -> int:
     from .run.pool import BackendStartError
     from .run.record import Verdict
     from .run.session import Session
+    from .run.stopping import Stop
 
     try:
         session = Session(RunConfig.from_values(vars(args)))
@@ -68,16 +68,10 @@ def _run(args: argparse.Namespace) -> int:
         return _error(str(e))
     for error in session.selection.errors:
         print(f"dml-conformance: error: {error}", file=sys.stderr)
-    stop: dict[str, str | None] = {"reason": None}
-
-    def on_signal(signum, frame) -> None:
-        stop["reason"] = signal.Signals(signum).name
-
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
+    with Stop() as stop:
         try:
-            if not session.start(lambda: stop["reason"]):
-                print(f"dml-conformance: interrupted ({stop['reason']}) before the backend started", file=sys.stderr)
+            if not session.start(stop):
+                print(f"dml-conformance: interrupted ({stop.reason}) before the backend started", file=sys.stderr)
                 return EXIT_FAILURES
         except BackendStartError as e:
             return _error(f"backend {session.config.backend} cannot start: {e}")
@@ -96,12 +90,9 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         progress = _Progress(len(session.selection.works))
-        stopped = session.run(lambda: stop["reason"], progress.update)
+        stopped = session.run(stop, progress.update)
         progress.end()
-        results = session.finish(stopped=stopped, interrupted=stop["reason"] is not None)
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+        results = session.finish(stopped=stopped, interrupted=stop.reason is not None)
     report = None
     try:
         report = write_report([results], session.report_path) if session.report_path is not None else None
@@ -116,7 +107,7 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_FAILURES
-    if stop["reason"] is not None or junit_failed:
+    if stop.reason is not None or junit_failed:
         return EXIT_FAILURES
     if session.selection.errors:
         return EXIT_USAGE  # malformed case files: every good case still ran, but the input needs fixing

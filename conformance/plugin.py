@@ -17,10 +17,6 @@ report; the controller writes the one results file and the one report.
 from __future__ import annotations
 
 import json
-import signal
-from collections.abc import Callable
-from types import FrameType
-from typing import Any
 
 import pytest
 
@@ -30,6 +26,7 @@ from .run.options import OPTIONS, add_plugin_options, plugin_dest
 from .run.pool import BackendStartError, WorkerInfo
 from .run.record import Category, Record, Verdict, parse_line, repro_command
 from .run.session import Session
+from .run.stopping import Stop
 from .run.units import Work
 
 SESSION_NAME = "dml_session"
@@ -133,7 +130,11 @@ class DmlPlugin:
         self.by_id = {w.id: w for w in self.session.selection.works}
         self.submitted = False
         self.info_sent = False
-        self.previous_sigterm: Callable[[int, FrameType | None], Any] | int | None = None
+        # Ctrl-C and SIGTERM: while this plugin waits for a record, a signal is only noted and acted on
+        # between records (the wait ends, KeyboardInterrupt); anywhere else (a test of the user's own,
+        # pytest's own code) it interrupts at once, as pytest's own.  Either way the footer says so.
+        self.waiting = False
+        self.stop = Stop(urgent=lambda: not self.waiting)
 
     # -- start and header --------------------------------------------------------------------------
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -144,8 +145,7 @@ class DmlPlugin:
         except BackendStartError as e:
             raise pytest.UsageError(f"--dml-backend {self.session.config.backend} cannot start: {e}") from None
         if self.role == "single":
-            # SIGTERM ends the session as Ctrl-C does: workers stopped, footer and report written.
-            self.previous_sigterm = signal.signal(signal.SIGTERM, _sigterm)
+            self.stop.install()
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         s, c = self.session, self.session.config
@@ -191,7 +191,13 @@ class DmlPlugin:
             self.submitted = True
         elif self.role == "worker":
             s.submit([item.work])
-        record = s.wait_for(item.work)
+        self.waiting = True
+        try:
+            record = s.wait_for(item.work, self.stop)
+        finally:
+            self.waiting = False
+        if record is None:
+            raise KeyboardInterrupt(self.stop.reason)
         if self.role == "worker":
             item.user_properties.append((RECORD_PROPERTY, record.to_line()))
             if not self.info_sent and s.info is not None:
@@ -247,11 +253,13 @@ class DmlPlugin:
 
     # -- the end --------------------------------------------------------------------------------------
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        if self.previous_sigterm is not None:
-            signal.signal(signal.SIGTERM, self.previous_sigterm)
-        interrupted = int(exitstatus) == int(pytest.ExitCode.INTERRUPTED)
+        self.waiting = True  # a second signal now is only noted: the footer and the report are written whole
+        interrupted = int(exitstatus) == int(pytest.ExitCode.INTERRUPTED) or self.stop.reason is not None
+        if interrupted and int(exitstatus) in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            # the signal came after the last record, or its KeyboardInterrupt was swallowed where it landed
+            session.exitstatus = exitstatus = pytest.ExitCode.INTERRUPTED
         stopped = (
-            "interrupted"
+            self.stop.reason or "interrupted"
             if interrupted
             else ("pytest stopped early" if session.shouldstop or session.shouldfail else None)
         )
@@ -268,6 +276,9 @@ class DmlPlugin:
             self.report_error = str(e)
         if self.results.verdict() is Verdict.UNTESTED and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED  # nothing tested is not a pass
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        self.stop.restore()
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus: int, config: pytest.Config) -> None:
         if self.role == "worker" or not hasattr(self, "results") or self.session.writer is None:
@@ -296,7 +307,3 @@ class DmlPlugin:
         tr.write_line(f"results: {self.session.results_path}")
         if self.report is not None:
             tr.write_line(f"report:  {self.report}")
-
-
-def _sigterm(signum, frame) -> None:
-    raise KeyboardInterrupt("SIGTERM")

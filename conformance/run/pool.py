@@ -165,14 +165,31 @@ class Pool:
     def busy(self) -> bool:
         return bool(self.pending) or any(w.assigned for w in self.workers)
 
-    def interrupt(self, why: str) -> tuple[list[Record], int]:
-        """Kill every worker now: the units in flight get `interrupted` records; returns them and how many never ran."""
-        records, not_run = [], len(self.pending)
+    def interrupt(self, why: str, drain: float = 2.0) -> tuple[list[Record], int]:
+        """Kill every worker now; returns the records of the run's end and how many units never ran.
+
+        Killed first, so that nothing new finishes; then what the workers had already sent is taken in
+        (a case that finished just before the signal keeps its own result, it is not `interrupted`),
+        and only then is the unit each worker was running marked `interrupted`.
+        """
+        records: list[Record] = []
+        not_run = len(self.pending)
         self.pending.clear()
-        for w in self.workers:
-            if w.dead:
-                continue
+        live = [w for w in self.workers if not w.dead]
+        for w in live:
             self._kill(w)
+        deadline = time.monotonic() + drain
+        open_pipes = set(live)
+        while open_pipes and time.monotonic() < deadline:
+            try:
+                event = self.events.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if event[0] == "eof":
+                open_pipes.discard(event[1])
+            elif event[1] in live and event[2][0] == "done":
+                self._handle(event, records)
+        for w in live:
             w.dead = True
             w.outbox.put(None)
             if w.ready and w.assigned:

@@ -409,9 +409,12 @@ class Session:
                     return reason
         return self.stop_reason
 
-    def wait_for(self, work: Work) -> Record:
-        """The record of `work` (already submitted), pumping the pool until it arrives."""
+    def wait_for(self, work: Work, stop: Callable[[], str | None] = lambda: None) -> Record | None:
+        """The record of `work` (already submitted), pumping the pool until it arrives; None as soon as `stop`
+        gives a reason (a signal), checked between pumps, so that no record is ever half taken in."""
         while work.index not in self.done:
+            if stop():
+                return None
             if self.pool is None or not self.pool.busy or self.stop_reason:
                 self.accept(
                     blank_record(work).set(Category.INTERRUPTED, f"not run: {self.stop_reason or 'the run stopped'}")

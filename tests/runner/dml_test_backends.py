@@ -63,6 +63,26 @@ class Slow(AllLevels):
         return super().run(descriptor, inputs, feature_level)
 
 
+class Hangs(AllLevels):
+    """Correct, but the DML_TEST_HANG_AT-th case a worker is given (default 3) hangs, once it has written
+    its id to $DML_TEST_MARK: a run with exactly one case in flight, for as long as a test needs."""
+
+    name = "hangs"
+
+    def __init__(self):
+        self.calls = 0
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        self.calls += 1
+        if self.calls == int(os.environ.get("DML_TEST_HANG_AT", "3")):
+            mark = os.environ["DML_TEST_MARK"]
+            with open(mark + ".tmp", "w") as f:
+                f.write(str(os.getpid()))
+            os.replace(mark + ".tmp", mark)
+            time.sleep(600)
+        return super().run(descriptor, inputs, feature_level)
+
+
 class NoInvalidChecks(AllLevels):
     """Cannot observe descriptor validation and has no PADDING: exercises `unsupported`."""
 

@@ -222,41 +222,46 @@ def test_every_plugin_option_is_in_the_table_and_in_help(tester):
     assert "--dml-dll" in help_text and "--dml-adapter" in help_text and "--dml-jobs" in help_text
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_to_pytest_leaves_a_footer_and_a_partial_report(tmp_path, signum):
-    results = tmp_path / "r.jsonl"
+def _ignore_sigint() -> None:  # as a shell's background job starts: SIGINT ignored, inherited by pytest
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize(
+    ("signum", "inherited"),
+    [(signal.SIGINT, None), (signal.SIGTERM, None), (signal.SIGINT, _ignore_sigint)],
+    ids=["SIGINT", "SIGTERM", "SIGINT-inherited-ignored"],
+)
+def test_a_signal_to_pytest_leaves_a_footer_and_a_partial_report(tmp_path, signum, inherited):
+    # The third case hangs once it has started, so the signal always arrives with exactly that case in
+    # flight, two finished and seven never started: no race with the end of the run.
+    results, mark = tmp_path / "r.jsonl", tmp_path / "third-case-started"
+    log = (tmp_path / "pytest.log").open("w")
     proc = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "--dml-backend",
-            "dml_test_backends:Slow",
-            "--dml-cases",
-            str(EXAMPLES),
-            "--dml-results",
-            str(results),
-            "--dml-jobs",
-            "1",
-            "--rootdir",
-            str(tmp_path),
-            str(tmp_path),
+            *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"),
+            *("--dml-backend", "dml_test_backends:Hangs", "--dml-cases", str(EXAMPLES)),
+            *("--dml-results", str(results), "--dml-jobs", "1", "--rootdir", str(tmp_path), str(tmp_path)),
         ],
         cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(HERE), "DML_TEST_DELAY": "0.4"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONPATH": str(HERE), "DML_TEST_MARK": str(mark)},
+        preexec_fn=inherited,
     )
-    deadline = time.monotonic() + 60
-    while not (results.exists() and results.read_text().count('"kind":"case"') >= 2) and time.monotonic() < deadline:
+    deadline = time.monotonic() + 120
+    while not mark.exists():
+        assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "pytest.log").read_text()
         time.sleep(0.05)
     proc.send_signal(signum)
-    assert proc.wait(timeout=30) != 0
+    returncode = proc.wait(timeout=60)
+    output = (tmp_path / "pytest.log").read_text()
     records = _records(results)
-    assert records[-1]["kind"] == "footer" and records[-1]["interrupted"]
+    footer = records[-1]
+    assert footer["kind"] == "footer" and footer["interrupted"], output
+    assert footer["stopped"] == signum.name and footer["exitstatus"] == pytest.ExitCode.INTERRUPTED
+    assert returncode == pytest.ExitCode.INTERRUPTED, output
+    categories = sorted(r["category"] for r in records if r["kind"] == "case")
+    assert categories == ["interrupted", "pass", "pass"] and footer["not_run"] == len(list(EXAMPLES.glob("*.json"))) - 3
     assert "v-INCOMPLETE" in (tmp_path / "r.html").read_text()
 
 
