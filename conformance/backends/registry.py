@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -18,6 +19,10 @@ from .base import ENTRY_POINT_GROUP, Backend
 
 class BackendNotFound(LookupError):
     pass
+
+
+# `module:Class`: a dotted module path, a dotted attribute path (no file paths, no relative imports).
+DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
 def backend_names() -> list[str]:
@@ -58,18 +63,34 @@ class BackendFactory:
         return None if any(p.kind is p.VAR_KEYWORD for p in parameters) else False
 
 
+def _from_module(spec: str) -> object:
+    """What `module:Attr` names, or BackendNotFound saying why it cannot be had."""
+    module_name, _, attr = spec.partition(":")
+    if not (DOTTED.fullmatch(module_name) and DOTTED.fullmatch(attr)):
+        raise BackendNotFound(
+            f"backend {spec!r} is neither an installed backend's name nor module:Class (a dotted module "
+            "path importable from sys.path, e.g. yourpkg.backend:YourBackend; not a file path)"
+        )
+    try:
+        found: object = importlib.import_module(module_name)
+    except ImportError as e:
+        raise BackendNotFound(f"cannot import module {module_name!r} of backend {spec!r}: {e}") from e
+    except Exception as e:  # the module itself is broken: its own error, named
+        raise BackendNotFound(
+            f"importing module {module_name!r} of backend {spec!r} raised {type(e).__name__}: {e}"
+        ) from e
+    for part in attr.split("."):
+        try:
+            found = getattr(found, part)
+        except AttributeError:
+            raise BackendNotFound(f"module {module_name!r} has no attribute {attr!r} (backend {spec!r})") from None
+    return found
+
+
 def resolve_backend(spec: str) -> BackendFactory:
     """An entry point name, or `module:Class`; raises BackendNotFound saying what is wrong and what exists."""
     if ":" in spec:
-        module_name, _, attr = spec.partition(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as e:
-            raise BackendNotFound(f"cannot import module {module_name!r} of backend {spec!r}: {e}") from e
-        try:
-            factory = getattr(module, attr)
-        except AttributeError:
-            raise BackendNotFound(f"module {module_name!r} has no attribute {attr!r} (backend {spec!r})") from None
+        factory = _from_module(spec)
     else:
         matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec]
         if not matches:

@@ -182,6 +182,23 @@ def test_a_backend_that_cannot_start_is_exit_2_with_its_message(tmp_path, backen
     assert not list(tmp_path.glob("results-*"))  # no case ran, nothing to keep
 
 
+@pytest.mark.parametrize(
+    ("backend", "message"),
+    [
+        ("../../x:Y", "backend '../../x:Y' is neither an installed backend's name nor module:Class"),
+        ("C:\\dml\\mine.py:Backend", "is neither an installed backend's name nor module:Class"),
+        ("dml_test_backends:", "is neither an installed backend's name nor module:Class"),
+        ("dml_test_broken_module:Backend", "importing module 'dml_test_broken_module' of backend"),
+        ("dml_test_backends:Nope.Deeper", "module 'dml_test_backends' has no attribute 'Nope.Deeper'"),
+    ],
+)
+def test_a_backend_spec_that_names_nothing_importable_is_one_line_exit_2(tmp_path, backend, message):
+    proc = cli("run", "--backend", backend, "--cases", str(EXAMPLES), "--out", str(tmp_path))
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert not list(tmp_path.glob("results-*"))
+
+
 def test_max_jobs_caps_the_workers(tmp_path):
     proc = cli(
         "run",
