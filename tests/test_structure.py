@@ -35,6 +35,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "conformance.compare",
         "conformance.values",
         "conformance.formats",
+        "conformance.processes",
     ),
     "cases": ("conformance.corpus", "conformance.coverage"),
     # stress.py: the stress profile's cases, made from recipes (generated, never stored).

@@ -93,6 +93,12 @@ class Backend(abc.ABC):
         """Versions worth recording in a run header (runtime, driver, provider...)."""
         return {}
 
+    def exhausted(self) -> bool:
+        """True when this instance should be replaced by a fresh one in a fresh worker process before the next
+        batch: a runtime that never gives memory back (ONNX Runtime's DirectML provider in Python keeps a device
+        of ~1.5 GB per session under vkd3d).  Checked between batches; the cases still queued move on."""
+        return False
+
     @abc.abstractmethod
     def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
         """Execute one valid descriptor on the implementation; never raise for the implementation's errors."""

@@ -1,7 +1,8 @@
 """Worker processes, seen from the parent: start them, feed them units, and survive whatever they do.
 
-Each worker (conformance.run.worker) runs in its own session, so killing its process group
-also ends whatever the backend started.  The parent never blocks on a worker: a reader thread
+Each worker (conformance.run.worker) is started as a process tree (conformance.processes: its own
+process group, or on Windows its own Job Object), so killing it also ends whatever the backend
+started, and nothing it started outlives the parent.  The parent never blocks on a worker: a reader thread
 per pipe turns the worker's messages and stderr into events, a writer thread feeds it work,
 and the main loop (`poll`) only waits on the event queue, with a timeout.  So:
 
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..processes import Tree
 from .jsontypes import safe_text
 from .record import Category, Crash, Record
 from .units import LiveUnit, Work, blank_record
@@ -88,7 +90,7 @@ def crash_info(returncode: int | None, stderr: list[str]) -> Crash:
 @dataclass(eq=False)
 class _Worker:
     slot: int
-    proc: subprocess.Popen
+    tree: Tree  # the worker and whatever its backend starts
     started: float
     outbox: queue.Queue = field(default_factory=queue.Queue)
     stderr: collections.deque = field(default_factory=lambda: collections.deque(maxlen=200))
@@ -101,6 +103,10 @@ class _Worker:
     clock: float = 0.0  # when the unit at the head of `assigned` started
     example: dict | None = None  # the live Hypothesis example in flight
     failure: dict | None = None  # its construction failure, as the worker reported it
+
+    @property
+    def proc(self) -> subprocess.Popen:
+        return self.tree.proc
 
     def tail(self) -> list[str]:
         self.stderr_done.wait(0.5)  # a grandchild may hold the pipe open: do not wait for it
@@ -191,6 +197,7 @@ class Pool:
                 self._handle(event, records)
         for w in live:
             w.dead = True
+            w.tree.release()
             w.outbox.put(None)
             if w.ready and w.assigned:
                 work = w.assigned.popleft()
@@ -219,6 +226,7 @@ class Pool:
             if not w.dead:
                 self.warnings.append(f"worker {w.proc.pid} did not exit within {grace:g} s of close; killed")
                 self._kill(w)
+                w.tree.release()
         return self.warnings
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -324,6 +332,7 @@ class Pool:
         if not (w.closing and returncode == 0):
             self._kill(w)  # whatever the backend left running in the worker's process group
         returncode = w.proc.returncode if returncode is None else returncode
+        w.tree.release()
         w.outbox.put(None)
         if w.closing:
             if returncode and w.ready and not w.assigned:
@@ -403,19 +412,13 @@ class Pool:
 
     # --- processes --------------------------------------------------------------------------------
     def _spawn(self, slot: int) -> None:
-        kw: dict[str, Any] = (
-            {"start_new_session": True}
-            if os.name == "posix"
-            else {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
-        )
-        proc = subprocess.Popen(
+        tree = Tree(
             [sys.executable, "-c", BOOTSTRAP.format(root=PACKAGE_ROOT)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            **kw,
         )
-        w = _Worker(slot, proc, time.monotonic())
+        w = _Worker(slot, tree, time.monotonic())
         self.workers = [x for x in self.workers if not (x.slot == slot and x.dead)] + [w]
         w.outbox.put(
             frame(
@@ -476,13 +479,7 @@ class Pool:
             stream.close()
 
     def _kill(self, w: _Worker) -> None:
-        """Kill the worker's whole process group (what the backend started too), even if the worker is gone."""
-        try:
-            if os.name == "posix":
-                os.killpg(w.proc.pid, signal.SIGKILL)
-            elif w.proc.poll() is None:
-                w.proc.kill()
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
+        """Kill the worker and everything it started (its process group, or its Job Object), even if it is gone."""
+        w.tree.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             w.proc.wait(timeout=5.0)

@@ -83,6 +83,24 @@ class Hangs(AllLevels):
         return super().run(descriptor, inputs, feature_level)
 
 
+class Exhausts(AllLevels):
+    """Correct, but worn out after every DML_TEST_EXHAUST_AFTER cases (default 3): asks for a fresh worker."""
+
+    name = "exhausts"
+
+    def __init__(self):
+        self.ran = 0
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        self.ran += 1
+        result = super().run(descriptor, inputs, feature_level)
+        result.notes = [f"pid {os.getpid()}"]
+        return result
+
+    def exhausted(self) -> bool:
+        return self.ran >= int(os.environ.get("DML_TEST_EXHAUST_AFTER", "3"))
+
+
 class NoInvalidChecks(AllLevels):
     """Cannot observe descriptor validation and has no PADDING: exercises `unsupported`."""
 

@@ -199,6 +199,20 @@ def test_a_backend_spec_that_names_nothing_importable_is_one_line_exit_2(tmp_pat
     assert not list(tmp_path.glob("results-*"))
 
 
+def test_an_exhausted_backend_gets_a_fresh_worker_and_no_case_is_blamed(tmp_path):
+    proc = cli(
+        *("run", "--backend", "dml_test_backends:Exhausts", "--cases", str(EXAMPLES), "--out", str(tmp_path)),
+        *("--jobs", "1", "--report", "none"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    records = lines(next(tmp_path.glob("results-*.jsonl")))
+    cases = [r for r in records if r["kind"] == "case"]
+    assert {r["category"] for r in cases} == {"pass"} and len(cases) == len(list(EXAMPLES.glob("*.json")))
+    pids = {r["notes"][0] for r in cases if r.get("notes")}
+    assert len(pids) >= 3  # 10 valid examples, a fresh worker after at most 3 valid ones each
+    assert not records[-1].get("warnings"), records[-1]
+
+
 def test_max_jobs_caps_the_workers(tmp_path):
     proc = cli(
         "run",

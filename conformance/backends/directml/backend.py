@@ -22,9 +22,10 @@ import numpy as np
 import oracle
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc
 
+from ...processes import Tree
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
 from .build import program_executable
-from .process import RunnerDied, RunnerError, RunnerProcess, RunnerTimeout, die_with_parent
+from .process import RunnerDied, RunnerError, RunnerProcess, RunnerTimeout
 from .stack import SETUP, Missing, Stack, discover, wheel_dir, windows_path
 
 UINT_MAX = 2**32 - 1
@@ -142,14 +143,13 @@ class XServer:
     def __init__(self, xvfb: str):
         read, write = os.pipe()
         try:
-            self.proc = subprocess.Popen(
+            self.proc = Tree(
                 [xvfb, "-displayfd", str(write), "-nolisten", "tcp", "-screen", "0", "320x240x24"],
+                pdeathsig=True,
                 pass_fds=(write,),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
-                start_new_session=True,
-                preexec_fn=die_with_parent,
-            )
+            ).proc
         finally:
             os.close(write)
         with os.fdopen(read) as pipe:

@@ -1,9 +1,9 @@
 """The native runner as a child process: framed requests in, framed responses out.
 
 A frame is ``[u32 header length][u64 payload length][JSON header][payload]``, little-endian (the
-C++ side, native/dml_runner.cpp, documents the same).  The child lives in its own process group
-and gets SIGKILL when its parent dies (Linux), so a killed worker never leaves a Wine process
-behind.  A child that dies or stops answering raises `RunnerDied` / `RunnerTimeout` carrying its
+C++ side, native/dml_runner.cpp, documents the same).  The child is a process tree
+(conformance.processes: its own process group, SIGKILL when its parent dies on Linux; a Job Object
+on Windows), so a killed worker never leaves a Wine process or a runner behind.  A child that dies or stops answering raises `RunnerDied` / `RunnerTimeout` carrying its
 exit status and its last stderr lines; the caller restarts it for the next case.
 """
 
@@ -20,6 +20,8 @@ import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
+
+from ...processes import Tree
 
 PREFIX = struct.Struct("<IQ")
 MAX_HEADER = 1 << 20
@@ -59,17 +61,6 @@ def describe_exit(status: int | None) -> str:
     return f"exit status {status}"
 
 
-def die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """Linux: SIGKILL this child when the thread that started it ends (PR_SET_PDEATHSIG), so a killed
-    worker never leaves a Wine process or an Xvfb behind."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
-    except Exception:  # not Linux, or no prctl: the process group still lets the parent kill it
-        pass
-
-
 class RunnerProcess:
     """One runner child: start it, exchange frames with deadlines, kill it."""
 
@@ -78,6 +69,7 @@ class RunnerProcess:
         self.env = dict(env) if env is not None else None
         self.start_timeout = start_timeout
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._tree: Tree | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._reader: threading.Thread | None = None
         self.started_s = 0.0  # how long the last start took, ready frame included
@@ -91,22 +83,18 @@ class RunnerProcess:
         """Start the child and wait for its first frame ({"status": "ready"} or a start-up failure)."""
         t0 = time.perf_counter()
         self.stderr_tail.clear()
-        kwargs: dict = {}
-        if sys.platform != "win32":
-            kwargs = {"start_new_session": True, "preexec_fn": die_with_parent}
-        else:
-            kwargs = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}  # type: ignore[attr-defined]
         try:
-            self._proc = subprocess.Popen(
+            self._tree = Tree(
                 self.command,
+                pdeathsig=True,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=self.env,
-                **kwargs,
             )
         except OSError as e:
             raise RunnerDied(f"cannot start {self.command[0]}: {e}") from e
+        self._proc = self._tree.proc
         self._reader = threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True)
         self._reader.start()
         header, _ = self._read_frame(self.start_timeout, "start-up")
@@ -122,21 +110,16 @@ class RunnerProcess:
 
     def kill(self) -> int | None:
         """Kill the child and its process group; return its exit status."""
-        proc, self._proc = self._proc, None
-        if proc is None:
+        proc, tree, self._proc, self._tree = self._proc, self._tree, None, None
+        if proc is None or tree is None:
             return None
         if proc.poll() is None:
-            try:
-                if sys.platform != "win32":
-                    os.killpg(proc.pid, signal.SIGKILL)
-                else:
-                    proc.kill()
-            except (ProcessLookupError, PermissionError, OSError):
-                proc.kill()
+            tree.kill()
         try:
             status = proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             status = None
+        tree.release()  # Windows: whatever the child started dies with its Job Object
         for stream in (proc.stdin, proc.stdout):
             try:
                 if stream is not None:
