@@ -5,20 +5,11 @@ from __future__ import annotations
 import os
 import signal
 
-from prerequisite import require
+from prerequisite import require_directml
 
 from conformance.backends.directml import DirectMLBackend
-from conformance.backends.directml.build import find_compiler, find_directml_h
-from conformance.backends.directml.stack import Missing, discover
 
-
-def require_directml() -> None:
-    """Real DirectML needs `dml-conformance setup directml`: skip with the reason outside CI, fail in CI."""
-    try:
-        discover()
-        find_directml_h(find_compiler())
-    except Missing as e:
-        require(False, f"real DirectML is not set up here (run `dml-conformance setup directml`): {e}")
+__all__ = ["KillingDirectML", "require_directml"]
 
 
 class KillingDirectML(DirectMLBackend):

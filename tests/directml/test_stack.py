@@ -121,7 +121,7 @@ def test_the_default_dll_missing_from_the_cache_names_setup(machine):
     tmp, env = machine
     done = cli(env, "--out", str(tmp / "out"))
     assert done.returncode == 2
-    assert "the default DirectML.dll (onnxruntime-directml 1.24.4, pinned in pyproject.toml)" in done.stderr
+    assert "the default DirectML.dll (onnxruntime-directml 1.24.4 wheel, pinned in pyproject.toml)" in done.stderr
 
 
 def test_the_pin_is_read_from_pyproject_metadata():

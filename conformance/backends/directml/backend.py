@@ -26,7 +26,8 @@ from ...processes import Tree
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
 from .build import program_executable
 from .process import RunnerDied, RunnerError, RunnerProcess, RunnerTimeout
-from .stack import SETUP, Missing, Stack, discover, wheel_dir, windows_path
+from .stack import SETUP, Missing, Stack, discover, pinned_dlls, windows_path
+from .toolchain import SHIPPED, source_hash
 
 UINT_MAX = 2**32 - 1
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
@@ -195,7 +196,7 @@ class NativeProgram:
         self.adapter = adapter
         self.extra: list[str] = []
         if program == "ort_worker":
-            dll = Path(ort_dll) if ort_dll else wheel_dir() / "onnxruntime.dll"
+            dll = Path(ort_dll) if ort_dll else pinned_dlls()[0] / "onnxruntime.dll"
             if not dll.is_file():
                 raise Missing(f"onnxruntime.dll ({dll}) is missing: `{SETUP}` unpacks it with DirectML.dll")
             self.extra = ["--ort-dll", windows_path(dll) if self.stack.under_wine else str(dll)]
@@ -291,8 +292,13 @@ class NativeProgram:
             "d3d12_feature_level": info.get("d3d12_feature_level", "unknown"),
             "shader_model": info.get("shader_model", "unknown"),
             "dml_feature_level": info.get("max_feature_level", "unknown"),
-            self.program: f"{self.path.parent.name} (built from native/{self.program}.cpp; DirectML.h "
-            f"{info.get('header_target_version')})",
+            self.program: (
+                f"shipped in the wheel, built from native/{self.program}.cpp (source sha256 "
+                f"{source_hash(self.program)[:16]})"
+                if self.path.parent == SHIPPED
+                else f"built here from native/{self.program}.cpp ({self.path.parent.name})"
+            )
+            + f"; DirectML.h {info.get('header_target_version')}",
         }
         out |= self.stack.describe()
         if not self.stack.under_wine:

@@ -211,9 +211,9 @@ def step_headers() -> str:
 
 def step_dll() -> str:
     version = stack.pinned_wheel_version()
-    folder = stack.wheel_dir(version)
+    folder, origin = stack.pinned_dlls()
     if (folder / "DirectML.dll").is_file():
-        return f"DirectML.dll from {WHEEL} {version}: {folder / 'DirectML.dll'}"
+        return f"DirectML.dll from {origin}: {folder / 'DirectML.dll'}"
     folder.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
         _run(

@@ -43,13 +43,18 @@ class Missing(BackendUnavailable):
 
 
 def pinned_wheel_version() -> str:
-    """The onnxruntime-directml version pinned by pyproject.toml's `directml-dll` extra."""
+    """The onnxruntime-directml version pinned by pyproject.toml's `directml-dll` extra.
+
+    Read from the installed metadata (a wheel or an editable install writes the marker as
+    `extra == 'directml-dll'`, with either quote), else from a source checkout's pyproject.toml.
+    """
     requirement = re.compile(rf"^{WHEEL}\s*==\s*([\w.+-]+)")
+    extra = re.compile(rf"""extra\s*==\s*["']{re.escape(PIN_EXTRA)}["']""")
     texts: list[str] = []
     try:
         from importlib.metadata import PackageNotFoundError, requires
 
-        texts = [r for r in requires("dml-conformance") or [] if f'extra == "{PIN_EXTRA}"' in r]
+        texts = [r for r in requires("dml-conformance") or [] if extra.search(r)]
     except PackageNotFoundError:
         pass
     if not texts:  # a source checkout that is not installed: read pyproject.toml itself
@@ -62,7 +67,7 @@ def pinned_wheel_version() -> str:
         if match:
             return match.group(1)
     raise Missing(
-        f"pyproject.toml's [project.optional-dependencies] {PIN_EXTRA} does not pin {WHEEL}==VERSION; "
+        f"the installed dml-conformance's metadata (extra {PIN_EXTRA!r}) does not pin {WHEEL}==VERSION; "
         "reinstall dml-conformance"
     )
 
@@ -70,6 +75,36 @@ def pinned_wheel_version() -> str:
 def wheel_dir(version: str | None = None) -> Path:
     """Where setup unpacks the pinned wheel's DLLs (DirectML.dll, onnxruntime.dll, ...)."""
     return cache_dir() / "directml" / f"{WHEEL}-{version or pinned_wheel_version()}"
+
+
+def installed_wheel_dir(version: str) -> Path | None:
+    """Windows: the installed onnxruntime-directml's DLL folder (onnxruntime/capi), when it is the pinned
+    version: on a vendor's machine `pip install dml-conformance[directml-dll]` put the DLLs there already."""
+    if sys.platform != "win32":
+        return None
+    import importlib.metadata
+    import importlib.util
+
+    try:
+        if importlib.metadata.version(WHEEL) != version:
+            return None
+        spec = importlib.util.find_spec("onnxruntime")  # found, not imported: no DLL is loaded here
+    except (importlib.metadata.PackageNotFoundError, ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    folder = Path(spec.origin).parent / "capi"
+    return folder if (folder / "DirectML.dll").is_file() else None
+
+
+def pinned_dlls() -> tuple[Path, str]:
+    """The folder of the pinned wheel's DLLs and where it comes from: the installed package (Windows, when
+    it is the pinned version), else the copy `setup directml` unpacked into the cache."""
+    version = pinned_wheel_version()
+    installed = installed_wheel_dir(version)
+    if installed is not None:
+        return installed, f"the installed {WHEEL} {version}"
+    return wheel_dir(version), f"{WHEEL} {version} wheel"
 
 
 # --- Linux: the translation stack ---------------------------------------------------------------------
@@ -246,14 +281,14 @@ class Stack:
 
 
 def default_dll() -> tuple[Path, str]:
-    version = pinned_wheel_version()
-    dll = wheel_dir(version) / "DirectML.dll"
+    folder, origin = pinned_dlls()
+    dll = folder / "DirectML.dll"
     if not dll.is_file():
         raise Missing(
-            f"the default DirectML.dll ({WHEEL} {version}, pinned in pyproject.toml) is not in the cache "
+            f"the default DirectML.dll ({origin}, pinned in pyproject.toml) is not in the cache "
             f"({dll}): `{SETUP}` fetches it"
         )
-    return dll, f"{WHEEL} {version} wheel"
+    return dll, origin
 
 
 def discover(dml_dll: str | os.PathLike[str] | None = None) -> Stack:
