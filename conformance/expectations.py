@@ -19,7 +19,10 @@ conformance/deviations.py (the outputs equal that model's prediction bit for bit
 failure outside the conditions is not waived.
 
 `backend` restricts a waiver to runs of that backend (its registered name, or the spec given to
---backend); `label` says which run it was taken from (informational: a nightly's label changes).
+--backend); `versions` to runs whose backend reports versions inside these PEP 440 ranges
+(`{"onnxruntime": "<1.32"}`: a deviation seen in some releases only; a version the run does not
+report, or cannot be read as one, and the waiver does not apply); `label` says which run it was
+taken from (informational: a nightly's label changes).
 `dml-conformance baseline` writes such a file from a run's failures (conformance.baseline).
 
 A waiver turns a failing category (fail, rejected, error, crash, timeout) into `waived` and
@@ -64,6 +67,7 @@ class Waiver:
     when: dict = field(default_factory=dict)
     source: str = ""  # the file it came from (a vendor's expectations or a backend's known issues)
     backend: str | None = None  # only runs of this backend
+    versions: dict[str, str] = field(default_factory=dict)  # only runs whose backend versions are in these ranges
     label: str | None = None  # the run it was taken from (informational)
 
     @property
@@ -108,6 +112,8 @@ class Waiver:
         for key in ("backend", "label"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
+        if self.versions:
+            out["versions"] = dict(self.versions)
         if self.source:
             out["source"] = self.source
         return out
@@ -137,6 +143,10 @@ class Expectations:
     def for_backend(self, *names: str) -> Expectations:
         """The waivers that apply to a run of a backend known by `names` (its name, its --backend spec)."""
         return Expectations(self.path, [w for w in self.waivers if w.backend is None or w.backend in names])
+
+    def for_versions(self, versions: dict[str, str]) -> Expectations:
+        """The waivers whose `versions` ranges the backend's reported versions fall in (all without ranges)."""
+        return Expectations(self.path, [w for w in self.waivers if _in_ranges(w.versions, versions)])
 
     def unmatched(self, case_ids: list[str]) -> list[Waiver]:
         """The waivers that match none of `case_ids` (the run's cases): stale entries, warned about."""
@@ -168,7 +178,32 @@ def load_expectations(path: str | Path) -> Expectations:
     waivers = [
         Waiver(**{**entry, "when": dict(entry.get("when", {})), "source": str(path)}) for entry in obj["waivers"]
     ]
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    for i, w in enumerate(waivers):
+        for name, wanted in w.versions.items():
+            try:
+                SpecifierSet(wanted)
+            except InvalidSpecifier:
+                raise ExpectationsError(
+                    path,
+                    f"$.waivers[{i}].versions.{name}",
+                    f"{wanted!r} is not a version range (e.g. '<1.32', '>=1.24,<2')",
+                ) from None
     return Expectations(str(path), waivers)
+
+
+def _in_ranges(ranges: dict[str, str], versions: dict[str, str]) -> bool:
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    for name, wanted in ranges.items():
+        try:
+            if not SpecifierSet(wanted).contains(Version(versions[name].split()[0]), prereleases=True):
+                return False
+        except (KeyError, IndexError, InvalidSpecifier, InvalidVersion):
+            return False
+    return True
 
 
 def _names(value: str | list[str] | None) -> list[str]:

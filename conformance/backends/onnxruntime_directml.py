@@ -7,10 +7,12 @@ node DirectML will not take makes the session fail, and the batch is halved unti
 alone and is reported unsupported with ORT's message, never run on the CPU.  Graph optimization is
 off, so every case's node is executed as its own DirectML operator: nothing is folded or removed.
 
-Sessions come from a host.  `WorkerSessions` (the default, on Windows and under Wine alike) is the
-native ort_worker on ONNX Runtime's C API, with one D3D12 device, DirectML device and queue shared by
-every session; `PythonSessions` runs the `onnxruntime` module in this process (tests substitute the
-CPU provider with it).  Everything above the host is the same code on every platform.
+Sessions come from a host (`--ort-host`).  `worker` (`WorkerSessions`, on Windows and under Wine
+alike) is the native ort_worker on ONNX Runtime's C API, with one D3D12 device, DirectML device and
+queue shared by every session; `python` (`PythonSessions`) runs the installed `onnxruntime` module
+in the worker process, on DmlExecutionProvider (Windows; tests substitute the CPU provider with
+it).  By default the worker, where it can start, else the module.  Everything above the host is
+the same code on every platform, and the results header says which host ran.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ ORT_DISABLE_ALL = 0  # GraphOptimizationLevel: no node is folded, fused or remov
 # ORT names the node a failure happened in ("... running Pad node. Name:'c3_Pad'"): the case is c3.
 NODE_NAME = re.compile(r"\bName:\s*'c(\d+)_[A-Za-z]+'|node with name '?c(\d+)_")
 BATCH_SIZE = 100  # cases per session: measured 0.9-1.8 s to create under Wine, whatever the count
+# The onnxruntime module creates a D3D12 device per DirectML session and never gives it back (about
+# 1.5 GB each under vkd3d): a worker process that reached 23 GB was killed by the kernel. After this
+# many sessions the backend asks for a fresh worker process (Backend.exhausted).
+PYTHON_DML_SESSIONS_PER_PROCESS = 6
 ONNX_SYMMETRIC_FREE = frozenset({"CONSTANT", "EDGE", "REFLECTION"})
 
 
@@ -54,13 +60,21 @@ class Sessions(Protocol):
 
     def data_types(self) -> frozenset[DataType]: ...
 
+    def exhausted(self) -> bool: ...
+
     def close(self) -> None: ...
 
 
 class PythonSessions:
     """The `onnxruntime` module in this process, on one provider (DirectML on Windows; CPU in tests)."""
 
-    def __init__(self, provider: str = DML, graph_optimization_level: int = ORT_DISABLE_ALL):
+    def __init__(
+        self,
+        provider: str = DML,
+        graph_optimization_level: int = ORT_DISABLE_ALL,
+        *,
+        provider_options: dict[str, str] | None = None,
+    ):
         try:
             import onnxruntime
         except ImportError as e:
@@ -69,12 +83,25 @@ class PythonSessions:
             ) from e
         self.ort = onnxruntime
         self.provider = provider
+        self.provider_options = dict(provider_options or {})
         self.level = graph_optimization_level
+        self.created = 0
         if provider not in onnxruntime.get_available_providers():
             raise BackendUnavailable(
                 f"ONNX Runtime {onnxruntime.__version__} here offers "
                 f"{', '.join(onnxruntime.get_available_providers())}, not {provider}"
             )
+
+    @classmethod
+    def directml(cls, *, adapter: str | None = None, graph_optimization_level: int = ORT_DISABLE_ALL) -> PythonSessions:
+        """The module on DmlExecutionProvider.  `device_id` is always given (the adapter's index, default 0):
+        without it ORT picks the adapter through dxcore.dll, which Wine 8 lacks."""
+        if adapter is not None and not adapter.isdigit():
+            raise BackendUnavailable(
+                f"--adapter {adapter}: the python host picks an adapter by index only (DmlExecutionProvider's "
+                "device_id); give its index, or --ort-host worker to pick it by name"
+            )
+        return cls(DML, graph_optimization_level, provider_options={"device_id": adapter or "0"})
 
     def create(self, model: bytes) -> Any:
         options = self.ort.SessionOptions()
@@ -85,8 +112,10 @@ class PythonSessions:
             options.add_session_config_entry(DISABLE_CPU_FALLBACK, "1")
             options.enable_mem_pattern = False
             options.execution_mode = self.ort.ExecutionMode.ORT_SEQUENTIAL
+        providers: list = [(self.provider, self.provider_options)] if self.provider_options else [self.provider]
+        self.created += 1
         try:
-            return self.ort.InferenceSession(model, options, providers=[self.provider])
+            return self.ort.InferenceSession(model, options, providers=providers)
         except Exception as e:  # ORT's refusal: its message is the evidence
             raise SessionFailed(str(e).strip()) from e
 
@@ -100,10 +129,27 @@ class PythonSessions:
         del session
 
     def describe(self) -> dict[str, str]:
-        return {"onnxruntime": self.ort.__version__, "provider": self.provider, "route": "onnxruntime (Python)"}
+        out = {
+            "onnxruntime": self.ort.__version__,
+            "provider": self.provider,
+            "ort_host": "python",
+            "route": "the onnxruntime module (Python), in the worker process",
+        }
+        if self.provider_options:
+            out["provider_options"] = ", ".join(f"{k}={v}" for k, v in sorted(self.provider_options.items()))
+        if self.provider == DML:
+            from pathlib import Path
+
+            dll = Path(self.ort.__file__).parent / "capi" / "DirectML.dll"
+            out["directml_dll_path"] = str(dll)
+            out["directml_dll_origin"] = "the onnxruntime module's own"
+        return out
 
     def data_types(self) -> frozenset[DataType]:
         return frozenset(ALL_DATA_TYPES)
+
+    def exhausted(self) -> bool:
+        return self.provider == DML and self.created >= PYTHON_DML_SESSIONS_PER_PROCESS
 
     def close(self) -> None:
         pass
@@ -172,6 +218,7 @@ class WorkerSessions:
             "onnxruntime": info.get("onnxruntime_version", "unknown"),
             "onnxruntime_dll": info.get("onnxruntime_dll", "unknown"),
             "provider": DML,
+            "ort_host": "worker",
             "route": "ort_worker (ONNX Runtime's C API, one DirectML device for every session)",
             **self.program.versions(),
         }
@@ -179,8 +226,35 @@ class WorkerSessions:
     def data_types(self) -> frozenset[DataType]:
         return self.program.data_types()
 
+    def exhausted(self) -> bool:
+        return False  # one shared device for every session
+
     def close(self) -> None:
         self.program.close()
+
+
+def open_sessions(
+    host: str | None, *, dml_dll: str | None, adapter: str | None, graph_optimization_level: int
+) -> Sessions:
+    """The host --ort-host names; by default the worker where it can start, else the module (a Windows machine
+    with no built programs and no compiler still runs ORT's DirectML provider)."""
+    if host == "python" and dml_dll is not None:
+        raise BackendUnavailable("--dml-dll needs --ort-host worker: the onnxruntime module loads its own DirectML.dll")
+    if host in (None, "worker"):
+        try:
+            return WorkerSessions(dml_dll=dml_dll, adapter=adapter, graph_optimization_level=graph_optimization_level)
+        except BackendUnavailable as e:
+            if host == "worker" or dml_dll is not None:
+                raise
+            worker_error = e
+    try:
+        return PythonSessions.directml(adapter=adapter, graph_optimization_level=graph_optimization_level)
+    except BackendUnavailable as e:
+        if host == "python":
+            raise
+        raise BackendUnavailable(
+            f"the ort_worker cannot start ({worker_error}); nor the onnxruntime module ({e})"
+        ) from e
 
 
 @dataclass
@@ -203,12 +277,13 @@ class OnnxRuntimeDirectMLBackend(Backend):
         *,
         dml_dll: str | None = None,
         adapter: str | None = None,
+        ort_host: str | None = None,
         sessions: Sessions | None = None,
         batch_size: int = BATCH_SIZE,
         graph_optimization_level: int = ORT_DISABLE_ALL,
     ):
-        self.sessions: Sessions = sessions or WorkerSessions(
-            dml_dll=dml_dll, adapter=adapter, graph_optimization_level=graph_optimization_level
+        self.sessions: Sessions = sessions or open_sessions(
+            ort_host, dml_dll=dml_dll, adapter=adapter, graph_optimization_level=graph_optimization_level
         )
         self.batch_size = batch_size
         self.stats = {"sessions": 0, "refused_sessions": 0, "cases": 0}
@@ -229,6 +304,9 @@ class OnnxRuntimeDirectMLBackend(Backend):
 
     def close(self) -> None:
         self.sessions.close()
+
+    def exhausted(self) -> bool:
+        return self.sessions.exhausted()
 
     def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
         (result,) = self.run_many([(descriptor, inputs, feature_level)])

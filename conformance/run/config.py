@@ -40,6 +40,7 @@ class RunConfig:
     backend: str = DEFAULT_BACKEND
     dml_dll: str | None = None
     adapter: str | None = None
+    ort_host: str | None = None
     profile: str = "quick"
     feature_level: FeatureLevel | None = None
     operators: tuple[str, ...] | None = None

@@ -83,6 +83,15 @@ def _profile(text: str) -> str:
     return text
 
 
+ORT_HOSTS = ("worker", "python")
+
+
+def _ort_host(text: str) -> str:
+    if text not in ORT_HOSTS:
+        raise ValueError(f"{text!r} is not one of {', '.join(ORT_HOSTS)}")
+    return text
+
+
 def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -210,6 +219,18 @@ OPTIONS: tuple[Option, ...] = (
         metavar="INDEX|NAME",
         identity=True,
         backend_kwarg="adapter",
+    ),
+    Option(
+        "ort_host",
+        "--ort-host",
+        "--dml-ort-host",
+        "onnxruntime-directml: where its sessions run (passed to the backend as ort_host=): worker, the native "
+        "ort_worker on ONNX Runtime's C API; python, the installed `onnxruntime` module (Windows). Default: the "
+        "worker where it can start, else the module",
+        _typed("ORT host", _ort_host),
+        "worker|python",
+        identity=True,
+        backend_kwarg="ort_host",
     ),
     Option(
         "profile",

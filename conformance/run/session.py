@@ -96,6 +96,7 @@ class Session:
         self.config = config
         self.factory = self._backend()
         self.expectations = self._expectations()
+        self.versions_applied = False  # the waivers' `versions` ranges, checked once the backend's versions are known
         self.write = write
         self.results_path, self.report_path = self._outputs() if write else (None, None)
         self.selection: Selection = select(config, finished)
@@ -220,9 +221,16 @@ class Session:
                 self.pool.interrupt(stop() or "stopped")
                 self.pool.close(grace=1.0)
                 return False
+        self._narrow_waivers()
         if self.write and self.info is not None:
             self._open()
         return True
+
+    def _narrow_waivers(self) -> None:
+        """Keep the waivers whose `versions` ranges hold for this backend (a deviation of some releases only)."""
+        if not self.versions_applied and self.info is not None:
+            self.expectations = self.expectations.for_versions(self.info.versions)
+            self.versions_applied = True
 
     def _new_pool(self, jobs: int) -> Pool:
         return Pool(
@@ -325,6 +333,7 @@ class Session:
 
     def accept(self, *records: Record) -> None:
         """Finished records: waivers applied, written at once (a failed write stops the run)."""
+        self._narrow_waivers()
         for record in records:
             self.expectations.apply(record)
             self.records.append(record)

@@ -64,6 +64,9 @@ class FakeHost:
     def data_types(self):
         return frozenset(oracle.ALL_DATA_TYPES)
 
+    def exhausted(self):
+        return False
+
     def close(self):
         pass
 
@@ -162,3 +165,25 @@ def test_in_process_a_node_the_provider_will_not_take_is_refused_never_run_on_th
     assert result.status == "unsupported"
     assert "fallback to CPU EP has been explicitly disabled" in result.reason
     assert result.outputs == []
+
+
+def test_the_python_host_on_directml_asks_for_a_fresh_process_after_its_session_budget():
+    from conformance.backends.onnxruntime_directml import DML, PYTHON_DML_SESSIONS_PER_PROCESS
+
+    host = PythonSessions(CPU)
+    model = onnx.load_from_string(_identity_model())
+    for _ in range(PYTHON_DML_SESSIONS_PER_PROCESS):
+        host.create(model.SerializeToString())
+    assert not host.exhausted()  # the CPU provider gives its memory back
+    host.provider = DML  # the count is the same; only DirectML's sessions keep a device each
+    assert host.exhausted()
+    assert OnnxRuntimeDirectMLBackend(sessions=host).exhausted()
+
+
+def _identity_model() -> bytes:
+    node = onnx.helper.make_node("Identity", ["x"], ["y"])
+    tensor = onnx.helper.make_tensor_value_info
+    graph = onnx.helper.make_graph(
+        [node], "g", [tensor("x", onnx.TensorProto.FLOAT, [1])], [tensor("y", onnx.TensorProto.FLOAT, [1])]
+    )
+    return onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 13)]).SerializeToString()

@@ -88,3 +88,61 @@ def test_observed_results_are_never_flagged_as_stale_waivers():
     )
     assert not exp.apply(record).waived_but_passed
     assert record.category is Category.OBSERVED
+
+
+def _reflect_past_axis_case() -> tuple[oracle.PaddingDesc, np.ndarray, np.ndarray]:
+    """[1, 2, 3] reflected by 5 on the left: one reflection reaches 2 elements, the other 3 it does not."""
+    x = np.array([[1, 2, 3]], dtype=np.float32)
+    desc = oracle.PaddingDesc(
+        TensorDesc.of("FLOAT32", (1, 3)), TensorDesc.of("FLOAT32", (1, 8)), "REFLECTION", 0.0, (0, 5), (0, 0)
+    )
+    (y,) = oracle.compute(desc, [x], feature_level="6.4")
+    return desc, x, y
+
+
+def test_ort_reflect_past_axis_model_frees_exactly_what_one_reflection_does_not_reach():
+    from conformance.deviations import explain, ort_reflect_unwritten
+
+    desc, x, y = _reflect_past_axis_case()
+    assert y.tolist() == [[2, 1, 2, 3, 2, 1, 2, 3]]  # the pages fold periodically (PAD.3): ..3 2 | 1 2 3
+    (free,) = ort_reflect_unwritten(desc)
+    assert free.tolist() == [[True, True, True, False, False, False, False, False]]
+    garbage = y.copy()
+    garbage[0, :3] = [0, 1.5e30, np.nan]  # what ORT 1.24 left there: whatever the memory held
+    assert "ort-cpu-reflect-past-axis" in explain(desc, [x], [garbage])
+    garbage[0, 3] = 9  # wrong where one reflection reaches: not that deviation
+    assert "ort-cpu-reflect-past-axis" not in explain(desc, [x], [garbage])
+
+
+def test_a_waiver_with_versions_applies_only_to_runs_of_those_versions(tmp_path):
+    path = tmp_path / "e.json"
+    path.write_text(
+        json.dumps(
+            {
+                "waivers": [
+                    {"prefix": "PADDING-", "versions": {"onnxruntime": "<1.32"}, "reason": "old ORT"},
+                    {"prefix": "SPLIT-", "reason": "every version"},
+                ]
+            }
+        )
+    )
+    loaded = load_expectations(path)
+    old = loaded.for_versions({"onnxruntime": "1.24.4", "provider": "CPUExecutionProvider"})
+    assert [w.reason for w in old.waivers] == ["old ORT", "every version"]
+    assert [w.reason for w in loaded.for_versions({"onnxruntime": "1.32.0"}).waivers] == ["every version"]
+    assert [w.reason for w in loaded.for_versions({"directml": "1.15.4.0"}).waivers] == ["every version"]  # unknown: no
+    assert [w.reason for w in loaded.for_versions({"onnxruntime": "unknown"}).waivers] == ["every version"]
+
+
+def test_a_bad_version_range_names_the_waiver(tmp_path):
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps({"waivers": [{"prefix": "P", "versions": {"onnxruntime": "about 1.2"}, "reason": "r"}]}))
+    with pytest.raises(
+        ExpectationsError, match=r"\$\.waivers\[0\]\.versions\.onnxruntime: 'about 1.2' is not a version range"
+    ):
+        load_expectations(path)
+
+
+def test_the_shipped_onnxruntime_known_issues_say_which_releases_they_hold_for():
+    for waiver in known_issues("onnxruntime-cpu").waivers:
+        assert waiver.versions.get("onnxruntime"), waiver.reason
