@@ -152,7 +152,7 @@ def _print_summary(session, results, report) -> None:
         )
     for w in results.footer.warnings if results.footer else ():
         print(f"warning: {w}", file=sys.stderr)
-    from .report import device_line
+    from .report import device_line, host_line
 
     print(f"results: {session.results_path}")
     if report is not None:
@@ -160,6 +160,7 @@ def _print_summary(session, results, report) -> None:
     device = device_line(results.header.backend_versions)
     if device:
         print(f"device:  {device}")
+    print(f"host:    {host_line(results.header.platform)}")
     print(f"verdict: {results.verdict().value}")
 
 
@@ -486,7 +487,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tolerant_streams() -> None:
+    """A console or pipe in a narrow encoding (cp1252 on Windows) never stops a run: what it cannot show
+    is written as escapes (a path or a backend's message in another script, the report's arrows)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a detached or closed stream: nothing to protect
+                pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -104,6 +104,14 @@ def device_line(versions: dict) -> str:
     return "; ".join(parts)
 
 
+def host_line(platform: dict) -> str:
+    """The host the suite ran on: 'Windows AMD64 (under Wine 8.0), Python 3.12.9'."""
+    text = f"{platform.get('system')} {platform.get('machine')}"
+    if platform.get("wine"):
+        text += f" (under Wine {platform['wine']})"
+    return text + (f", Python {platform['python']}" if platform.get("python") else "")
+
+
 def _selection(selection: dict) -> str:
     """The run's narrowing (-k, --exclude, --case), so a report of 2 selected cases says so."""
     parts = [f"-k {selection['keyword']}"] if selection.get("keyword") else []
@@ -148,7 +156,7 @@ def _summary(runs: list[Results]) -> str:
             f'<tr><td>{esc(_run_name(i, run))}</td><td><span class="verdict v-{verdict}">{verdict}</span>'
             f"</td><td>{esc(h.backend_spec or run.backend)}{device}<br><small>{esc(versions)}</small></td><td>{settings}</td>"
             f'<td class="num">{len(run.records)}</td>{cells}<td><small>{esc(run.path)}<br>'
-            f"{esc(h.started)} on {esc(h.platform.get('system'))} {esc(h.platform.get('machine'))}, suite "
+            f"{esc(h.started)} on {esc(host_line(h.platform))}, suite "
             f"{esc(h.suite_version)}</small>{notes}</td></tr>"
         )
     head = "".join(f"<th>{c.value}</th>" for c in CATEGORIES)

@@ -52,13 +52,32 @@ def suite_version() -> str:
 
 
 def platform_info() -> dict[str, str]:
-    return {
+    """The host the run's Python ran on; a Windows Python under Wine says so, with Wine's version."""
+    info = {
         "python": sys.version.split()[0],
         "system": platform.system(),
         "release": platform.release(),
         "machine": platform.machine(),
         "node": platform.node(),
     }
+    wine = wine_version()
+    if wine:
+        info["wine"] = wine
+    return info
+
+
+def wine_version() -> str | None:
+    """Wine's version when this is a Windows Python under Wine (ntdll exports wine_get_version), else None."""
+    if sys.platform != "win32":
+        return None
+    import ctypes
+
+    try:
+        get = ctypes.WinDLL("ntdll").wine_get_version
+    except (OSError, AttributeError):
+        return None  # real Windows
+    get.restype = ctypes.c_char_p
+    return (get() or b"unknown").decode(errors="replace")
 
 
 def spec_tables() -> dict:
