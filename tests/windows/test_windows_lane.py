@@ -31,7 +31,7 @@ EXAMPLES = ROOT / "cases" / "examples"
 CURATED = ROOT / "cases" / "curated"
 FAILING = {"fail", "rejected", "error", "crash", "timeout"}
 PROGRAMS = ("dml_runner.exe", "ort_worker.exe", "conformance.run.worker")
-GENERATED = "450"  # with the worked examples and curated cases: over 300 passes on every backend
+GENERATED = "250"  # with the worked examples, curated cases and the reach set: over 300 passes on every backend
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +140,7 @@ def _wait_for_cases(results: Path, n: int, proc, limit: float = 300) -> None:
         time.sleep(0.1)
 
 
-def test_a_killed_runner_or_worker_costs_one_case_each_and_leaves_nothing_behind(win):
+def test_a_killed_runner_or_worker_costs_at_most_its_case_and_leaves_nothing_behind(win):
     results = OUT / "killed.jsonl"
     proc = win.popen(
         *("run", "--backend", "directml", "--jobs", "1", "--generated", "200", "--results", winpath(results)),
@@ -163,7 +163,10 @@ def test_a_killed_runner_or_worker_costs_one_case_each_and_leaves_nothing_behind
     lines = _records(results)
     cases = [r for r in lines if r["kind"] == "case"]
     crashes = [r for r in cases if r["category"] == "crash"]
-    assert len(crashes) == 2, [r["reason"] for r in crashes]
+    # The worker's death costs the case at its head (Wine reports a killed process's exit code as 0); the
+    # runner's costs the case it was running, or none when it was killed between two requests.
+    assert 1 <= len(crashes) <= 2, [r["reason"] for r in crashes]
+    assert any("the worker process exited" in r["reason"] for r in crashes), [r["reason"] for r in crashes]
     assert lines[-1]["kind"] == "footer" and lines[0]["case_count"] == len({r["id"] for r in cases})
     assert proc.returncode == 1  # a crash fails the run
     assert not wait_gone(PROGRAMS), "a runner or worker was left behind"
