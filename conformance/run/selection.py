@@ -1,6 +1,8 @@
 """Which units a run has: stored cases, cases generated at run time, live Hypothesis batches; filters, shards.
 
-Order is stable (stored files in path order, then generation order, then the live batches),
+Order is stable (stored files in path order, then the reach set (conformance.generation.reach:
+every operator at rank 1 and 8 in every data type, SPLIT into up to 256 outputs), then generation
+order, then the live batches),
 and each unit keeps its position in the full selection (`Work.index`), so shards and
 resumed runs name the same cases in the same order.  A shard is every N-th unit.
 
@@ -16,6 +18,7 @@ that makes the cases, so a changed builder or oracle never reads stale ones.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -31,13 +34,14 @@ import oracle
 
 from ..cache import generated_cache_dir
 from ..corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
+from ..generation.reach import reach_cases
 from ..stress import StressCase, stress_cases
 from .config import RunConfig, UsageError
 from .keyword import parse_keyword
 from .units import LiveUnit, Unit, Work
 
 RUN_TIME_SOURCE = "generated at run time"
-_GENERATION_MODULES = ("common", "operators", "corpus", "slice", "slice1", "padding", "split")
+_GENERATION_MODULES = ("common", "operators", "corpus", "reach", "slice", "slice1", "padding", "split")
 # The code whose output the generation cache holds: any change there is a new key.
 _CODE = [
     Path(__file__).resolve().parents[1] / name
@@ -63,6 +67,7 @@ def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:
 # --- the generation cache ---------------------------------------------------------------------------
 
 
+@functools.cache
 def _code_key() -> str:
     digest = hashlib.sha256(np.__version__.encode())
     for path in sorted(_CODE) + sorted(Path(oracle.__file__).parent.glob("*.py")):
@@ -184,6 +189,25 @@ def generated_cases(seed: int, count: int) -> list[Case]:
     return cache.extend((cache.cases(done) or []) if done else [], count)
 
 
+def cached_reach_cases() -> list[Case]:
+    """The reach set (conformance.generation.reach), from the generation cache when it holds it (same code key)."""
+    folder = generated_cache_dir()
+    path = None if folder is None else folder / f"reach-{_code_key()}.pickle"
+    if path is not None:
+        try:
+            cases = pickle.loads(path.read_bytes())
+            if isinstance(cases, list) and all(isinstance(c, Case) for c in cases):
+                return cases
+        except Exception:  # absent, torn or foreign: make it again
+            pass
+    cases = list(reach_cases())
+    if path is not None:
+        with contextlib.suppress(OSError):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _atomic(path, pickle.dumps(cases, protocol=pickle.HIGHEST_PROTOCOL))
+    return cases
+
+
 def find_generated(case_id: str, seed: int, count: int) -> Case | None:
     """One generated case by id among the first `count`, reading one chunk of the cache when it can."""
     cache = _GenerationCache(seed)
@@ -255,6 +279,8 @@ def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError]]:
     cases: list[Case | StressCase] = list(loaded.cases)
     if config.profile == "stress" and not config.cases:
         cases.extend(stress_cases())
+    if not config.cases and config.profile != "stress":
+        cases.extend(c for c in cached_reach_cases() if exact is None or c.id in exact)
     if not config.cases:
         seen = {c.id for c in cases}
         if exact:  # look the ids up (the cache's index and one chunk each), do not load every case
@@ -320,4 +346,6 @@ def find_case(
             return case
     if paths:
         return None
+    if "-reach-" in case_id:
+        return next((c for c in cached_reach_cases() if c.id == case_id), None)
     return find_generated(case_id, seed, max(GENERATED_AT_RUN_TIME.values()) if count is None else count)

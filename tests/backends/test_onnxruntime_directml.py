@@ -23,7 +23,10 @@ from oracle import DEFAULT_FEATURE_LEVEL as FL
 CASES = [
     c
     for c in select_cases(generated=300, seed=5)
-    if c.valid and c.operator != "SLICE" and not (c.operator == "PADDING" and c.data_type.value == "FLOAT16")
+    if c.valid
+    and "reach" not in c.tags  # generated at random: the mix of types and ranks this stand-in expects
+    and c.operator != "SLICE"
+    and not (c.operator == "PADDING" and c.data_type.value == "FLOAT16")
 ][:120]
 
 

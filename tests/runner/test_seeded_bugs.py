@@ -1,0 +1,42 @@
+"""Seeded bugs the default profiles must catch (benchmarks/mutants.py; the whole table: benchmarks/bench_mutants.py).
+
+The one the quick profile missed before the reach set: a SPLIT that loses its outputs past the
+eighth.  A correct implementation through the same selection must stay clean (no false alarm).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from runner_helpers import cli
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _run(tmp_path: Path, backend: str, *args: str) -> tuple[int, list[dict]]:
+    proc = cli(
+        *("run", "--backend", f"mutants:{backend}", "--out", str(tmp_path), "--report", "none", *args),
+        env_extra={"PYTHONPATH": os.pathsep.join([str(BENCHMARKS), os.environ.get("PYTHONPATH", "")])},
+        timeout=300,
+    )
+    results = next(tmp_path.glob("results-*.jsonl"), None)
+    assert results is not None, proc.stderr
+    return proc.returncode, [json.loads(line) for line in results.read_text().splitlines()]
+
+
+@pytest.mark.parametrize(
+    ("mutant", "caught_by"),
+    [("SplitDropsPast8", "SPLIT-reach-outputs-9-"), ("SplitDropsPast64", "SPLIT-reach-outputs-65-")],
+)
+def test_the_quick_profile_catches_a_split_that_loses_outputs_past_a_table_size(tmp_path, mutant, caught_by):
+    code, lines = _run(tmp_path, mutant, "--operators", "SPLIT", "--hypothesis-examples", "0")
+    failing = [r["id"] for r in lines if r.get("kind") == "case" and r["category"] == "fail"]
+    assert code == 1 and any(i.startswith(caught_by) for i in failing), failing
+
+
+def test_a_correct_implementation_is_not_flagged_by_the_same_selection(tmp_path):
+    code, lines = _run(tmp_path, "CorrectViaLiteral", "--operators", "SPLIT", "--hypothesis-examples", "0")
+    assert code == 0, [r for r in lines if r.get("category") not in (None, "pass", "observed")][:3]
