@@ -10,12 +10,23 @@ they may hold anything; every other element must equal the prediction bit for bi
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from oracle import DataType, Descriptor, PaddingDesc, PaddingMode, Slice1Desc, TensorDesc
+import oracle
+from oracle import (
+    DataType,
+    Descriptor,
+    FeatureLevel,
+    InvalidDescriptor,
+    PaddingDesc,
+    PaddingMode,
+    Slice1Desc,
+    TensorDesc,
+)
 from oracle.op_padding import compute as padding_compute
 from oracle.op_slice1 import compute as slice1_compute
 
@@ -33,6 +44,8 @@ class Deviation:
     free: Callable[[Descriptor], list[np.ndarray]] | None = None
     # The implementation's FLOAT16 path goes through float32, so a NaN may come back with other payload bits.
     float16_nan_payloads: bool = False
+    # A validation deviation: whether the implementation accepts this invalid descriptor (None: not one).
+    accepts: Callable[[Descriptor, FeatureLevel], bool] | None = None
 
 
 def dml_slice1_merged_axes(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
@@ -102,6 +115,30 @@ def ort_reflect_unwritten(desc: Descriptor) -> list[np.ndarray]:
     return [~reach]
 
 
+UINT32 = 2**32
+
+
+def dml_padding_sizes_wrap(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML 1.15.4 checks PAD.2 as InputSizes + StartPadding + EndPadding computed in UINT32: it accepts a
+    descriptor whose output sizes equal that sum only modulo 2^32, when nothing else is wrong with it.
+    (Measured: what it then computes indexes with the same wrapped arithmetic; EDGE clamps, so no read
+    leaves the input.)"""
+    if not isinstance(desc, PaddingDesc):
+        return False
+    sizes, out = desc.input_tensor.sizes, desc.output_tensor.sizes
+    sums = [n + s + e for n, s, e in zip(sizes, desc.start_padding, desc.end_padding)]
+    if len(sums) != len(out) or sums == list(out) or any(t % UINT32 != o for t, o in zip(sums, out)):
+        return False
+    fits = tuple(o - n for o, n in zip(out, sizes))  # the same output reached without the wrap
+    if any(f < 0 for f in fits):
+        return False
+    try:
+        oracle.validate(dataclasses.replace(desc, start_padding=fits, end_padding=(0,) * len(fits)), level)
+    except InvalidDescriptor:
+        return False
+    return True
+
+
 DEVIATIONS: dict[str, Deviation] = {
     d.name: d
     for d in (
@@ -122,8 +159,25 @@ DEVIATIONS: dict[str, Deviation] = {
             ort_reflect_unwritten,
             float16_nan_payloads=True,
         ),
+        Deviation(
+            "dml-padding-sizes-wrap",
+            "PADDING",
+            "DML_PADDING's check of PAD.2 adds InputSizes + StartPadding + EndPadding in UINT32 and accepts output "
+            "sizes that equal the sum only modulo 2^32",
+            lambda desc, inputs: None,
+            accepts=dml_padding_sizes_wrap,
+        ),
     )
 }
+
+
+def explain_acceptance(desc: Descriptor, level: FeatureLevel) -> list[str]:
+    """Names of the validation deviations that accept this invalid descriptor."""
+    return [
+        d.name
+        for d in DEVIATIONS.values()
+        if d.accepts is not None and d.operator == desc.operator and d.accepts(desc, level)
+    ]
 
 
 def explain(desc: Descriptor, inputs: Sequence[np.ndarray], actual: Sequence[np.ndarray]) -> list[str]:

@@ -43,6 +43,8 @@ ELEMENT_BUDGETS = (16, 64, 256, 1024, values.MAX_ELEMENTS)
 ELEMENT_BUDGET_WEIGHTS = (0.45, 0.3, 0.17, 0.07, 0.01)
 # How far past the window (or input) a stride may go: "stride larger than the window".
 STRIDE_SLACK = 3
+# DirectML's fields are UINT: a validation sum computed in 32 bits agrees with the true one only modulo this.
+UINT32_WRAP = 2**32
 
 
 class Chooser(Protocol):

@@ -10,6 +10,7 @@ from oracle.tables import SYMMETRIC_INTRODUCED
 from .. import values
 from .common import (
     MAX_AXIS,
+    UINT32_WRAP,
     CaseSpec,
     Chooser,
     Config,
@@ -104,6 +105,19 @@ def _pad_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
     )
 
 
+def _pad_2_wrap(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    """PAD.2 broken by paddings whose sum is 2^32 more than the output needs: right only modulo 2^32."""
+    d = descriptor_of(base, PaddingDesc)
+    i = ch.integer(0, dimension_count(d) - 1)
+    s, e = d.start_padding[i], d.end_padding[i]
+    # StartPadding + t and EndPadding + 2^32 - t, both still UINT: e + 1 <= t <= 2^32 - 1 - s
+    t = ch.choice((e + 1, UINT32_WRAP // 2, UINT32_WRAP - 1 - s))
+    changed = dataclasses.replace(
+        d, start_padding=set_at(d.start_padding, i, s + t), end_padding=set_at(d.end_padding, i, e + UINT32_WRAP - t)
+    )
+    return with_descriptor(base, changed, tags=("uint32-wrap",))
+
+
 def _pad_3(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = descriptor_of(base, PaddingDesc)
     return with_descriptor(base, dataclasses.replace(d, padding_mode=PaddingMode.SYMMETRIC))
@@ -127,6 +141,7 @@ def families() -> list[Family]:
         *common_families(OPERATOR, one_output_common_1, one_output_common_2),
         *field_families("PAD.5", "start_padding", "PAD.2"),
         Family("output size not input + padding", "PAD.2", _pad_2),
+        Family("output size input + padding only modulo 2^32", "PAD.2", _pad_2_wrap),
         Family("SYMMETRIC before FL 3.0", "PAD.3", _pad_3, _symmetric_too_early_config),
         Family("padding array length mismatch", "PAD.5", _pad_5),
     ]

@@ -9,6 +9,7 @@ from oracle import SliceDesc, TensorDesc
 from .common import (
     MAX_AXIS,
     STRIDE_SLACK,
+    UINT32_WRAP,
     CaseSpec,
     Chooser,
     Config,
@@ -98,6 +99,28 @@ def _slice_4(ch: Chooser, base: CaseSpec) -> CaseSpec:
     return with_descriptor(base, dataclasses.replace(d, offsets=set_at(d.offsets, i, offset)))
 
 
+def _slice_4_wrap(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    """SLICE.4 broken by a last read that lands back inside the input modulo 2^32 (a 32-bit check accepts it)."""
+    d = descriptor_of(base, SliceDesc)
+    i = ch.integer(0, dimension_count(d) - 1)
+    reach = d.strides[i] * (d.sizes[i] - 1)
+    if reach >= 1 and ch.choice(("offset", "stride")) == "offset":
+        # Offsets + Strides * (Sizes - 1) = 2^32 + the original offset
+        offset = UINT32_WRAP - reach + d.offsets[i] if d.offsets[i] < reach else UINT32_WRAP - reach
+        return with_descriptor(
+            base, dataclasses.replace(d, offsets=set_at(d.offsets, i, offset)), tags=("uint32-wrap",)
+        )
+    # two elements read, the step 2^32 - 1 apart: 1 + (2^32 - 1) = 2^32, which is 0 modulo 2^32
+    out = set_at(d.output_tensor.sizes, i, 2)
+    changed = dataclasses.replace(
+        replace_output(d, out),
+        sizes=out,
+        offsets=set_at(d.offsets, i, 1),
+        strides=set_at(d.strides, i, UINT32_WRAP - 1),
+    )
+    return with_descriptor(base, changed, tags=("uint32-wrap",))
+
+
 def families() -> list[Family]:
     """One family per validation rule, in a fixed order (the generator draws from it by index)."""
     return [
@@ -105,4 +128,5 @@ def families() -> list[Family]:
         *field_families("SLICE.5", "offsets", "SLICE.2"),
         Family("sizes differ from output sizes", "SLICE.3", _slice_3),
         Family("out-of-bounds read", "SLICE.4", _slice_4),
+        Family("out-of-bounds read, in bounds modulo 2^32", "SLICE.4", _slice_4_wrap),
     ]

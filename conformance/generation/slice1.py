@@ -10,6 +10,7 @@ from oracle.op_slice1 import max_copied_elements
 from .common import (
     MAX_AXIS,
     STRIDE_SLACK,
+    UINT32_WRAP,
     CaseSpec,
     Chooser,
     Config,
@@ -114,12 +115,26 @@ def _slice1_5(ch: Chooser, base: CaseSpec) -> CaseSpec:
     return with_descriptor(base, dataclasses.replace(d, window_strides=set_at(d.window_strides, i, stride)), tags=tags)
 
 
+def _slice1_3_wrap(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    """SLICE1.3 broken by a window whose end, Offsets + Sizes, is 2^32 + t: inside the input only modulo 2^32."""
+    d = descriptor_of(base, Slice1Desc)
+    i = ch.integer(0, dimension_count(d) - 1)
+    offset, size = d.window_offsets[i], d.window_sizes[i]
+    if offset >= 1 and ch.choice(("size", "offset")) == "size":
+        changed = dataclasses.replace(d, window_sizes=set_at(d.window_sizes, i, UINT32_WRAP - offset))
+    else:
+        t = offset if offset < size else 0
+        changed = dataclasses.replace(d, window_offsets=set_at(d.window_offsets, i, UINT32_WRAP - size + t))
+    return with_descriptor(base, changed, tags=("uint32-wrap",))
+
+
 def families() -> list[Family]:
     """One family per validation rule, in a fixed order (the generator draws from it by index)."""
     return [
         *common_families(OPERATOR, one_output_common_1, one_output_common_2),
         *field_families("SLICE1.6", "window_offsets", "SLICE1.3"),
         Family("window past the input or empty", "SLICE1.3", _slice1_3),
+        Family("window past the input, inside it modulo 2^32", "SLICE1.3", _slice1_3_wrap),
         Family("output larger than MaxCopiedElements", "SLICE1.4", _slice1_4),
         Family("stride 0 or outside INT", "SLICE1.5", _slice1_5),
     ]

@@ -8,6 +8,7 @@ from oracle import SplitDesc, TensorDesc
 
 from .common import (
     MAX_AXIS,
+    UINT32_WRAP,
     CaseSpec,
     Chooser,
     Config,
@@ -113,6 +114,21 @@ def _split_3(ch: Chooser, base: CaseSpec) -> CaseSpec:
     return _with_outputs(base, d, last=new)
 
 
+def _split_3_wrap(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    """SPLIT.3 broken by outputs whose sizes along Axis sum to 2^32 more than the input's: one output replaced by
+    two, 2^31 larger each (tensors of 2^31 elements and more: element counts past 2^32 when the rest is >= 2)."""
+    d = descriptor_of(base, SplitDesc)
+    j = ch.integer(0, len(d.output_tensors) - 1)
+    t = d.output_tensors[j]
+    half = UINT32_WRAP // 2
+    bigger = dataclasses.replace(t, sizes=set_at(t.sizes, d.axis, t.sizes[d.axis] + half))
+    extra = dataclasses.replace(t, sizes=set_at(t.sizes, d.axis, half))
+    outs = (*d.output_tensors[:j], bigger, extra, *d.output_tensors[j + 1 :])
+    return with_descriptor(
+        base, dataclasses.replace(d, output_tensors=outs, output_count=len(outs)), tags=("uint32-wrap",)
+    )
+
+
 def _split_5(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = descriptor_of(base, SplitDesc)
     how = ch.choice(("axis", "count 0", "count mismatch"))
@@ -128,5 +144,6 @@ def families() -> list[Family]:
         *common_families(OPERATOR, _common_1, _common_2),
         Family("output sizes differ off Axis or rank", "SPLIT.2", _split_2),
         Family("output sizes do not sum to the input's", "SPLIT.3", _split_3),
+        Family("output sizes sum to the input's only modulo 2^32", "SPLIT.3", _split_3_wrap),
         Family("Axis out of range or OutputCount wrong", "SPLIT.5", _split_5),
     ]

@@ -303,5 +303,11 @@ def _execute_invalid(case: Case, backend: Backend, record: Record) -> None:
             Category.FAIL,
             f"accepted an invalid descriptor that breaks {clause}: {oracle.CLAUSES.get(clause or '', '')}",
         )
+        # Which known validation deviations accept exactly this descriptor (a waiver may name one).
+        explained = deviations.explain_acceptance(case.descriptor, case.feature_level)
+        if explained:
+            record.mismatch = Comparison(
+                False, [f"an invalid descriptor ({clause}) was accepted"], explained_by=explained
+            )
     else:
         record.set(Category(result.status), result.reason or f"backend said {result.status}")

@@ -146,3 +146,18 @@ def test_a_bad_version_range_names_the_waiver(tmp_path):
 def test_the_shipped_onnxruntime_known_issues_say_which_releases_they_hold_for():
     for waiver in known_issues("onnxruntime-cpu").waivers:
         assert waiver.versions.get("onnxruntime"), waiver.reason
+
+
+def test_the_padding_wrap_model_accepts_only_a_sum_that_is_right_modulo_2_32_and_nothing_else_wrong():
+    from conformance.deviations import dml_padding_sizes_wrap
+
+    def desc(start, end, out, mode="EDGE", data_type="FLOAT32"):
+        return oracle.PaddingDesc(
+            TensorDesc.of(data_type, (4,)), TensorDesc.of(data_type, (out,)), mode, 0.0, (start,), (end,)
+        )
+
+    level = oracle.FeatureLevel.parse("6.4")
+    assert dml_padding_sizes_wrap(desc(2**32 - 1, 2, 5), level)  # 4 + (2^32 - 1) + 2 = 2^32 + 5
+    assert not dml_padding_sizes_wrap(desc(1, 2, 8), level)  # 7 != 8: wrong, but not by a wrap
+    assert not dml_padding_sizes_wrap(desc(1, 2, 7), level)  # valid: nothing to explain
+    assert not dml_padding_sizes_wrap(desc(2**32 - 1, 2, 5, data_type="UINT64"), oracle.FeatureLevel.parse("3.1"))
