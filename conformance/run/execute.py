@@ -1,4 +1,4 @@
-"""Execute one unit on a backend, in the process that owns the backend, and categorise what happened.
+"""Execute one case on a backend, in the process that owns the backend, and categorise what happened.
 
 Never raises for a backend's faults: an exception from any backend method is `crash`, naming
 the method and the error; a RunResult that breaks the contract (docs/backends.md) is `error`,
@@ -26,10 +26,11 @@ from .. import deviations
 from ..backends.base import Backend, RunResult
 from ..compare import Comparison, compare_outputs
 from ..corpus import Case
-from ..stress import StressCase
+from ..stress import StressCase, make_input
 from .jsontypes import safe_text
+from .large import judge_chunked, over_budget, oversized
 from .record import Category, Observed, Record, TensorData, Tensors
-from .units import LiveUnit, Work, blank_record
+from .units import Work, blank_record
 
 STATUSES = ("ok", "unsupported", "rejected", "error")
 
@@ -85,29 +86,6 @@ def check_result(result: object, record: Record) -> str | None:
 Prefetched = RunResult | BaseException | None  # a batching backend's answer for one case, got beforehand
 
 
-def execute(
-    work: Work,
-    backend: Backend,
-    level: FeatureLevel | None,
-    on_example: Callable[[Case], None] | None = None,
-    prefetched: Prefetched = None,
-    max_bytes: int | None = None,
-) -> Record:
-    """Run one unit; the record carries the unit's index.  `on_example` sees each live example before it runs.
-
-    A case whose tensors would not fit in `max_bytes` (conformance.run.large) is `unsupported`.
-    """
-    if isinstance(work.unit, LiveUnit):
-        from .live import run_live
-
-        return run_live(work, backend, level=level, on_example=on_example)
-    if isinstance(work.unit, StressCase):
-        from .large import execute_stress
-
-        return execute_stress(work, backend, level, max_bytes)
-    return execute_case(work, backend, level, prefetched, max_bytes)
-
-
 def prefetch(
     works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
 ) -> dict[int, RunResult | BaseException]:
@@ -126,8 +104,6 @@ def prefetch_results(
     works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
 ) -> list[tuple[Work, RunResult | BaseException]]:
     """run_many on the valid cases among `works` that would reach run(); [] when that cannot be done."""
-    from .large import over_budget
-
     chosen: list[Work] = []
     for work in works:
         case = work.unit
@@ -164,17 +140,23 @@ def execute_case(
     prefetched: Prefetched = None,
     max_bytes: int | None = None,
 ) -> Record:
-    """Run `work.unit` (a Case) on `backend` and return its record (never raises for the backend's faults)."""
-    if not isinstance(work.unit, Case):
-        raise TypeError(f"execute_case runs a Case; {work.unit!r} is a live unit (conformance.run.live)")
+    """Run `work.unit` (a stored, generated or stress case) on `backend` and return its record (never raises
+    for the backend's faults).  One path for every case: a stress case differs only in where its input
+    comes from (its recipe) and how its outputs are compared (in chunks, conformance.run.large)."""
+    case = work.unit
+    if not isinstance(case, (Case, StressCase)):
+        raise TypeError(f"execute_case runs a case; {case!r} is a live unit (conformance.run.live)")
     record = blank_record(work)
     started = time.perf_counter()
     try:
-        _execute(work.unit, backend, level, record, prefetched, max_bytes)
+        _execute(case, backend, level, record, prefetched, max_bytes)
     except BackendRaised as e:
         # The backend contract is "never raise for the implementation's errors": an exception is
         # the implementation (or its binding) crashing, not a typed refusal.
         record.set(Category.CRASH, str(e))
+    finally:
+        if isinstance(case, StressCase):
+            oracle.release_buffers()  # the next case starts from nothing: no idle gigabyte kept for it
     record.timings["total_s"] = round(time.perf_counter() - started, 6)
     return record
 
@@ -195,7 +177,7 @@ def _run(record: Record, method: str, fn: Callable, *args, prefetched: Prefetche
 
 
 def _execute(
-    case: Case,
+    case: Case | StressCase,
     backend: Backend,
     level: FeatureLevel | None,
     record: Record,
@@ -205,23 +187,32 @@ def _execute(
     if level is not None and case.feature_level > level:
         record.set(Category.UNSUPPORTED, f"the case needs feature level {case.feature_level}; the run targets {level}")
         return
-    if not case.valid:
+    if isinstance(case, Case) and not case.valid:
         _execute_invalid(case, backend, record)
         return
     reason = call("unsupported_reason", backend.unsupported_reason, case.descriptor, case.feature_level)
     if reason:
         record.set(Category.UNSUPPORTED, str(reason))
         return
-    from .large import over_budget
-
-    reason = over_budget(case.descriptor, backend, max_bytes)
+    stress = isinstance(case, StressCase)
+    reason = over_budget(case.descriptor, backend, max_bytes, chunked=stress)
     if reason:
         record.set(Category.UNSUPPORTED, reason)
         return
-    result = _run(
-        record, "run", backend.run, case.descriptor, list(case.inputs), case.feature_level, prefetched=prefetched
-    )
+    t0 = time.perf_counter()
+    inputs = [make_input(case)] if isinstance(case, StressCase) else list(case.inputs)
+    if stress:
+        record.timings["input_s"] = round(time.perf_counter() - t0, 6)
+    result = _run(record, "run", backend.run, case.descriptor, inputs, case.feature_level, prefetched=prefetched)
     if result is None:
+        return
+    if isinstance(case, StressCase):  # no stress case reaches an unspecified entry: every element is judged
+        if result.status != "ok":
+            record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
+            return
+        t0 = time.perf_counter()
+        judge_chunked(case.descriptor, inputs[0], list(result.outputs), record)
+        record.timings["compare_s"] = round(time.perf_counter() - t0, 6)
         return
     open_validity = [u for u in case.unspecified if oracle.ERRATA[u].refusal_observed]
     if result.status == "rejected" and open_validity:
@@ -239,8 +230,6 @@ def _execute(
 
 
 def _judge(case: Case, outputs: list[np.ndarray], record: Record) -> None:
-    from .large import oversized
-
     too_big = oversized(case.descriptor, outputs)
     if too_big:  # not read: neither compared nor kept
         record.mismatch = Comparison(False, [too_big])

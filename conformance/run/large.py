@@ -1,4 +1,4 @@
-"""Large tensors in a worker: the size budget, stress cases built from their recipe, compared in chunks.
+"""Large tensors in a worker: the size budget, and outputs compared with the oracle's in chunks.
 
 The budget counts what one case holds at its peak: the input and outputs, the backend's own
 copies of them (`Backend.tensor_copies`: ONNX Runtime's output is copied into numpy, the
@@ -13,19 +13,16 @@ from __future__ import annotations
 
 import hashlib
 import math
-import time
 
 import numpy as np
 
-import oracle
-from oracle import Descriptor, FeatureLevel
+from oracle import Descriptor
 from oracle.size import fmt_bytes, tensor_bytes
 
 from ..backends.base import Backend
 from ..compare import Comparison, compare_outputs, output_problem
-from ..stress import CHUNK_BYTES, StressCase, expected_chunks, make_input
+from ..stress import CHUNK_BYTES, expected_chunks
 from .record import Category, Digests, Record
-from .units import Work, blank_record
 
 DEFAULT_COPIES = Backend.tensor_copies  # a backend that does not say (or says nonsense): the base class's default
 
@@ -72,52 +69,6 @@ def oversized(desc: Descriptor, outputs: list[np.ndarray]) -> str | None:
                 "not read"
             )
     return None
-
-
-def execute_stress(work: Work, backend: Backend, level: FeatureLevel | None, max_bytes: int | None) -> Record:
-    """Run one stress case: check the budget, build the input, run, compare in chunks; drop it all after."""
-    from .execute import BackendRaised
-
-    record = blank_record(work)
-    started = time.perf_counter()
-    try:
-        _execute_stress(work.unit, backend, level, max_bytes, record)  # type: ignore[arg-type]
-    except BackendRaised as e:
-        record.set(Category.CRASH, str(e))
-    finally:
-        oracle.release_buffers()  # the next case starts from nothing: no idle gigabyte kept for it
-    record.timings["total_s"] = round(time.perf_counter() - started, 6)
-    return record
-
-
-def _execute_stress(
-    case: StressCase, backend: Backend, level: FeatureLevel | None, max_bytes: int | None, record: Record
-) -> None:
-    from .execute import _run, call
-
-    if level is not None and case.feature_level > level:
-        record.set(Category.UNSUPPORTED, f"the case needs feature level {case.feature_level}; the run targets {level}")
-        return
-    reason = call("unsupported_reason", backend.unsupported_reason, case.descriptor, case.feature_level)
-    if reason:
-        record.set(Category.UNSUPPORTED, str(reason))
-        return
-    reason = over_budget(case.descriptor, backend, max_bytes, chunked=True)
-    if reason:
-        record.set(Category.UNSUPPORTED, reason)
-        return
-    t0 = time.perf_counter()
-    x = make_input(case)
-    record.timings["input_s"] = round(time.perf_counter() - t0, 6)
-    result = _run(record, "run", backend.run, case.descriptor, [x], case.feature_level)
-    if result is None:
-        return
-    if result.status != "ok":
-        record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
-        return
-    t0 = time.perf_counter()
-    judge_chunked(case.descriptor, x, list(result.outputs), record)
-    record.timings["compare_s"] = round(time.perf_counter() - t0, 6)
 
 
 def judge_chunked(

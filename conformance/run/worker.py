@@ -161,7 +161,8 @@ def main() -> int:
 
     from oracle import FeatureLevel
 
-    from .execute import describe_exception, execute, prefetch
+    from .dispatch import execute
+    from .execute import describe_exception, prefetch
     from .record import Category
 
     level = FeatureLevel.parse(init["feature_level"] or info["feature_level"])

@@ -296,7 +296,7 @@ def test_stress_cases_axes_past_65535_and_8d_are_bit_exact_and_the_ones_past_2gi
     """The stress profile on real DirectML: every case under 32 MiB (axes past 65,535, 8-D, 512 outputs) is
     bit-exact; at 12 GiB (the default budget on the 24 GiB machine) the ones past 2 GiB, which took 383 s or
     hung (README: Large tensors), are unsupported before anything is built."""
-    from conformance.run.execute import execute as execute_unit
+    from conformance.run.dispatch import execute as execute_unit
     from conformance.stress import stress_cases
 
     budget = 12 << 30

@@ -8,7 +8,8 @@ from runner_helpers import EXAMPLES, case_lines, cli, env
 
 from conformance.backends.base import RunResult
 from conformance.corpus import CASES_DIR, load
-from conformance.run.execute import execute, prefetch
+from conformance.run.dispatch import execute
+from conformance.run.execute import prefetch
 from conformance.run.record import Category
 from conformance.run.units import Work
 

@@ -20,9 +20,11 @@ from runner_helpers import case_lines, cli, lines
 import oracle
 from conformance.backends.base import RunResult
 from conformance.corpus import CASES_DIR, load
+from conformance.run import execute as execute_module
 from conformance.run import large
 from conformance.run.config import RunConfig
-from conformance.run.execute import execute, execute_case
+from conformance.run.dispatch import execute
+from conformance.run.execute import execute_case
 from conformance.run.options import parse_bytes
 from conformance.run.record import Category, Record
 from conformance.run.units import Work
@@ -150,7 +152,7 @@ def huge_case() -> StressCase:
 
 
 def test_guard_refuses_2_to_the_40_elements_instantly_without_allocating(monkeypatch):
-    monkeypatch.setattr(large, "make_input", lambda case: pytest.fail("the input was built"))
+    monkeypatch.setattr(execute_module, "make_input", lambda case: pytest.fail("the input was built"))
     tracemalloc.start()
     started = time.perf_counter()
     record = execute(Work(0, huge_case()), AllLevels(), None, max_bytes=parse_bytes("8GiB"))
@@ -165,7 +167,7 @@ def test_guard_refuses_2_to_the_40_elements_instantly_without_allocating(monkeyp
 
 
 def test_an_over_budget_case_is_unsupported_with_the_sizes_and_the_backends_copies(monkeypatch):
-    monkeypatch.setattr(large, "make_input", lambda case: pytest.fail("the input was built"))
+    monkeypatch.setattr(execute_module, "make_input", lambda case: pytest.fail("the input was built"))
     case = by_id("SPLIT-stress-many-outputs")  # 8 MiB in, 8 MiB out
     backend = AllLevels()
     backend.tensor_copies = 6.0

@@ -1,0 +1,33 @@
+"""One unit, whatever its kind: a case (stored, generated or stress: conformance.run.execute) or a live
+Hypothesis batch (conformance.run.live, which executes each of its examples as a case).  What a worker
+calls; above both, so neither needs the other's dispatcher."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from oracle import FeatureLevel
+
+from ..backends.base import Backend
+from ..corpus import Case
+from .execute import Prefetched, execute_case
+from .live import run_live
+from .record import Record
+from .units import LiveUnit, Work
+
+
+def execute(
+    work: Work,
+    backend: Backend,
+    level: FeatureLevel | None,
+    on_example: Callable[[Case], None] | None = None,
+    prefetched: Prefetched = None,
+    max_bytes: int | None = None,
+) -> Record:
+    """Run one unit; the record carries the unit's index.  `on_example` sees each live example before it runs.
+
+    A case whose tensors would not fit in `max_bytes` (conformance.run.large) is `unsupported`.
+    """
+    if isinstance(work.unit, LiveUnit):
+        return run_live(work, backend, level=level, on_example=on_example)
+    return execute_case(work, backend, level, prefetched, max_bytes)
