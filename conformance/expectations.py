@@ -37,15 +37,44 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from . import formats
 from .deviations import DEVIATIONS
 from .formats import FormatError
 from .jsonfile import JsonFileError, read_json
 
-if TYPE_CHECKING:
-    from .run.record import Record
+
+class Mismatch(Protocol):
+    """What a waiver's `when.mismatch` reads of a failure's comparison (conformance.compare.Comparison)."""
+
+    nan_payload_only: bool
+    explained_by: list[str]
+
+
+class Waivable(Protocol):
+    """What a waiver reads of a result and does to it: a run's record (conformance.run.record.Record) has
+    these.  Stated here, so that this layer needs nothing from the run layer above it."""
+
+    id: str
+    operator: str
+    hypothesis: bool
+    case_json: dict | None
+    descriptor: dict | None
+
+    @property
+    def category(self) -> Any: ...  # a Category: str() gives its name, .value too
+
+    @property
+    def data_type(self) -> Any: ...
+
+    @property
+    def mismatch(self) -> Mismatch | None: ...
+
+    def waive(self, waiver: dict[str, Any], reason: str) -> Any: ...
+
+
+R = TypeVar("R", bound=Waivable)
 
 KNOWN_ISSUES_DIR = Path(__file__).resolve().parent / "known_issues"
 SCHEMA_VERSION = 1
@@ -77,7 +106,7 @@ class Waiver:
     def matches(self, case_id: str) -> bool:
         return case_id == self.id if self.id is not None else case_id.startswith(self.prefix or "")
 
-    def applies(self, record: Record) -> bool:
+    def applies(self, record: Waivable) -> bool:
         """The id matches and the record has every property `when` asks for.
 
         A live Hypothesis failure is its shrunk case: a waiver naming that case's id (or prefix) applies.
@@ -124,7 +153,7 @@ class Expectations:
     path: str = ""
     waivers: list[Waiver] = field(default_factory=list)
 
-    def find(self, record: Record) -> Waiver | None:
+    def find(self, record: Waivable) -> Waiver | None:
         """The exact-id waiver that applies if any, else the applying one with the longest prefix."""
         best: Waiver | None = None
         for w in self.waivers:
@@ -152,13 +181,15 @@ class Expectations:
         """The waivers that match none of `case_ids` (the run's cases): stale entries, warned about."""
         return [w for w in self.waivers if not any(w.matches(c) for c in case_ids)]
 
-    def apply(self, record: Record) -> Record:
+    def apply(self, record: R) -> R:
         """Waive a failing record in place (returns it); what waiving does is the record's (Record.waive).
         A passing case is matched by its exact id whatever `when` says (a fixed failure in any category:
         the waiver is stale), else as any other record."""
         waiver = self._exact(record.id) if record.category.value == "pass" else None
         waiver = waiver or self.find(record)
-        return record if waiver is None else record.waive(waiver.to_json(), waiver.reason)
+        if waiver is not None:
+            record.waive(waiver.to_json(), waiver.reason)
+        return record
 
     def _exact(self, case_id: str) -> Waiver | None:
         return next((w for w in self.waivers if w.id is not None and w.id == case_id), None)
