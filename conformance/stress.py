@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 import oracle
-from oracle import Descriptor, FeatureLevel, PaddingDesc, PaddingMode, Slice1Desc, SliceDesc, SplitDesc
+from oracle import Descriptor, FeatureLevel, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc
 from oracle.checks import TensorDesc
 
 from .corpus import CaseFacts, Expected
@@ -175,24 +175,19 @@ def _cutter(desc: Descriptor, x: np.ndarray) -> Cut | None:
 
 
 def _slice(dt: str, sizes, offsets, out, strides) -> SliceDesc:
-    return SliceDesc(TensorDesc.of(dt, sizes), TensorDesc.of(dt, out), tuple(offsets), tuple(out), tuple(strides))
+    return oracle.slice_desc(TensorDesc.of(dt, sizes), offsets, out, strides)
 
 
 def _slice1(dt: str, sizes, offsets, windows, strides) -> Slice1Desc:
-    out = [oracle.op_slice1.max_copied_elements(n, s) for n, s in zip(windows, strides)]
-    return Slice1Desc(TensorDesc.of(dt, sizes), TensorDesc.of(dt, out), tuple(offsets), tuple(windows), tuple(strides))
+    return oracle.slice1_desc(TensorDesc.of(dt, sizes), offsets, windows, strides)
 
 
 def _pad(dt: str, sizes, mode: str, start, end, value: float = 0.0) -> PaddingDesc:
-    out = [n + s + e for n, s, e in zip(sizes, start, end)]
-    return PaddingDesc(
-        TensorDesc.of(dt, sizes), TensorDesc.of(dt, out), PaddingMode[mode], value, tuple(start), tuple(end)
-    )
+    return oracle.padding_desc(TensorDesc.of(dt, sizes), mode, start, end, value)
 
 
 def _split(dt: str, sizes, axis: int, parts) -> SplitDesc:
-    outs = [TensorDesc.of(dt, [p if i == axis else n for i, n in enumerate(sizes)]) for p in parts]
-    return SplitDesc(TensorDesc.of(dt, sizes), tuple(outs), axis)
+    return oracle.split_desc(TensorDesc.of(dt, sizes), axis, parts)
 
 
 def _cases() -> list[StressCase]:

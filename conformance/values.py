@@ -153,7 +153,3 @@ PADDING_VALUE_BITS: tuple[int, ...] = (
     0x7FC00001,  # NaN with a payload
     0x7F800001,  # signalling NaN
 )
-
-
-def padding_value_from_bits(bits: int) -> np.float32:
-    return np.float32(np.array(bits, dtype="<u4").view("<f4")[()])

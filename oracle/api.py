@@ -19,6 +19,7 @@ from .op_padding import PaddingDesc, PaddingMode
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_split import SplitDesc
+from .padding_value import float32_bits, float32_from_bits
 from .registry import DESCRIPTOR_TYPES, REGISTRY, OperatorModule
 from .size import check_size
 from .tables import DataType, FeatureLevel
@@ -85,51 +86,71 @@ def _input_desc(input: np.ndarray) -> tuple[np.ndarray, TensorDesc]:
     return array, TensorDesc(DataType.from_numpy(array.dtype), tuple(array.shape))
 
 
+# The descriptors with their outputs derived from the fields, as the pages define them: the one place
+# the output tensors are worked out (the four functions below, the stress profile and scripts use these).
+
+
+def slice_desc(input_tensor: TensorDesc, offsets, sizes, strides) -> SliceDesc:
+    """DML_SLICE's descriptor: the output's sizes are `sizes` (SLICE.3)."""
+    out = TensorDesc(input_tensor.data_type, as_ints(sizes, "sizes"))
+    return SliceDesc(input_tensor, out, as_ints(offsets, "offsets"), out.sizes, as_ints(strides, "strides"))
+
+
+def slice1_desc(
+    input_tensor: TensorDesc, window_offsets, window_sizes, window_strides, output_sizes=None
+) -> Slice1Desc:
+    """DML_SLICE1's descriptor; output_sizes=None copies MaxCopiedElements in every dimension (SLICE1.4)."""
+    windows, strides = as_ints(window_sizes, "window_sizes"), as_ints(window_strides, "window_strides")
+    if output_sizes is None:
+        # A zero stride gets a placeholder size of 1; validation then reports SLICE1.5 for it.
+        output_sizes = [op_slice1.max_copied_elements(n, s) if s else 1 for n, s in zip(windows, strides)]
+    out = TensorDesc(input_tensor.data_type, as_ints(output_sizes, "output_sizes"))
+    return Slice1Desc(input_tensor, out, as_ints(window_offsets, "window_offsets"), windows, strides)
+
+
+def padding_desc(input_tensor: TensorDesc, mode, start_padding, end_padding, padding_value=0.0) -> PaddingDesc:
+    """DML_PADDING's descriptor: OutputSizes = InputSizes + StartPadding + EndPadding (PAD.2)."""
+    start, end = as_ints(start_padding, "start_padding"), as_ints(end_padding, "end_padding")
+    out = TensorDesc(input_tensor.data_type, tuple(n + s + e for n, s, e in zip(input_tensor.sizes, start, end)))
+    return PaddingDesc(input_tensor, out, PaddingMode.parse(mode), padding_value, start, end)
+
+
+def split_desc(input_tensor: TensorDesc, axis, output_sizes) -> SplitDesc:
+    """DML_SPLIT's descriptor; `output_sizes` are the outputs' sizes along `axis` (SPLIT.2)."""
+    axis = as_ints((axis,), "axis")[0]
+    sizes = input_tensor.sizes
+    in_range = 0 <= axis < input_tensor.dimension_count
+    outputs = tuple(
+        TensorDesc(input_tensor.data_type, (*sizes[:axis], n, *sizes[axis + 1 :]) if in_range else sizes)
+        for n in as_ints(output_sizes, "output_sizes")
+    )
+    return SplitDesc(input_tensor, outputs, axis)
+
+
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:
     """DML_SLICE: Output[c] = Input[offsets + strides * c]; the output's sizes are `sizes`."""
     x, in_desc = _input_desc(input)
-    desc = SliceDesc(in_desc, TensorDesc(in_desc.data_type, as_ints(sizes, "sizes")), offsets, sizes, strides)
-    return compute(desc, [x], feature_level=feature_level)[0]
+    return compute(slice_desc(in_desc, offsets, sizes, strides), [x], feature_level=feature_level)[0]
 
 
 def slice1(input, window_offsets, window_sizes, window_strides, output_sizes=None, *, feature_level=None) -> np.ndarray:
     """DML_SLICE1; output_sizes=None copies MaxCopiedElements in every dimension."""
     x, in_desc = _input_desc(input)
-    if output_sizes is None:
-        # A zero stride gets a placeholder size of 1; validation then reports SLICE1.5 for it.
-        output_sizes = [
-            op_slice1.max_copied_elements(size, stride) if stride else 1
-            for size, stride in zip(as_ints(window_sizes, "window_sizes"), as_ints(window_strides, "window_strides"))
-        ]
-    out_desc = TensorDesc(in_desc.data_type, as_ints(output_sizes, "output_sizes"))
-    desc = Slice1Desc(in_desc, out_desc, window_offsets, window_sizes, window_strides)
+    desc = slice1_desc(in_desc, window_offsets, window_sizes, window_strides, output_sizes)
     return compute(desc, [x], feature_level=feature_level)[0]
 
 
 def padding(input, mode, start_padding, end_padding, padding_value=0.0, *, feature_level=None) -> np.ndarray:
     """DML_PADDING; mode is a PaddingMode or "constant", "edge", "reflection", "symmetric"."""
     x, in_desc = _input_desc(input)
-    start, end = as_ints(start_padding, "start_padding"), as_ints(end_padding, "end_padding")
-    out_sizes = tuple(n + s + e for n, s, e in zip(in_desc.sizes, start, end))
-    desc = PaddingDesc(
-        in_desc, TensorDesc(in_desc.data_type, out_sizes), PaddingMode.parse(mode), padding_value, start, end
-    )
+    desc = padding_desc(in_desc, mode, start_padding, end_padding, padding_value)
     return compute(desc, [x], feature_level=feature_level)[0]
 
 
 def split(input, axis, output_sizes, *, feature_level=None) -> list[np.ndarray]:
     """DML_SPLIT along `axis`; output_sizes are the outputs' sizes along that axis."""
     x, in_desc = _input_desc(input)
-    axis = as_ints((axis,), "axis")[0]
-    sizes = as_ints(output_sizes, "output_sizes")
-    in_range = 0 <= axis < in_desc.dimension_count
-    outputs = tuple(
-        TensorDesc(
-            in_desc.data_type, (*in_desc.sizes[:axis], n, *in_desc.sizes[axis + 1 :]) if in_range else in_desc.sizes
-        )
-        for n in sizes
-    )
-    return compute(SplitDesc(in_desc, outputs, axis), [x], feature_level=feature_level)
+    return compute(split_desc(in_desc, axis, output_sizes), [x], feature_level=feature_level)
 
 
 # --- descriptors as JSON (the case format's "descriptor" object) ---------------------------
@@ -139,7 +160,7 @@ def padding_value_to_json(value: np.float32) -> float | str:
     """A float32 as JSON: a number when it round-trips, else its bits ("0x7fc00001") for NaN payloads."""
     value = np.float32(value)
     if math.isnan(value):
-        bits = int(np.array(value, dtype="<f4").view("<u4")[()])
+        bits = float32_bits(value)
         return "nan" if bits == 0x7FC00000 else f"0x{bits:08x}"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
@@ -154,7 +175,7 @@ def padding_value_from_json(value: float | int | str) -> np.float32:
     if isinstance(value, str):
         text = value.strip().lower()
         if text.startswith("0x"):
-            return np.float32(np.array(int(text, 16), dtype="<u4").view("<f4")[()])
+            return float32_from_bits(int(text, 16))
         if text in ("nan", "inf", "-inf", "+inf"):
             return np.float32(float(text))
     raise ValueError(f"padding_value={value!r}: expected a number, 'nan', 'inf', '-inf' or float32 bits '0x........'")

@@ -31,6 +31,16 @@ class PaddingValueConversion:
     note: str
 
 
+def float32_bits(value: float | np.floating) -> int:
+    """The 32 bits of a float32 (little-endian view): how PaddingValue crosses a pipe or a file unchanged."""
+    return int(np.array(value, dtype="<f4").view("<u4")[()])
+
+
+def float32_from_bits(bits: int) -> np.float32:
+    """The float32 with these 32 bits (NaN payloads and signalling NaNs kept)."""
+    return np.float32(np.array(bits, dtype="<u4").view("<f4")[()])
+
+
 def as_float32(value: float | np.floating) -> np.float32:
     """PaddingValue is a C FLOAT: a Python float reaches the API rounded to float32."""
     if isinstance(value, np.float32):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from oracle import FeatureLevel, PaddingDesc, PaddingMode, TensorDesc
+from oracle.padding_value import float32_from_bits
 from oracle.tables import SYMMETRIC_INTRODUCED
 
 from .. import values
@@ -69,7 +70,7 @@ def build(ch: Chooser, cfg: Config) -> tuple[PaddingDesc, tuple[int, ...]]:
         end.append(e)
     dt = cfg.data_type
     out_sizes = tuple(n + s + e for n, s, e in zip(in_sizes, start, end))
-    value = values.padding_value_from_bits(ch.choice(values.PADDING_VALUE_BITS))
+    value = float32_from_bits(ch.choice(values.PADDING_VALUE_BITS))
     desc = PaddingDesc(
         TensorDesc(dt, tuple(in_sizes)), TensorDesc(dt, out_sizes), cfg.padding_mode, value, tuple(start), tuple(end)
     )

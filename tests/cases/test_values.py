@@ -7,6 +7,7 @@ import pytest
 
 from conformance import values
 from oracle import DataType
+from oracle.padding_value import float32_from_bits
 
 FLOAT32_MUST_HAVE = {
     0x00000000: "+0.0",
@@ -95,7 +96,7 @@ def test_padding_values_reach_every_conversion_policy():
 
     reached = set()
     for bits in values.PADDING_VALUE_BITS:
-        v = values.padding_value_from_bits(bits)
+        v = float32_from_bits(bits)
         assert int(np.array(v, dtype="<f4").view("<u4")) == bits  # bits survive the round trip
         for dt in DataType:
             conv = oracle.convert_padding_value(dt, v)

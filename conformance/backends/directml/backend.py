@@ -21,6 +21,7 @@ import numpy as np
 
 import oracle
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc
+from oracle.padding_value import float32_bits
 
 from ...processes import Tree
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
@@ -121,8 +122,7 @@ def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) 
     else:
         fields |= {name: list(getattr(desc, name)) for name in desc.ARRAYS}
     if isinstance(desc, oracle.PaddingDesc):
-        bits = int(np.array(desc.padding_value, dtype="<f4").view("<u4")[()])
-        fields |= {"padding_mode": desc.padding_mode.value, "padding_value_bits": bits}
+        fields |= {"padding_mode": desc.padding_mode.value, "padding_value_bits": float32_bits(desc.padding_value)}
     return {
         "op": "run",
         "operator": desc.operator,
