@@ -286,21 +286,11 @@ def _explain(args: argparse.Namespace) -> int:
 
 def _cases_list(args: argparse.Namespace) -> int:
     from .run.config import RunConfig, UsageError
+    from .run.options import SELECTION_OPTIONS
     from .run.selection import all_units
     from .run.units import LiveUnit
 
-    config = RunConfig.from_values(
-        {
-            "profile": args.profile,
-            "cases": args.cases,
-            "operators": args.operators,
-            "seed": args.seed,
-            "case": args.case,
-            "exclude": args.exclude,
-            "keyword": args.keyword,
-            "hypothesis_examples": 0,
-        }
-    )
+    config = RunConfig.from_values({**{k: getattr(args, k) for k in SELECTION_OPTIONS}, "hypothesis_examples": 0})
     try:
         units, errors = all_units(config)
     except UsageError as e:
@@ -386,15 +376,7 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .run.options import (
-        COUNT_TYPE,
-        KEYWORD_TYPE,
-        OPERATORS_TYPE,
-        POSITIVE_COUNT_TYPE,
-        PROFILES,
-        SEED_TYPE,
-        add_cli_options,
-    )
+    from .run.options import COUNT_TYPE, POSITIVE_COUNT_TYPE, SEED_TYPE, SELECTION_OPTIONS, add_cli_options
 
     parser = argparse.ArgumentParser(
         prog="dml-conformance",
@@ -441,16 +423,12 @@ def build_parser() -> argparse.ArgumentParser:
     exp.set_defaults(func=_explain)
 
     cases = sub.add_parser("cases", help="list or generate cases").add_subparsers(dest="cases_command", required=True)
-    lst = cases.add_parser("list", help="case ids, operator, data type, rank, outcome, clauses")
-    lst.add_argument("--profile", choices=PROFILES, default="quick")
-    lst.add_argument("--cases", action="append")
-    lst.add_argument("--operators", type=OPERATORS_TYPE, default=None)
-    lst.add_argument("--clause", default=None)
+    lst = cases.add_parser(
+        "list", help="case ids, operator, data type, rank, outcome, clauses: a run's selection previewed"
+    )
+    add_cli_options(lst, SELECTION_OPTIONS)  # the same options, types and help as `run`
+    lst.add_argument("--clause", default=None, help="only cases exercising this clause (or breaking it)")
     lst.add_argument("--tag", default=None, help="a tag or an errata id")
-    lst.add_argument("--case", action="append")
-    lst.add_argument("--exclude", action="append", metavar="ID", help="leave out this id (repeatable; 'PREFIX*')")
-    lst.add_argument("-k", "--keyword", type=KEYWORD_TYPE, metavar="EXPR", help="as `run -k`: preview a selection")
-    lst.add_argument("--seed", type=SEED_TYPE, default=0)
     lst.set_defaults(func=_cases_list)
     gen = cases.add_parser("generate", help="write a frozen corpus of generated cases, deterministically")
     gen.add_argument(
@@ -508,6 +486,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("dml-conformance: interrupted", file=sys.stderr)
         return EXIT_FAILURES
+    except BrokenPipeError:  # `cases list | head`: the reader has all it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":

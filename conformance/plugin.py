@@ -24,7 +24,7 @@ from .corpus import CaseFileError
 from .run.config import RunConfig, UsageError
 from .run.options import OPTIONS, add_plugin_options, plugin_dest
 from .run.pool import BackendStartError, WorkerInfo
-from .run.record import Category, Record, Verdict, parse_line, repro_command
+from .run.record import Category, Record, Verdict, fails_run, parse_line, repro_command
 from .run.session import Session
 from .run.stopping import Stop
 from .run.units import Work
@@ -194,9 +194,11 @@ class DmlPlugin:
         self.waiting = True
         try:
             record = s.wait_for(item.work, self.stop)
+            if record is not None and record.category.failing and s.config.retries and s.execute:
+                record = s.retry_now(item.work, self.stop)  # --dml-retries: fresh workers, at once
         finally:
             self.waiting = False
-        if record is None:
+        if record is None or self.stop.reason:
             raise KeyboardInterrupt(self.stop.reason)
         if self.role == "worker":
             item.user_properties.append((RECORD_PROPERTY, record.to_line()))
@@ -206,7 +208,8 @@ class DmlPlugin:
         self._outcome(record)
 
     def _outcome(self, record: Record) -> None:
-        if record.category.failing or record.category is Category.INTERRUPTED:
+        failing = fails_run(record.category, self.session.config.flaky_fails)
+        if failing or record.category is Category.INTERRUPTED:
             raise CaseFailed(self._failure_text(record))
         if record.category is Category.UNSUPPORTED:
             pytest.skip(f"unsupported: {record.reason}")

@@ -22,10 +22,10 @@ from .options import (
     BY_NAME,
     DEFAULT_BACKEND,
     DEFAULT_TIMEOUT_S,
-    GENERATED_AT_RUN_TIME,
-    HYPOTHESIS_EXAMPLES,
     MAX_BYTES_FRACTION,
-    STRESS_TIMEOUT_S,
+    MAX_GENERATED,
+    PROFILE_TABLE,
+    Profile,
     flag,
 )
 from .record import Shard
@@ -78,17 +78,21 @@ class RunConfig:
 
     # --- derived values ------------------------------------------------------------------------
     @property
+    def profile_data(self) -> Profile:
+        return PROFILE_TABLE[self.profile]
+
+    @property
     def generated_count(self) -> int:
-        return GENERATED_AT_RUN_TIME[self.profile] if self.generated is None else self.generated
+        return self.profile_data.generated if self.generated is None else self.generated
 
     @property
     def hypothesis_count(self) -> int:
-        return HYPOTHESIS_EXAMPLES[self.profile] if self.hypothesis_examples is None else self.hypothesis_examples
+        return self.profile_data.hypothesis_examples if self.hypothesis_examples is None else self.hypothesis_examples
 
     @property
     def timeout_s(self) -> float | None:
-        if self.profile == "stress" and "timeout" not in self.given:
-            return STRESS_TIMEOUT_S
+        if "timeout" not in self.given and self.timeout == DEFAULT_TIMEOUT_S:  # not chosen: the profile's
+            return self.profile_data.timeout_s or None
         return self.timeout or None
 
     @property
@@ -176,7 +180,7 @@ class RunConfig:
             parts += ["--profile", self.profile]
         if self.seed:
             parts += ["--seed", str(self.seed)]
-        if self.generated is not None and self.generated > GENERATED_AT_RUN_TIME["full"]:
+        if self.generated is not None and self.generated > MAX_GENERATED:
             parts += ["--generated", str(self.generated)]
         if self.feature_level:
             parts += ["--feature-level", str(self.feature_level)]

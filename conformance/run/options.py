@@ -23,15 +23,35 @@ from oracle import DataType, FeatureLevel
 
 from .record import Shard
 
-PROFILES = ("quick", "full", "stress")
-# Hypothesis examples per operator item, by profile ("many more" in full).
-HYPOTHESIS_EXAMPLES = {"quick": 20, "full": 500, "stress": 0}
-# Cases generated at run time (deterministic by seed) on top of the stored ones, by profile.
-GENERATED_AT_RUN_TIME = {"quick": 5000, "full": 20000, "stress": 0}
 DEFAULT_TIMEOUT_S = 60.0
-# The stress profile (conformance.stress): cases of gigabytes, one at a time, minutes each on a slow stack.
-STRESS_TIMEOUT_S = 900.0
-STRESS_JOBS = 1
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What a profile runs, and the defaults it brings (an option given on the command line wins)."""
+
+    name: str
+    stored: tuple[str, ...]  # folders of cases/ it loads ("" for all of cases/)
+    reach: bool  # the reach set (conformance.generation.reach)
+    generated: int  # cases generated at run time from --seed, on top of the stored ones
+    hypothesis_examples: int  # live Hypothesis examples per operator
+    stress: bool = False  # the stress profile's cases (conformance.stress), made from recipes
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    jobs: int | None = None  # None: the machine's cores
+
+
+PROFILE_TABLE: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        Profile("quick", ("examples", "curated"), reach=True, generated=5000, hypothesis_examples=20),
+        Profile("full", ("",), reach=True, generated=20000, hypothesis_examples=500),
+        # Cases of gigabytes: one at a time, minutes each on a slow stack.
+        Profile("stress", (), reach=False, generated=0, hypothesis_examples=0, stress=True, timeout_s=900.0, jobs=1),
+    )
+}
+PROFILES = tuple(PROFILE_TABLE)
+# The largest generation any profile makes: where `explain` and `--case` look a generated id up.
+MAX_GENERATED = max(p.generated for p in PROFILE_TABLE.values())
 # The default --max-bytes: this fraction of the machine's memory (oracle.default_max_bytes).
 MAX_BYTES_FRACTION = 0.5
 DEFAULT_BACKEND = "onnxruntime-cpu"
@@ -325,8 +345,8 @@ OPTIONS: tuple[Option, ...] = (
         "--generated",
         "--dml-generated",
         "cases generated at run time from the seed (over all "
-        f"operators, then filtered). Default: {GENERATED_AT_RUN_TIME['quick']} (quick), "
-        f"{GENERATED_AT_RUN_TIME['full']} (full)",
+        f"operators, then filtered). Default: {PROFILE_TABLE['quick'].generated} (quick), "
+        f"{PROFILE_TABLE['full'].generated} (full)",
         COUNT_TYPE,
         "N",
         identity=True,
@@ -336,8 +356,8 @@ OPTIONS: tuple[Option, ...] = (
         "--hypothesis-examples",
         "--dml-hypothesis-examples",
         "live Hypothesis examples "
-        f"per operator, 0 to skip. Default: {HYPOTHESIS_EXAMPLES['quick']} (quick), "
-        f"{HYPOTHESIS_EXAMPLES['full']} (full)",
+        f"per operator, 0 to skip. Default: {PROFILE_TABLE['quick'].hypothesis_examples} (quick), "
+        f"{PROFILE_TABLE['full'].hypothesis_examples} (full)",
         COUNT_TYPE,
         "N",
         identity=True,
@@ -430,7 +450,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "retries",
         "--retries",
-        None,
+        "--dml-retries",
         "run a failing case again, up to N times, each in a fresh worker; one that passes on a retry is "
         "'flaky' (it does not fail the run unless --flaky-fails). Default: 0",
         COUNT_TYPE,
@@ -439,7 +459,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "flaky_fails",
         "--flaky-fails",
-        None,
+        "--dml-flaky-fails",
         "a flaky case (failed, then passed on a retry) fails the run",
         action="store_true",
     ),
@@ -455,9 +475,14 @@ BY_NAME = {o.name: o for o in OPTIONS}
 BACKEND_KWARGS = tuple(o for o in OPTIONS if o.backend_kwarg)
 
 
-def add_cli_options(parser: argparse.ArgumentParser) -> None:
+# What `cases list` takes from the table: the options that choose cases (a selection previewed).
+SELECTION_OPTIONS = ("profile", "cases", "operators", "data_types", "case", "exclude", "keyword", "seed", "generated")
+
+
+def add_cli_options(parser: argparse.ArgumentParser, only: tuple[str, ...] | None = None) -> None:
+    """The table's options as `dml-conformance` arguments (`only`: those named, for a command that takes fewer)."""
     for o in OPTIONS:
-        if o.cli:
+        if o.cli and (only is None or o.name in only):
             flags = [o.short, o.cli] if o.short else [o.cli]
             kw: dict[str, Any] = {"dest": o.name, "help": o.help, "default": None}
             if o.action == "store_true":

@@ -38,6 +38,7 @@ from ..generation.reach import reach_cases
 from ..stress import StressCase, stress_cases
 from .config import RunConfig, UsageError
 from .keyword import parse_keyword
+from .options import PROFILE_TABLE
 from .units import LiveUnit, Unit, Work
 
 RUN_TIME_SOURCE = "generated at run time"
@@ -50,18 +51,15 @@ _CODE = [
 
 
 def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:
-    """quick: cases/examples and cases/curated; full: every file under cases/; or the user's paths."""
+    """The profile's folders of cases/ (quick: examples and curated; full: all of it), or the user's paths."""
     if paths:
         roots = [Path(p) for p in paths]
         for root in roots:
             if not root.exists():
                 raise UsageError(f"--cases: {root} does not exist")
         return roots
-    if profile == "full":
-        return [CASES_DIR]
-    if profile == "stress":
-        return []  # made from recipes (conformance.stress), never stored
-    return [p for p in (CASES_DIR / "examples", CASES_DIR / "curated") if p.is_dir()]
+    folders = [CASES_DIR / name if name else CASES_DIR for name in PROFILE_TABLE[profile].stored]
+    return [p for p in folders if p.is_dir()]
 
 
 # --- the generation cache ---------------------------------------------------------------------------
@@ -277,9 +275,9 @@ def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError]]:
     exact = _exact(config.case)
     loaded = load_stored(stored_roots(config.profile, config.cases), exact)
     cases: list[Case | StressCase] = list(loaded.cases)
-    if config.profile == "stress" and not config.cases:
+    if config.profile_data.stress and not config.cases:
         cases.extend(stress_cases())
-    if not config.cases and config.profile != "stress":
+    if not config.cases and config.profile_data.reach:
         cases.extend(c for c in cached_reach_cases() if exact is None or c.id in exact)
     if not config.cases:
         seen = {c.id for c in cases}
@@ -338,7 +336,7 @@ def find_case(
     case_id: str, *, paths: Iterable[str] | None = None, seed: int = 0, count: int | None = None
 ) -> Case | None:
     """One case by id: the stored corpus, then the first `count` cases generated from `seed` (default: full's)."""
-    from .options import GENERATED_AT_RUN_TIME
+    from .options import MAX_GENERATED
 
     roots = stored_roots("full", paths)
     for case in load_stored(roots, [case_id]).cases:
@@ -348,4 +346,4 @@ def find_case(
         return None
     if "-reach-" in case_id:
         return next((c for c in cached_reach_cases() if c.id == case_id), None)
-    return find_generated(case_id, seed, max(GENERATED_AT_RUN_TIME.values()) if count is None else count)
+    return find_generated(case_id, seed, MAX_GENERATED if count is None else count)

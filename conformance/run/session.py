@@ -27,9 +27,10 @@ import oracle
 from oracle.version import VERSION
 
 from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
+from ..corpus import case_from_json
 from ..expectations import Expectations, ExpectationsError, known_issues, load_expectations
 from .config import RunConfig, UsageError
-from .options import BACKEND_KWARGS, STRESS_JOBS, default_jobs, flag
+from .options import BACKEND_KWARGS, default_jobs, flag
 from .outputs import check_folder, check_target
 from .pool import BackendStartError, Pool, WorkerInfo
 from .record import FORMAT, FORMAT_VERSION, Attempt, Category, Footer, Header, Record, Resume
@@ -124,8 +125,7 @@ class Session:
                 f"{self._flag('case')}: no case matches {', '.join(config.case)} (profile "
                 f"{config.profile}, seed {config.seed}); see `dml-conformance cases list`"
             )
-        stress = STRESS_JOBS if config.profile == "stress" else None  # cases of gigabytes: one at a time
-        wanted = config.jobs or stress or jobs_default or default_jobs()
+        wanted = config.jobs or config.profile_data.jobs or jobs_default or default_jobs()
         self.jobs = max(1, min(wanted, self.factory.max_jobs or wanted, len(self.selection.works) or 1))
         self.execute = execute
         self.pool: Pool | None = None
@@ -403,38 +403,54 @@ class Session:
     def retry(
         self, stop: Callable[[], str | None] = lambda: None, on_records: Callable[[list[Record]], None] | None = None
     ) -> str | None:
-        """--retries: run the failing cases again, each round in fresh workers; a pass on a retry is `flaky`.
+        """--retries: run the failing units again, each round in fresh workers; a pass on a retry is `flaky`.
 
-        A retry's record replaces the case's earlier one (a results file's last record per case
-        wins) and lists every earlier attempt.  Live Hypothesis units are not retried: a rerun
-        draws the same examples, and their shrunk case is in the record.
+        A retry's record replaces the unit's earlier one (a results file's last record per case
+        wins) and lists every earlier attempt.  A live Hypothesis unit is retried as the minimal
+        case it shrank to (rerunning the unit would draw the same examples and shrink again).
         """
+        works = [w for w in self.selection.works if w.index in self.done and self.done[w.index].category.failing]
+        if not works:
+            return None
+        assert self.pool is not None
+        self.retired_warnings += self.pool.close()
+        self.pool = None
+        return self._retry_rounds(works, stop, on_records)
+
+    def retry_now(self, work: Work, stop: Callable[[], str | None] = lambda: None) -> Record:
+        """The pytest plugin's --dml-retries: retry one failing unit at once, in fresh workers of its own (the
+        run's own workers go on); its final record."""
+        self._retry_rounds([work], stop, None)
+        return self.done[work.index]
+
+    def _retry_rounds(
+        self, works: list[Work], stop: Callable[[], str | None], on_records: Callable[[list[Record]], None] | None
+    ) -> str | None:
         for _ in range(self.config.retries):
-            works = [
-                w
-                for w in self.selection.works
-                if not isinstance(w.unit, LiveUnit) and w.index in self.done and self.done[w.index].category.failing
-            ]
+            works = [w for w in works if self.done[w.index].category.failing]
             if not works:
                 return None
-            assert self.pool is not None
-            self.retired_warnings += self.pool.close()
-            self.pool = self._new_pool(min(self.jobs, len(works)))
-            try:
-                if self.pool.start(stop) is None:
-                    return stop() or "stopped"
-            except BackendStartError as e:
-                return f"the backend could not be started again for a retry: {e}"
             earlier = self.retrying = {w.index: self.done[w.index] for w in works}
-            self.pool.submit(works)
-            while self.pool.busy:
-                records = [_retried(earlier[r.index], r) for r in self.pool.poll(0.1, 0.05) if r.index in earlier]
-                self.accept(*records)
-                if on_records is not None and records:
-                    on_records(records)
-                reason = stop() or self.stop_reason
-                if reason:
-                    return reason
+            pool = self._new_pool(min(self.jobs, len(works)))
+            try:
+                try:
+                    if pool.start(stop) is None:
+                        return stop() or "stopped"
+                except BackendStartError as e:
+                    return f"the backend could not be started again for a retry: {e}"
+                pool.submit(_retry_work(w, earlier[w.index]) for w in works)
+                while pool.busy:
+                    records = [_retried(earlier[r.index], r) for r in pool.poll(0.1, 0.05) if r.index in earlier]
+                    self.accept(*records)
+                    if on_records is not None and records:
+                        on_records(records)
+                    reason = stop() or self.stop_reason
+                    if reason:
+                        self.accept(*(r for r in pool.interrupt(reason)[0] if r.index not in earlier))
+                        return reason
+            finally:
+                self.retired_warnings += pool.close()
+                self.retrying = {}
         return self.stop_reason
 
     def wait_for(self, work: Work, stop: Callable[[], str | None] = lambda: None) -> Record | None:
@@ -491,8 +507,16 @@ class Session:
         )
 
 
+def _retry_work(work: Work, earlier: Record) -> Work:
+    """What a retry runs: the unit itself, or for a live Hypothesis unit the minimal case it shrank to."""
+    if isinstance(work.unit, LiveUnit) and earlier.case_json:
+        return Work(work.index, case_from_json(earlier.case_json, f"{work.id}: the shrunk example"))
+    return work
+
+
 def _retried(earlier: Record, record: Record) -> Record:
-    """A retry's record: every earlier attempt listed; `flaky` if this one passed."""
+    """A retry's record: every earlier attempt listed; `flaky` if this one passed.  A live unit's retry ran its
+    shrunk example: the record keeps the unit's id and that example."""
     record.attempts = [*earlier.attempts, Attempt(earlier.category, earlier.reason)]
     if record.category is Category.PASS:
         first = record.attempts[0]
@@ -501,6 +525,10 @@ def _retried(earlier: Record, record: Record) -> Record:
             f"passed on attempt {len(record.attempts) + 1} after {len(record.attempts)} failure(s); "
             f"first: {first.category.value}: {first.reason}",
         )
+    if earlier.hypothesis:
+        record.id, record.hypothesis, record.case_json = earlier.id, True, earlier.case_json
+        shrunk = earlier.case_json.get("id") if earlier.case_json else "?"
+        record.reason = f"the shrunk example {shrunk} again: {record.reason}"
     return record
 
 

@@ -101,6 +101,27 @@ class Exhausts(AllLevels):
         return self.ran >= int(os.environ.get("DML_TEST_EXHAUST_AFTER", "3"))
 
 
+class FailsInFirstWorker(AllLevels):
+    """Drops SPLIT's last output in the first worker process of a test (a marker in $DML_TEST_STATE), and is
+    right in every later one: what --retries, each round in fresh workers, turns into `flaky`."""
+
+    name = "fails-in-first-worker"
+
+    def __init__(self):
+        marker = os.path.join(os.environ["DML_TEST_STATE"], "first-worker")
+        try:
+            os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+            self.bad = True
+        except FileExistsError:
+            self.bad = False
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        result = super().run(descriptor, inputs, feature_level)
+        if self.bad and descriptor.operator == "SPLIT" and result.status == "ok":
+            return RunResult.ok(result.outputs[:-1])
+        return result
+
+
 class NoInvalidChecks(AllLevels):
     """Cannot observe descriptor validation and has no PADDING: exercises `unsupported`."""
 

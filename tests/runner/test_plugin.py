@@ -290,3 +290,24 @@ def test_keyword_and_exclude_options_select_in_the_plugin_too(tester):
     assert ids == ["SLICE-example-1", "SLICE-example-2", "SPLIT-example-1"]
     result.assert_outcomes(passed=3)
     assert records[0]["selection"]["exclude"] == ["SLICE1-*", "SPLIT-example-2"]
+
+
+@pytest.mark.parametrize("flaky_fails", [False, True])
+def test_retries_in_the_plugin_make_a_flake_flaky(tester, monkeypatch, flaky_fails):
+    state = tester.path / "state"
+    state.mkdir()
+    monkeypatch.setenv("DML_TEST_STATE", str(state))
+    result = tester.runpytest_subprocess(
+        *("-p", "no:cacheprovider", "--dml-backend", "dml_test_backends:FailsInFirstWorker"),
+        *("--dml-cases", str(EXAMPLES), "--dml-operators", "SPLIT", "--dml-jobs", "1"),
+        *("--dml-results", "r.jsonl", "--dml-report", "none", "--dml-retries", "1"),
+        *(["--dml-flaky-fails"] if flaky_fails else []),
+    )
+    splits = len(list(EXAMPLES.glob("SPLIT-*.json")))
+    final = {r["id"]: r for r in _records(tester.path / "r.jsonl") if r["kind"] == "case"}  # the last line wins
+    assert [r["category"] for r in final.values()] == ["flaky"] * splits
+    assert all(r["attempts"][0]["category"] == "fail" for r in final.values())
+    if flaky_fails:
+        result.assert_outcomes(failed=splits)
+    else:
+        result.assert_outcomes(passed=splits)

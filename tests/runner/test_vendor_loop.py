@@ -82,6 +82,22 @@ def test_a_case_failing_once_is_flaky_with_retries_and_the_run_passes(tmp_path):
     assert 'attempt 2: <span class="c-flaky">flaky</span>' in flaky_section
 
 
+def test_a_live_hypothesis_failure_is_retried_as_the_case_it_shrank_to(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    proc = cli(
+        *("run", "--backend", "dml_test_backends:FailsInFirstWorker", "--operators", "SPLIT", "-k", "hypothesis"),
+        *("--generated", "0", "--hypothesis-examples", "5", "--retries", "1", "-j", "1", "--out", str(tmp_path)),
+        env_extra={"DML_TEST_STATE": str(state)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    (record,) = read_results(next(tmp_path.glob("results-*.jsonl"))).records
+    assert record.id == "hypothesis-SPLIT" and record.hypothesis and record.category.value == "flaky"
+    assert [a.category.value for a in record.attempts] == ["fail"]
+    assert record.case_json and record.case_json["operator"] == "SPLIT"
+    assert f"the shrunk example {record.case_json['id']} again" in record.reason
+
+
 def test_flaky_fails_makes_a_flake_fail_the_run_and_no_retries_leaves_it_failing(tmp_path):
     junit = tmp_path / "strict.xml"
     proc, results, _ = _hostile(
