@@ -298,10 +298,8 @@ def _case_from_json(obj: Any, where: str, path: str, check_expected: bool) -> Ca
 
 
 def _validate(obj: Any, where: str) -> None:
-    """The case schema: the case object, then its descriptor by its operator's definition."""
-    found = formats.violation("case", obj, definition="case", where=where, cut=True) or formats.violation(
-        "case", obj["descriptor"], definition=f"{obj['operator']}_descriptor", where=f"{where}.descriptor"
-    )
+    """The case schema, as `schema case --validate` checks it (formats.case_violation)."""
+    found = formats.case_violation(obj, where)
     if found:
         raise _Problem(*found)
 

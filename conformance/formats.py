@@ -86,6 +86,26 @@ def violation(
     return None
 
 
+# --- the one check of one item, for the loaders and `schema --validate` alike -------------------
+
+
+def case_violation(obj: Any, where: str = "$") -> tuple[str, str] | None:
+    """One case object: the case schema, then its descriptor by its operator's definition (the clearer message)."""
+    found = violation("case", obj, definition="case", where=where, cut=True)
+    if found or not isinstance(obj, dict):
+        return found
+    return violation("case", obj["descriptor"], definition=f"{obj['operator']}_descriptor", where=f"{where}.descriptor")
+
+
+def results_line_violation(obj: Any, *, first: bool = False) -> tuple[str, str] | None:
+    """One line of a results file: the first is a header (format 1 headers may lack `kind`), the others by kind."""
+    if first:
+        return violation("results", obj, definition="header")
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    kinds = schema("results")["definitions"]
+    return violation("results", obj, definition=kind if isinstance(kind, str) and kind in kinds else None)
+
+
 def validate_file(name: str, path: str | Path) -> list[FormatError]:
     """Every violation of format `name` in a file: per case of a case list, per line of a results file."""
     path = Path(path)
@@ -96,12 +116,15 @@ def validate_file(name: str, path: str | Path) -> list[FormatError]:
         obj = loads(text, str(path))
     except JsonFileError as e:
         return [FormatError(e.where, "", e.detail)]
-    if name == "case" and isinstance(obj, dict) and "cases" in obj:
-        found = violation(name, obj, definition="case_list", cut=True)
-        if found:
-            return [FormatError(path, *found)]
-        cases = [violation(name, c, definition="case", where=f"$.cases[{i}]") for i, c in enumerate(obj["cases"])]
-        return [FormatError(path, *found) for found in cases if found]
+    if name == "case":
+        if isinstance(obj, dict) and "cases" in obj:
+            found = violation(name, obj, definition="case_list", cut=True)
+            if found:
+                return [FormatError(path, *found)]
+            cases = [case_violation(c, f"$.cases[{i}]") for i, c in enumerate(obj["cases"])]
+            return [FormatError(path, *found) for found in cases if found]
+        found = case_violation(obj)
+        return [FormatError(path, *found)] if found else []
     found = violation(name, obj)
     return [FormatError(path, *found)] if found else []
 
@@ -117,7 +140,7 @@ def _validate_lines(path: Path, text: str) -> list[FormatError]:
         except JsonFileError as e:
             errors.append(FormatError(path, "", e.detail, line=number))
             continue
-        found = violation("results", obj, definition="header" if number == 1 else None)
+        found = results_line_violation(obj, first=number == 1)
         if found:
             errors.append(FormatError(path, *found, line=number))
     if not text.strip():

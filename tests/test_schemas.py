@@ -142,6 +142,16 @@ def test_a_broken_case_file_fails_naming_file_and_path(capsys, tmp_path):
     assert "1 of 2 file(s) are not valid case files" in err
 
 
+def test_the_loader_and_schema_validate_give_the_same_error_for_every_broken_item(capsys, tmp_path):
+    """One per-item check (formats.case_violation) behind both: they cannot disagree about a file."""
+    from conformance.corpus import load_file
+
+    broken = _broken_case_list(tmp_path)
+    _, _, err = _schema_cli(capsys, "case", "--validate", str(broken))
+    loaded = load_file(broken)
+    assert loaded.errors and all(str(e) in err for e in loaded.errors), (err, [str(e) for e in loaded.errors])
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

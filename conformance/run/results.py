@@ -33,7 +33,6 @@ from .jsontypes import JsonTypeError
 from .record import (
     FORMAT,
     FORMAT_VERSION,
-    KINDS,
     Category,
     Footer,
     Header,
@@ -282,7 +281,7 @@ def _parse(path: Path, number: int, line: str, last: bool, notes: list[str]) -> 
 def _item(path: Path, number: int, obj: object, version: int) -> Header | Record | Footer | Resume | str:
     """Validate a line against the results schema, then build it; a version-1 `start` line is its case id."""
     kind = obj.get("kind") if isinstance(obj, dict) else None
-    found = formats.violation("results", obj, definition=kind if kind in KINDS or kind == "start" else None)
+    found = formats.results_line_violation(obj)
     if found:
         raise ResultsFileError(path, *found, line=number)
     assert isinstance(obj, dict)
@@ -323,7 +322,7 @@ def _header(path: Path, line: str) -> Header:
             f"format_version {version} is newer than this reader ({FORMAT_VERSION}); upgrade dml-conformance",
             line=1,
         )
-    found = formats.violation("results", obj, definition="header")
+    found = formats.results_line_violation(obj, first=True)
     if found:
         raise ResultsFileError(path, *found, line=1)
     try:
