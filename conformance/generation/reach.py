@@ -26,7 +26,7 @@ import hashlib
 import numpy as np
 
 import oracle
-from oracle import DataType, SplitDesc, TensorDesc
+from oracle import DataType, TensorDesc
 from oracle.registry import min_feature_level
 from oracle.tables import ALL_DATA_TYPES, MAX_RANK
 
@@ -78,8 +78,7 @@ def _split_case(count: int, data_type: DataType, uneven: bool) -> Case:
     pieces = [1 + (j % 3 if uneven else 0) for j in range(count)]
     sizes = [1 + (d % 2) for d in range(rank)]
     sizes[axis] = sum(pieces)
-    outs = tuple(TensorDesc(data_type, (*sizes[:axis], p, *sizes[axis + 1 :])) for p in pieces)
-    desc = SplitDesc(TensorDesc(data_type, tuple(sizes)), outs, axis)
+    desc = oracle.split_desc(TensorDesc(data_type, tuple(sizes)), axis, pieces)
     level = min_feature_level("SPLIT", data_type, rank)
     assert level is not None, f"SPLIT {data_type.value} rank {rank} has no feature level"
     x = input_tensor(ch, data_type, tuple(sizes))
