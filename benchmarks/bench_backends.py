@@ -20,8 +20,8 @@ import numpy as np
 import oracle
 from conformance.backends.onnx_reference import OnnxReferenceBackend
 from conformance.backends.onnxruntime_backend import OnnxRuntimeCpuBackend
-from conformance.compare import compare_outputs
-from conformance.corpus import CASES_DIR, load
+from conformance.cases.corpus import CASES_DIR, load
+from conformance.judging.compare import compare_outputs
 from oracle import ALL_DATA_TYPES, PaddingMode, TensorDesc
 from oracle import DEFAULT_FEATURE_LEVEL as FL
 

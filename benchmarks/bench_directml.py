@@ -39,7 +39,7 @@ def stack_line(versions: dict) -> str:
 
 def bench_native(cases) -> None:
     from conformance.backends.directml import DirectMLBackend
-    from conformance.expectations import known_issues
+    from conformance.judging.expectations import known_issues
     from conformance.run.execute import execute_case
     from conformance.run.units import Work
 

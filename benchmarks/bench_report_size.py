@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from conformance import report
+from conformance.report import html as report
 from conformance.run.results import merge_shards, read_results
 
 

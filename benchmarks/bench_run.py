@@ -48,10 +48,11 @@ def one_round(args: argparse.Namespace, rows: dict[str, list[float]], counts: di
         os.environ["DML_CONFORMANCE_GENERATED"] = str(cache)
         t = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-c", "import conformance.cli, conformance.run.session, conformance.report"], check=True
+            [sys.executable, "-c", "import conformance.cli, conformance.run.session, conformance.report.html"],
+            check=True,
         )
         rows["python start-up and imports (a fresh process)"].append(time.perf_counter() - t)
-        from conformance.report import render
+        from conformance.report.html import render
         from conformance.run.config import RunConfig
         from conformance.run.pool import Pool
         from conformance.run.results import ResultsWriter

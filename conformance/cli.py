@@ -55,7 +55,7 @@ class _Progress:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .report import ReportError, write_report
+    from .report.html import ReportError, write_report
     from .run.config import RunConfig, UsageError
     from .run.pool import BackendStartError
     from .run.record import Verdict
@@ -119,7 +119,7 @@ def _write_junit(path: str | None, runs) -> bool:
     """--junit-xml: write it; True if it could not be written (said on stderr)."""
     if not path:
         return False
-    from .junit import write_junit
+    from .report.junit import write_junit
 
     try:
         print(f"junit:   {write_junit(runs, path)}")
@@ -152,7 +152,7 @@ def _print_summary(session, results, report) -> None:
         )
     for w in results.footer.warnings if results.footer else ():
         print(f"warning: {w}", file=sys.stderr)
-    from .report import device_line, host_line
+    from .report.html import device_line, host_line
 
     print(f"results: {session.results_path}")
     if report is not None:
@@ -180,7 +180,7 @@ def _read_runs(paths: list[str]) -> list[Results]:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .report import ReportError, overall_verdict, write_report
+    from .report.html import ReportError, overall_verdict, write_report
     from .run.config import UsageError
     from .run.outputs import check_target
     from .run.record import Verdict
@@ -201,7 +201,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _baseline(args: argparse.Namespace) -> int:
-    from .baseline import BaselineError, write_baseline
+    from .report.baseline import BaselineError, write_baseline
     from .run.config import UsageError
     from .run.outputs import check_not_results
     from .run.results import ResultsFileError
@@ -219,7 +219,7 @@ def _baseline(args: argparse.Namespace) -> int:
 
 def _explain_target(args: argparse.Namespace):
     """The case `args.case_id` names: a case file (its first case), or an id in the corpus or generated."""
-    from .corpus import load_file
+    from .cases.corpus import load_file
     from .run.selection import find_case
 
     path = Path(args.case_id)
@@ -234,7 +234,7 @@ def _explain_target(args: argparse.Namespace):
         raise _ExplainError(f"{args.case_id}: not a case file")
     case = find_case(args.case_id, paths=args.cases, seed=args.seed)
     if case is None:
-        from .stress import STRESS_CASES
+        from .cases.stress import STRESS_CASES
 
         if any(c.id == args.case_id for c in STRESS_CASES):  # millions of derivation lines help nobody
             raise _ExplainError(
@@ -309,7 +309,7 @@ def _cases_list(args: argparse.Namespace) -> int:
 
 
 def _cases_generate(args: argparse.Namespace) -> int:
-    from .generation.corpus import generate_corpus
+    from .cases.generation.corpus import generate_corpus
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -354,7 +354,7 @@ def _backends(args: argparse.Namespace) -> int:
 
 def _schema(args: argparse.Namespace) -> int:
     """Print a format's JSON Schema, or validate files against it (exit 0 all valid, 1 any not)."""
-    from .formats import schema, validate_file
+    from .support.formats import schema, validate_file
 
     if not args.validate:
         print(json.dumps(schema(args.format), indent=2))

@@ -20,7 +20,7 @@ import json
 
 import pytest
 
-from .corpus import CaseFileError
+from .cases.corpus import CaseFileError
 from .run.config import RunConfig, UsageError
 from .run.options import OPTIONS, add_plugin_options, plugin_dest
 from .run.pool import BackendStartError, WorkerInfo
@@ -151,7 +151,7 @@ class DmlPlugin:
         s, c = self.session, self.session.config
         info = s.info
         versions = ", ".join(f"{k} {v}" for k, v in info.versions.items()) if info else "started in the xdist workers"
-        from .report import device_line
+        from .report.html import device_line
 
         device = device_line(info.versions) if info else ""
         lines = [
@@ -270,7 +270,7 @@ class DmlPlugin:
         self.report = None
         if self.role == "worker" or (self.session.writer is None and not self.session.records):
             return
-        from .report import ReportError, write_report
+        from .report.html import ReportError, write_report
 
         try:
             if self.session.report_path is not None:

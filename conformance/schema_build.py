@@ -22,9 +22,10 @@ import numpy as np
 
 import oracle
 
-from . import corpus, expectations
-from .formats import DRAFT, FORMATS, SCHEMAS_DIR
+from .cases import corpus
+from .judging import expectations
 from .run import record
+from .support.formats import DRAFT, FORMATS, SCHEMAS_DIR
 
 Schema = dict[str, Any]
 _SCALARS: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
@@ -354,7 +355,7 @@ def _when_schema() -> Schema:
 
 
 def expectations_schema() -> Schema:
-    """An expectations file: waivers of known failures, each with a reason (conformance/expectations.py)."""
+    """An expectations file: waivers of known failures, each with a reason (conformance/judging/expectations.py)."""
     waiver_cls = expectations.Waiver
     hints = TypeSchemas(
         closed=True,
@@ -387,7 +388,7 @@ def expectations_schema() -> Schema:
     return {
         "$schema": DRAFT,
         "title": "a dml-conformance expectations file (an object)",
-        "description": "Known failures waived, each with a reason and a tracker link; see conformance/expectations.py.",
+        "description": "Known failures waived, each with a reason and a tracker link; see conformance/judging/expectations.py.",
         "type": "object",
         "required": ["waivers"],
         "properties": top,

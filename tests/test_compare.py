@@ -1,8 +1,8 @@
-"""conformance.compare: bit-exact, so NaN payloads, -0.0 and float16 bits all count."""
+"""conformance.judging.compare: bit-exact, so NaN payloads, -0.0 and float16 bits all count."""
 
 import numpy as np
 
-from conformance.compare import compare_outputs
+from conformance.judging.compare import compare_outputs
 
 
 def test_identical_bits_are_equal_even_for_nan():

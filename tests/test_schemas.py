@@ -12,11 +12,13 @@ import pytest
 from prerequisite import require
 
 import oracle
-from conformance import cli, expectations, formats, schema_build
-from conformance.corpus import CASES_DIR, CaseFileError
-from conformance.expectations import KNOWN_ISSUES_DIR, ExpectationsError
-from conformance.jsonfile import read_json
+from conformance import cli, schema_build
+from conformance.cases.corpus import CASES_DIR, CaseFileError
+from conformance.judging import expectations
+from conformance.judging.expectations import KNOWN_ISSUES_DIR, ExpectationsError
 from conformance.run.results import ResultsFileError
+from conformance.support import formats
+from conformance.support.jsonfile import read_json
 
 CASE_FILES = sorted(CASES_DIR.rglob("*.json"))
 
@@ -144,7 +146,7 @@ def test_a_broken_case_file_fails_naming_file_and_path(capsys, tmp_path):
 
 def test_the_loader_and_schema_validate_give_the_same_error_for_every_broken_item(capsys, tmp_path):
     """One per-item check (formats.case_violation) behind both: they cannot disagree about a file."""
-    from conformance.corpus import load_file
+    from conformance.cases.corpus import load_file
 
     broken = _broken_case_list(tmp_path)
     _, _, err = _schema_cli(capsys, "case", "--validate", str(broken))

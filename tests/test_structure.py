@@ -1,9 +1,10 @@
-"""The code's shape: layers point one way, and every registered operator has all its parts.
+"""The code's shape: one folder a layer, imports point down the tree, no circle anywhere.
 
-The import graph is read from the source (ast), every `import` counted, also those inside
-functions (a lazy import is still a dependency); only `if TYPE_CHECKING:` blocks are left
-out, as they never run.  A layer may import only the layers LAYERS allows it; the oracle never
-imports the suite; conformance's parts (subpackages and top-level modules) form no cycle.
+The import graph is read from the source (ast), every `import` counted: those inside functions (a
+lazy import is still a dependency) and those in `if TYPE_CHECKING:` blocks (a type-only import
+still ties a layer to the one it names).  A layer may import only the layers ALLOWED gives it;
+the oracle never imports the suite; no two modules of the product import each other, directly or
+round a longer circle.  conformance/'s folders are its layers (docs: README "Layout").
 """
 
 from __future__ import annotations
@@ -12,65 +13,51 @@ import ast
 import dataclasses
 import types
 import typing
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import oracle
-from conformance.generation import operators as generation
+from conformance.cases.generation import operators as generation
 from conformance.lowering import LOWERINGS
 from oracle import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Layer -> the modules in it (a name and everything below it).  Data flows one way:
+# Layer -> the packages (and modules) in it, bottom to top.  Data flows one way:
 # cases -> oracle and backend -> comparison -> results -> report.
 LAYERS: dict[str, tuple[str, ...]] = {
     "oracle": ("oracle",),
-    # formats.py: the shipped JSON Schemas and their validators (every loader's first step).
-    "utilities": (
-        "conformance.jsonfile",
-        "conformance.cache",
-        "conformance.compare",
-        "conformance.values",
-        "conformance.formats",
-        "conformance.processes",
-    ),
-    "cases": ("conformance.corpus", "conformance.coverage"),
-    # stress.py: the stress profile's cases, made from recipes (generated, never stored).
-    "generation": ("conformance.generation", "conformance.strategies", "conformance.stress"),
+    # JSON files, the cache folder, the file formats' schemas, child processes.
+    "support": ("conformance.support",),
+    # Judging an answer: bit-exact comparison, deviation models, waivers (the case loader compares too).
+    "judging": ("conformance.judging",),
+    # The case format and loader, input values, coverage, generation, strategies, reach, stress.
+    "cases": ("conformance.cases",),
     "lowering": ("conformance.lowering",),
-    "backends": ("conformance.backends", "conformance.deviations"),
-    # Waivers: read by the run, they match run records by id (typed only: a record waives itself).
-    "expectations": ("conformance.expectations",),
+    "backends": ("conformance.backends",),
     "run": ("conformance.run",),
-    # What reads results files: the report (and its heat maps, regression view), JUnit XML, baselines.
-    "report": (
-        "conformance.report",
-        "conformance.report_html",
-        "conformance.report_heatmap",
-        "conformance.report_regression",
-        "conformance.junit",
-        "conformance.baseline",
-    ),
-    # schema_build.py derives the schemas from the code's types: a build tool over every format.
+    # What reads results files: the HTML report, heat maps, regression view, JUnit XML, baselines.
+    "report": ("conformance.report",),
+    # The front ends: the CLI, the pytest plugin, the schema builder (a tool over every format).
     "front ends": ("conformance.cli", "conformance.plugin", "conformance.schema_build", "conformance"),
 }
 # Every module must be placed: a new one is in no layer (and fails) until it is added above.
 # Layer -> the layers it may import (besides itself).
 ALLOWED: dict[str, set[str]] = {
     "oracle": set(),
-    "utilities": {"oracle"},
-    "cases": {"oracle", "utilities"},
-    "generation": {"oracle", "utilities", "cases"},
+    "support": set(),
+    "judging": {"oracle", "support"},
+    "cases": {"oracle", "support", "judging"},
     "lowering": {"oracle"},
-    "backends": {"oracle", "utilities", "lowering"},
-    "expectations": {"oracle", "utilities", "backends"},
-    "run": {"oracle", "utilities", "cases", "generation", "backends", "expectations"},
-    "report": {"oracle", "utilities", "cases", "expectations", "run"},
+    "backends": {"oracle", "support", "lowering"},
+    "run": {"oracle", "support", "judging", "cases", "lowering", "backends"},
+    "report": {"oracle", "support", "judging", "cases", "run"},
     "front ends": set(LAYERS),
 }
+# The folders of conformance/ and the top-level modules: the layout the README's table documents.
+LAYOUT_FOLDERS = {"support", "judging", "cases", "lowering", "backends", "run", "report"}
+LAYOUT_MODULES = {"__init__", "cli", "plugin", "schema_build"}
 
 
 def _module_name(path: Path) -> str:
@@ -78,22 +65,12 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node except the bodies of `if TYPE_CHECKING:` blocks."""
-    for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            yield from (n for child in node.orelse for n in [child, *_runtime_nodes(child)])
-            continue
-        yield node
-        yield from _runtime_nodes(node)
-
-
 def _imports(path: Path) -> set[str]:
     """The oracle and conformance modules `path` imports (relative imports resolved)."""
     name = _module_name(path)
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found: set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):  # type-only imports count too
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -158,8 +135,8 @@ def test_the_graph_is_read() -> None:
     """The reader finds known edges (a reader that finds nothing would pass every rule below)."""
     assert "oracle.registry" in GRAPH["oracle.api"]
     assert "conformance.lowering" in GRAPH["conformance.backends.lowered"]
-    assert "conformance.run.record" in GRAPH["conformance.report"]
-    assert "conformance.generation.slice" in GRAPH["conformance.generation.operators"]
+    assert "conformance.run.record" in GRAPH["conformance.report.html"]
+    assert "conformance.cases.generation.slice" in GRAPH["conformance.cases.generation.operators"]
 
 
 def test_every_module_has_a_layer() -> None:
@@ -199,6 +176,22 @@ def test_no_cycle_between_conformance_parts() -> None:
     assert find_cycle(edges) is None, f"cycle between conformance's parts: {' -> '.join(find_cycle(edges) or [])}"
 
 
+def test_no_circle_between_modules() -> None:
+    """No module of the product reaches itself through its imports, packages' __init__ modules included."""
+    edges = {m: {t for t in targets if t in GRAPH and t != m} for m, targets in GRAPH.items()}
+    cycle = find_cycle(edges)
+    assert cycle is None, f"import circle: {' -> '.join(cycle or [])}"
+
+
+def test_the_layout_is_one_folder_a_layer() -> None:
+    """conformance/ holds the layer folders and the front ends, nothing side by side with them."""
+    top = ROOT / "conformance"
+    folders = {p.name for p in top.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
+    modules = {p.stem for p in top.glob("*.py")}
+    assert folders == LAYOUT_FOLDERS and modules == LAYOUT_MODULES
+    assert {f"conformance.{f}" for f in LAYOUT_FOLDERS} <= {p for layer in LAYERS.values() for p in layer}
+
+
 def test_find_cycle_finds_one() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
@@ -218,7 +211,7 @@ def missing_parts(
         if n.islower() and not callable(getattr(oracle_module, n, None))
     ]
     if generation_module is None:
-        missing.append("generation module (conformance/generation/, in GENERATORS)")
+        missing.append("generation module (conformance/cases/generation/, in GENERATORS)")
     else:
         missing += [f"generation module: {n}" for n in generation.REQUIRED if not hasattr(generation_module, n)]
     if lowering is None:
@@ -245,7 +238,7 @@ def test_a_missing_part_is_named() -> None:
         "oracle module: explain is not callable",
     ]
     assert missing_parts("SLICE", full, None, None) == [
-        "generation module (conformance/generation/, in GENERATORS)",
+        "generation module (conformance/cases/generation/, in GENERATORS)",
         "lowering (conformance/lowering/, in LOWERINGS)",
     ]
 

@@ -1,7 +1,7 @@
 """The backend interface: what an implementation under test declares and how it runs a case.
 
 A backend never judges: it returns the outputs it produced, or a typed outcome saying why
-it produced none.  Comparison with the oracle happens in conformance.compare.
+it produced none.  Comparison with the oracle happens in conformance.judging.compare.
 Third-party backends register under the entry point group ENTRY_POINT_GROUP.
 """
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from oracle import FeatureLevel
 
 from ..backends.base import Backend
-from ..corpus import Case
+from ..cases.corpus import Case
 from .execute import Prefetched, execute_case
 from .live import run_live
 from .record import Record

@@ -22,11 +22,11 @@ import numpy as np
 import oracle
 from oracle import FeatureLevel
 
-from .. import deviations
 from ..backends.base import Backend, RunResult
-from ..compare import Comparison, compare_outputs
-from ..corpus import Case
-from ..stress import StressCase, make_input
+from ..cases.corpus import Case
+from ..cases.stress import StressCase, make_input
+from ..judging import deviations
+from ..judging.compare import Comparison, compare_outputs
 from .jsontypes import safe_text
 from .large import judge_chunked, over_budget, oversized
 from .record import Category, Observed, Record, TensorData, Tensors
@@ -249,7 +249,7 @@ def _judge(case: Case, outputs: list[np.ndarray], record: Record) -> None:
         return
     record.mismatch = comparison
     if not comparison.problems:
-        # Which known deviations predict exactly this output (a waiver may name one: conformance.deviations).
+        # Which known deviations predict exactly this output (a waiver may name one: conformance.judging.deviations).
         comparison.explained_by = deviations.explain(case.descriptor, case.inputs, outputs)
     record.tensors = Tensors(
         TensorData.of(case.inputs[0]), [TensorData.of(e) for e in expected], [_tensor(a) for a in outputs]

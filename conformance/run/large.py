@@ -20,8 +20,8 @@ from oracle import Descriptor
 from oracle.size import fmt_bytes, tensor_bytes
 
 from ..backends.base import Backend
-from ..compare import Comparison, compare_outputs, output_problem
-from ..stress import CHUNK_BYTES, expected_chunks
+from ..cases.stress import CHUNK_BYTES, expected_chunks
+from ..judging.compare import Comparison, compare_outputs, output_problem
 from .record import Category, Digests, Record
 
 DEFAULT_COPIES = Backend.tensor_copies  # a backend that does not say (or says nonsense): the base class's default

@@ -1,6 +1,6 @@
 """Live Hypothesis checks against a backend: draw a descriptor, run it, shrink a failure to a minimal case.
 
-Draws from conformance.strategies with a small element cap so a shrunk failure is readable;
+Draws from conformance.cases.strategies with a small element cap so a shrunk failure is readable;
 the big, systematic generation lives in the stored and run-time generated corpus.  The
 failing minimal case is written into its record as a case file a vendor can save and re-run
 with `--cases`.  Each example is announced (`on_example`) before it runs, so a worker that
@@ -20,15 +20,15 @@ from hypothesis import strategies as st
 from oracle import FeatureLevel
 
 from ..backends.base import Backend
-from ..corpus import Case, case_to_json
-from ..generation.corpus import case_from_spec
-from ..strategies import valid_cases
+from ..cases.corpus import Case, case_to_json
+from ..cases.generation.corpus import case_from_spec
+from ..cases.strategies import valid_cases
 from .execute import Prefetched, execute_case, prefetch_results
 from .record import Category, Record
 from .units import LIVE_SOURCE, LiveUnit, Work, blank_record
 
 # Small on purpose: a shrunk counterexample should fit on a screen.  The builders are the
-# ones the frozen corpus uses (conformance.strategies), so live runs reach the same corners.
+# ones the frozen corpus uses (conformance.cases.strategies), so live runs reach the same corners.
 MAX_ELEMENTS = 64
 
 

@@ -32,10 +32,10 @@ class Profile:
 
     name: str
     stored: tuple[str, ...]  # folders of cases/ it loads ("" for all of cases/)
-    reach: bool  # the reach set (conformance.generation.reach)
+    reach: bool  # the reach set (conformance.cases.generation.reach)
     generated: int  # cases generated at run time from --seed, on top of the stored ones
     hypothesis_examples: int  # live Hypothesis examples per operator
-    stress: bool = False  # the stress profile's cases (conformance.stress), made from recipes
+    stress: bool = False  # the stress profile's cases (conformance.cases.stress), made from recipes
     timeout_s: float = DEFAULT_TIMEOUT_S
     jobs: int | None = None  # None: the machine's cores
 

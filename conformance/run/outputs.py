@@ -1,6 +1,6 @@
 """Where a run's files go, checked before anything runs: folders, and a report path that is safe to replace.
 
-In the run layer, not in conformance.report: a session checks its --report target before the
+In the run layer, not in conformance.report.html: a session checks its --report target before the
 first case (and writes nothing if it is wrong), while rendering the report is the layer above
 (report.py reads results; the CLI and the plugin write it after the run).
 """

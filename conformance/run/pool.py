@@ -1,6 +1,6 @@
 """Worker processes, seen from the parent: start them, feed them units, and survive whatever they do.
 
-Each worker (conformance.run.worker) is started as a process tree (conformance.processes: its own
+Each worker (conformance.run.worker) is started as a process tree (conformance.support.processes: its own
 process group, or on Windows its own Job Object), so killing it also ends whatever the backend
 started, and nothing it started outlives the parent.  The parent never blocks on a worker: a reader thread
 per pipe turns the worker's messages and stderr into events, a writer thread feeds it work,
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..processes import Tree
+from ..support.processes import Tree
 from .jsontypes import safe_text
 from .record import Category, Crash, Record
 from .units import LiveUnit, Work, blank_record

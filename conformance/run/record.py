@@ -18,7 +18,7 @@ import numpy as np
 
 import oracle
 
-from ..compare import Comparison
+from ..judging.compare import Comparison
 from .jsontypes import from_json, safe_text, to_json
 
 FORMAT = "dml-conformance-results"

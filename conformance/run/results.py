@@ -26,9 +26,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import formats
-from ..formats import FormatError
-from ..jsonfile import JsonFileError, read_text
+from ..support import formats
+from ..support.formats import FormatError
+from ..support.jsonfile import JsonFileError, read_text
 from .jsontypes import JsonTypeError
 from .record import (
     FORMAT,

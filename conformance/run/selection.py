@@ -1,6 +1,6 @@
 """Which units a run has: stored cases, cases generated at run time, live Hypothesis batches; filters, shards.
 
-Order is stable (stored files in path order, then the reach set (conformance.generation.reach:
+Order is stable (stored files in path order, then the reach set (conformance.cases.generation.reach:
 every operator at rank 1 and 8 in every data type, SPLIT into up to 256 outputs), then generation
 order, then the live batches),
 and each unit keeps its position in the full selection (`Work.index`), so shards and
@@ -10,7 +10,7 @@ Run-time generation is deterministic in the seed, and the first n cases of a lon
 generation are the n-case generation, so one cache file per seed and generator code holds
 them all (`generated_cases`): a run, `--case ID` and `explain` after the first pay a file
 read, not seconds of generation.  The cache lives in the suite's cache folder
-(conformance.cache: `generated/` in $DML_CONFORMANCE_CACHE or ~/.cache/dml-conformance;
+(conformance.support.cache: `generated/` in $DML_CONFORMANCE_CACHE or ~/.cache/dml-conformance;
 $DML_CONFORMANCE_GENERATED moves it, `none` turns it off); it is keyed by a hash of the code
 that makes the cases, so a changed builder or oracle never reads stale ones.
 """
@@ -32,10 +32,10 @@ import numpy as np
 
 import oracle
 
-from ..cache import generated_cache_dir
-from ..corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
-from ..generation.reach import reach_cases
-from ..stress import StressCase, stress_cases
+from ..cases.corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
+from ..cases.generation.reach import reach_cases
+from ..cases.stress import StressCase, stress_cases
+from ..support.cache import generated_cache_dir
 from .config import RunConfig, UsageError
 from .keyword import parse_keyword
 from .options import PROFILE_TABLE
@@ -46,7 +46,7 @@ _GENERATION_MODULES = ("common", "operators", "corpus", "reach", "slice", "slice
 # The code whose output the generation cache holds: any change there is a new key.
 _CODE = [
     Path(__file__).resolve().parents[1] / name
-    for name in ("values.py", "corpus.py", *(f"generation/{m}.py" for m in _GENERATION_MODULES))
+    for name in ("cases/values.py", "cases/corpus.py", *(f"cases/generation/{m}.py" for m in _GENERATION_MODULES))
 ]
 
 
@@ -131,7 +131,7 @@ class _GenerationCache:
 
     def extend(self, cases: list[Case], count: int) -> list[Case]:
         """The first `count` cases, given the `cases` already held: generate the rest, then save."""
-        from ..generation.corpus import GENERATOR_VERSION, Generation
+        from ..cases.generation.corpus import GENERATOR_VERSION, Generation
 
         state = self.state() if cases else None
         generation = Generation(
@@ -188,7 +188,7 @@ def generated_cases(seed: int, count: int) -> list[Case]:
 
 
 def cached_reach_cases() -> list[Case]:
-    """The reach set (conformance.generation.reach), from the generation cache when it holds it (same code key)."""
+    """The reach set (conformance.cases.generation.reach), from the generation cache when it holds it (same code key)."""
     folder = generated_cache_dir()
     path = None if folder is None else folder / f"reach-{_code_key()}.pickle"
     if path is not None:

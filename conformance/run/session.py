@@ -27,8 +27,8 @@ import oracle
 from oracle.version import VERSION
 
 from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
-from ..corpus import case_from_json
-from ..expectations import Expectations, ExpectationsError, known_issues, load_expectations
+from ..cases.corpus import case_from_json
+from ..judging.expectations import Expectations, ExpectationsError, known_issues, load_expectations
 from .config import RunConfig, UsageError
 from .options import BACKEND_KWARGS, default_jobs, flag
 from .outputs import check_folder, check_target

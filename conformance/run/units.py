@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import oracle
 
-from ..corpus import Case
-from ..stress import StressCase
+from ..cases.corpus import Case
+from ..cases.stress import StressCase
 from .record import Category, Record
 
 LIVE_SOURCE = "hypothesis (live)"

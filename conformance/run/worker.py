@@ -81,7 +81,7 @@ class FrameBuffer:
 
 def _die_with_parent(parent: int) -> None:
     if sys.platform == "win32":
-        # The parent's Job Object ends this process when the parent dies (conformance.processes); and
+        # The parent's Job Object ends this process when the parent dies (conformance.support.processes); and
         # os.getppid() is no check here (Python 3.12 calls PssCaptureSnapshot, which Wine 8 lacks: abort).
         return
     if sys.platform.startswith("linux"):
@@ -227,7 +227,7 @@ def _send_example(worker, index: int, case) -> None:
 
 
 def _case_json(case) -> dict:
-    from ..corpus import case_to_json
+    from ..cases.corpus import case_to_json
 
     return case_to_json(case, compact=False)
 

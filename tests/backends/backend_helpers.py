@@ -6,7 +6,7 @@ import numpy as np
 
 from conformance.backends.onnx_reference import OnnxReferenceBackend
 from conformance.backends.onnxruntime_backend import OnnxRuntimeCpuBackend
-from conformance.compare import compare_outputs
+from conformance.judging.compare import compare_outputs
 from oracle import DataType, Descriptor
 
 BACKENDS = {"onnxruntime-cpu": OnnxRuntimeCpuBackend(), "onnx-reference": OnnxReferenceBackend()}

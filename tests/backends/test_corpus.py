@@ -11,7 +11,7 @@ import re
 import pytest
 from backend_helpers import BACKENDS, EXPECTED_UNSUPPORTED, check
 
-from conformance.corpus import CASES_DIR, load
+from conformance.cases.corpus import CASES_DIR, load
 
 LOADED = load([p for p in (CASES_DIR / "examples", CASES_DIR / "curated") if p.is_dir()])
 CASES = LOADED.cases

@@ -10,7 +10,7 @@ from backend_helpers import BACKENDS
 
 import oracle
 from conformance.backends.onnxruntime_backend import OnnxRuntimeCpuBackend
-from conformance.compare import compare_outputs
+from conformance.judging.compare import compare_outputs
 from conformance.lowering import INT64_MIN, IR_VERSION, OPSET, Inexpressible, build_model, lower
 from oracle import DEFAULT_FEATURE_LEVEL as FL
 from oracle import DataType, PaddingMode, TensorDesc

@@ -14,7 +14,7 @@ import pytest
 import oracle
 from conformance.backends.onnxruntime_backend import CPU
 from conformance.backends.onnxruntime_directml import OnnxRuntimeDirectMLBackend, PythonSessions, SessionFailed
-from conformance.compare import compare_outputs
+from conformance.judging.compare import compare_outputs
 from conformance.run.selection import select_cases
 from oracle import DEFAULT_FEATURE_LEVEL as FL
 

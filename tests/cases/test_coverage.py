@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance import corpus
-from conformance.coverage import clause_coverage, coverage, errata_coverage
+from conformance.cases import corpus
+from conformance.cases.coverage import clause_coverage, coverage, errata_coverage
 from oracle import CLAUSES, ERRATA
 
 

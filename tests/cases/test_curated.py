@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import oracle
-from conformance import corpus
-from conformance.compare import compare_outputs
-from conformance.expectations import KNOWN_ISSUES_DIR
+from conformance.cases import corpus
+from conformance.judging.compare import compare_outputs
+from conformance.judging.expectations import KNOWN_ISSUES_DIR
 from oracle import ERRATA, InvalidDescriptor
 
 CURATED = corpus.CASES_DIR / "curated"

@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 import oracle
-from conformance import corpus
-from conformance.compare import compare_outputs
-from conformance.generation.corpus import GENERATOR_VERSION, generate_corpus
+from conformance.cases import corpus
+from conformance.cases.generation.corpus import GENERATOR_VERSION, generate_corpus
+from conformance.judging.compare import compare_outputs
 from oracle import InvalidDescriptor
 from oracle.registry import min_feature_level
 

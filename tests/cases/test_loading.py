@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import corpus
+from conformance.cases import corpus
 
 GOOD = {
     "id": "SLICE-good",

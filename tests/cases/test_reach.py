@@ -12,8 +12,8 @@ from collections import Counter
 import pytest
 
 import oracle
-from conformance.compare import compare_outputs
-from conformance.generation.reach import REACH_RANKS, REACH_SPLIT_COUNTS, reach_cases
+from conformance.cases.generation.reach import REACH_RANKS, REACH_SPLIT_COUNTS, reach_cases
+from conformance.judging.compare import compare_outputs
 from conformance.run.config import RunConfig
 from conformance.run.selection import find_case, select
 from oracle.registry import min_feature_level

@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 import oracle
-from conformance import values
-from conformance.generation import operators
-from conformance.generation.common import RngChooser, choose_config
-from conformance.generation.operators import INVALID_FAMILIES, corners
-from conformance.strategies import invalid_cases, valid_cases
+from conformance.cases import values
+from conformance.cases.generation import operators
+from conformance.cases.generation.common import RngChooser, choose_config
+from conformance.cases.generation.operators import INVALID_FAMILIES, corners
+from conformance.cases.strategies import invalid_cases, valid_cases
 from oracle import InvalidDescriptor, PaddingMode
 from oracle.registry import SUPPORT, min_feature_level, support_row
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance import values
+from conformance.cases import values
 from oracle import DataType
 from oracle.padding_value import float32_from_bits
 

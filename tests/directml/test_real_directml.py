@@ -20,8 +20,8 @@ from processes import alive
 
 import oracle
 from conformance.backends.directml import DirectMLBackend, stack
-from conformance.corpus import CASES_DIR, load
-from conformance.expectations import known_issues
+from conformance.cases.corpus import CASES_DIR, load
+from conformance.judging.expectations import known_issues
 from conformance.run.config import RunConfig
 from conformance.run.execute import execute_case
 from conformance.run.record import Category, Record
@@ -296,8 +296,8 @@ def test_stress_cases_axes_past_65535_and_8d_are_bit_exact_and_the_ones_past_2gi
     """The stress profile on real DirectML: every case under 32 MiB (axes past 65,535, 8-D, 512 outputs) is
     bit-exact; at 12 GiB (the default budget on the 24 GiB machine) the ones past 2 GiB, which took 383 s or
     hung (README: Large tensors), are unsupported before anything is built."""
+    from conformance.cases.stress import stress_cases
     from conformance.run.dispatch import execute as execute_unit
-    from conformance.stress import stress_cases
 
     budget = 12 << 30
     outcomes = {}

@@ -15,8 +15,8 @@ from onnx import TensorProto, helper, numpy_helper
 import oracle
 from conformance.backends.directml import DirectMLBackend
 from conformance.backends.onnxruntime_directml import OnnxRuntimeDirectMLBackend, SessionFailed
-from conformance.compare import compare_outputs
-from conformance.corpus import CASES_DIR, load
+from conformance.cases.corpus import CASES_DIR, load
+from conformance.judging.compare import compare_outputs
 from conformance.lowering import IR_VERSION, OPSET
 from conformance.run.selection import select_cases
 from oracle import FeatureLevel

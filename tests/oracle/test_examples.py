@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import oracle
-from conformance.compare import compare_outputs
-from conformance.corpus import CASES_DIR, Case, load
+from conformance.cases.corpus import CASES_DIR, Case, load
+from conformance.judging.compare import compare_outputs
 
 EXAMPLES_DIR = CASES_DIR / "examples"
 EXPECTED_IDS = {

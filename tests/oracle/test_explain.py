@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from conformance.corpus import CASES_DIR, load
+from conformance.cases.corpus import CASES_DIR, load
 
 SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
 SLICE1_ENGLISH = SEEDS / "000_9a338deee1dc608b.txt"

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import oracle
-from conformance.compare import compare_outputs
+from conformance.judging.compare import compare_outputs
 from oracle import DataType, PaddingDesc, PaddingMode, Slice1Desc, SliceDesc, SplitDesc, TensorDesc, core, op_padding
 from oracle.op_slice1 import max_copied_elements
 

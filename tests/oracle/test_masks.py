@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oracle
-from conformance.strategies import valid_cases
+from conformance.cases.strategies import valid_cases
 from oracle import PaddingMode, TensorDesc
 
 

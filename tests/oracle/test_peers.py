@@ -13,7 +13,7 @@ import pytest
 from peers import PEERS, PeerCase, load_all
 
 import oracle
-from conformance.compare import compare_outputs
+from conformance.judging.compare import compare_outputs
 
 if not PEERS.is_dir():
     pytest.skip(f"{PEERS} is absent (../shared is not checked out next to this repository)", allow_module_level=True)

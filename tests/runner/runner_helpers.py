@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conformance.corpus import CASES_DIR, load
+from conformance.cases.corpus import CASES_DIR, load
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = CASES_DIR / "examples"

@@ -7,7 +7,7 @@ from dml_test_backends import AllLevels, Batching
 from runner_helpers import EXAMPLES, case_lines, cli, env
 
 from conformance.backends.base import RunResult
-from conformance.corpus import CASES_DIR, load
+from conformance.cases.corpus import CASES_DIR, load
 from conformance.run.dispatch import execute
 from conformance.run.execute import prefetch
 from conformance.run.record import Category

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance.cases.corpus import CASES_DIR
 from conformance.cli import main
-from conformance.corpus import CASES_DIR
 
 EXAMPLES = CASES_DIR / "examples"
 EXAMPLE = EXAMPLES / "SLICE1-example-2.json"

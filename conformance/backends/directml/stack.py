@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...cache import cache_dir
+from ...support.cache import cache_dir
 from ..base import BackendUnavailable
 
 SETUP = "dml-conformance setup directml"

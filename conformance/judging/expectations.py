@@ -14,7 +14,7 @@ Format (JSON; specified by conformance/schemas/expectations.schema.json, which t
 or a list), `category` (the failing category it excuses, a name or a list: a waived `rejected`
 that becomes a `fail` is not waived), `mismatch`: "nan-payload-only" (every differing element is
 a NaN on both sides, so only NaN bits changed) or the name of a deviation model in
-conformance/deviations.py (the outputs equal that model's prediction bit for bit), and
+conformance/judging/deviations.py (the outputs equal that model's prediction bit for bit), and
 `descriptor_contains: {"strides": 0}` (each named descriptor array holds that value).  A
 failure outside the conditions is not waived.
 
@@ -23,7 +23,7 @@ failure outside the conditions is not waived.
 (`{"onnxruntime": "<1.32"}`: a deviation seen in some releases only; a version the run does not
 report, or cannot be read as one, and the waiver does not apply); `label` says which run it was
 taken from (informational: a nightly's label changes).
-`dml-conformance baseline` writes such a file from a run's failures (conformance.baseline).
+`dml-conformance baseline` writes such a file from a run's failures (conformance.report.baseline).
 
 A waiver turns a failing category (fail, rejected, error, crash, timeout) into `waived` and
 keeps the original in `waived_category`; a `flaky` case (failed, then passed on a retry) is
@@ -39,14 +39,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from . import formats
+from ..support import formats
+from ..support.formats import FormatError
+from ..support.jsonfile import JsonFileError, read_json
 from .deviations import DEVIATIONS
-from .formats import FormatError
-from .jsonfile import JsonFileError, read_json
 
 
 class Mismatch(Protocol):
-    """What a waiver's `when.mismatch` reads of a failure's comparison (conformance.compare.Comparison)."""
+    """What a waiver's `when.mismatch` reads of a failure's comparison (conformance.judging.compare.Comparison)."""
 
     nan_payload_only: bool
     explained_by: list[str]
@@ -76,7 +76,7 @@ class Waivable(Protocol):
 
 R = TypeVar("R", bound=Waivable)
 
-KNOWN_ISSUES_DIR = Path(__file__).resolve().parent / "known_issues"
+KNOWN_ISSUES_DIR = Path(__file__).resolve().parents[1] / "known_issues"  # conformance/known_issues/
 SCHEMA_VERSION = 1
 INTERNAL_WAIVER_FIELDS = ("source",)  # Waiver fields the loader fills in, never written in a file
 WHEN_FIELDS = {"operator", "data_type", "category", "mismatch", "descriptor_contains"}

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from .report_html import esc
-from .run.record import Category, fails_run
-from .run.results import Results
+from ..run.record import Category, fails_run
+from ..run.results import Results
+from .escape import esc
 
 PASSING = frozenset({Category.PASS, Category.OBSERVED, Category.FLAKY})  # unless the category fails the run
 CSS = """

@@ -1,6 +1,6 @@
 """What every operator's generation shares: choosers, configs, size caps and the common families.
 
-Every choice a builder makes goes through a `Chooser`: conformance.strategies backs it with
+Every choice a builder makes goes through a `Chooser`: conformance.cases.strategies backs it with
 Hypothesis draws (so cases shrink: integers toward their lower bound, choices toward the
 first option), generation.corpus with numpy's PCG64 (so a seed gives the same corpus on every
 machine).  One set of builders means the corpus and the property tests reach the same
@@ -119,7 +119,7 @@ class Config:
 
 @dataclass(frozen=True)
 class CaseSpec:
-    """A built case before encoding: what conformance.corpus needs, plus the invalid rule broken."""
+    """A built case before encoding: what conformance.cases.corpus needs, plus the invalid rule broken."""
 
     operator: str
     feature_level: FeatureLevel

@@ -9,9 +9,9 @@ read as a history.  Reads results records only.
 
 from __future__ import annotations
 
-from .report_html import esc
-from .run.record import Category, Record, fails_run
-from .run.results import Results
+from ..run.record import Category, Record, fails_run
+from ..run.results import Results
+from .escape import esc
 
 MAX_ROWS = 500
 AT_A_GLANCE = 8  # rows shown open; the rest are in a <details>

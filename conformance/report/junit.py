@@ -21,8 +21,8 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from .run.record import Category, Record, fails_run, repro_command
-from .run.results import Results
+from ..run.record import Category, Record, fails_run, repro_command
+from ..run.results import Results
 
 ERROR_CATEGORIES = frozenset({Category.ERROR, Category.CRASH, Category.TIMEOUT, Category.INTERRUPTED})
 SKIPPED_CATEGORIES = frozenset({Category.UNSUPPORTED, Category.WAIVED})

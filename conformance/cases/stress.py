@@ -25,7 +25,7 @@ from oracle.checks import TensorDesc
 
 from .corpus import CaseFacts, Expected
 
-STRESS_SOURCE = "stress profile (conformance/stress.py)"
+STRESS_SOURCE = "stress profile (conformance/cases/stress.py)"
 VALID = Expected("valid")  # every stress case is a valid descriptor
 CHUNK_BYTES = 64 << 20  # the oracle's expected rows held at once (the run's budget counts one chunk)
 PERIOD = 1_000_003  # a prime: the fill's random block repeats at no power-of-two stride

@@ -19,14 +19,14 @@ import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from . import report_heatmap
-from .coverage import carried_by
-from .report_heatmap import heat_maps
-from .report_html import esc
-from .report_regression import regression_view
-from .run.outputs import GENERATOR, ReportError
-from .run.record import CATEGORIES, Category, Digests, Record, TensorData, Verdict, repro_command
-from .run.results import Results
+from ..cases.coverage import carried_by
+from ..run.outputs import GENERATOR, ReportError
+from ..run.record import CATEGORIES, Category, Digests, Record, TensorData, Verdict, repro_command
+from ..run.results import Results
+from .escape import esc
+from .heatmap import CSS as HEATMAP_CSS
+from .heatmap import heat_maps
+from .regression import regression_view
 
 # GENERATOR and REPORT_MARKERS: how a report starts (run.outputs checks a --report target by them).
 
@@ -591,7 +591,7 @@ def render(runs: list[Results]) -> str:
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<meta name='generator' content='{GENERATOR}'><title>DirectML conformance report</title>"
-        f"<style>{CSS}{report_heatmap.CSS}</style><script>{JS}</script></head><body>{''.join(body)}</body></html>"
+        f"<style>{CSS}{HEATMAP_CSS}</style><script>{JS}</script></head><body>{''.join(body)}</body></html>"
     )
 
 

@@ -1,14 +1,14 @@
 """The frozen corpus: `dml-conformance cases generate --seed S --count N --out DIR`.
 
 Deterministic by construction: numpy's PCG64 seeded with S drives the operators' builders
-(conformance.generation.operators), so the same seed and GENERATOR_VERSION give the same
+(conformance.cases.generation.operators), so the same seed and GENERATOR_VERSION give the same
 bytes on every machine.  Hypothesis is not used here: its choices depend on its database and
 version, not on a seed.  Expected outputs come from the oracle's fast path at generation
 time; tests/cases/test_generated.py re-checks them with the literal path.
 
 Output: one list file per operator (SLICE.json, ...), one case per line so diffs stay
-readable, tensors as data_b64, ids the content hashes of conformance.corpus.case_id, each
-case encoded by conformance.corpus.case_to_json (the one case encoder).
+readable, tensors as data_b64, ids the content hashes of conformance.cases.corpus.case_id, each
+case encoded by conformance.cases.corpus.case_to_json (the one case encoder).
 """
 
 from __future__ import annotations

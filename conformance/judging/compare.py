@@ -41,7 +41,7 @@ class Comparison:
     # differ): lets a waiver excuse exactly a known NaN-payload deviation and nothing else.
     nan_payload_only: bool = False
     first: list[Mismatch] = field(default_factory=list)  # judged mismatches first, then open ones
-    # The known deviations (conformance.deviations) whose prediction the actual outputs equal bit for bit.
+    # The known deviations (conformance.judging.deviations) whose prediction the actual outputs equal bit for bit.
     explained_by: list[str] = field(default_factory=list)
 
     @property

@@ -13,7 +13,7 @@ profiles:
   uneven pieces, each count in another data type.
 
 Ids are names (`SPLIT-reach-outputs-65-INT8`, `PADDING-reach-rank8-EDGE-UINT16`): they never
-change meaning.  Each case is built by the operators' own builders (conformance.generation),
+change meaning.  Each case is built by the operators' own builders (conformance.cases.generation),
 driven by a generator seeded from its name, so it is valid by construction.
 """
 
@@ -35,7 +35,7 @@ from .common import CaseSpec, Config, RngChooser, input_tensor, modes
 from .corpus import case_from_spec
 from .operators import build_valid
 
-SOURCE = "the reach set (conformance/generation/reach.py)"
+SOURCE = "the reach set (conformance/cases/generation/reach.py)"
 REACH_RANKS = (1, MAX_RANK)
 # SPLIT output counts past every power of two a backend might size a table by.
 REACH_SPLIT_COUNTS = (9, 16, 17, 32, 33, 64, 65, 100, 128, 256)

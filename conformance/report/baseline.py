@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .expectations import is_known_issue
-from .run.record import WAIVABLE, Category, Record
-from .run.results import Results
+from ..judging.expectations import is_known_issue
+from ..run.record import WAIVABLE, Category, Record
+from ..run.results import Results
 
 REASON_PLACEHOLDER = "TODO: why it fails, and a tracker link (baseline of {run}, {date})"
 

@@ -1,7 +1,7 @@
 """The case format (cases/README.md): load, check, encode and identify case files.
 
 Each case is validated against the case schema (conformance/schemas/case.schema.json, see
-conformance.formats) and then built; what a schema cannot say (values against shapes, the
+conformance.support.formats) and then built; what a schema cannot say (values against shapes, the
 descriptor's validity, the expected outputs against the oracle, content-hash ids) is checked
 while building.  Loading never stops at the first bad file: every problem becomes a
 CaseFileError naming the file and the JSON path, and every good case still loads.
@@ -25,20 +25,20 @@ import oracle
 from oracle import DataType, Descriptor, FeatureLevel, InvalidDescriptor
 from oracle.registry import HASH_ID_PATTERN, NAMED_ID_PATTERN
 
-from . import formats
-from .formats import FormatError
-from .jsonfile import JsonFileError, read_json
+from ..support import formats
+from ..support.formats import FormatError
+from ..support.jsonfile import JsonFileError, read_json
 
 SCHEMA_VERSION = 1
 
 
 def _cases_dir() -> Path:
     """The case corpus: the checkout's cases/ (editable install) or the copy packed into the wheel."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "cases", here / "_cases"):
+    package = Path(__file__).resolve().parents[1]  # conformance/
+    for candidate in (package.parent / "cases", package / "_cases"):
         if candidate.is_dir():
             return candidate
-    return here.parent / "cases"
+    return package.parent / "cases"
 
 
 CASES_DIR = _cases_dir()
@@ -238,7 +238,7 @@ def case_from_json(obj: dict, where: str = "$", path: str = "", *, check_expecte
 
 def _check_against_oracle(descriptor: Descriptor, inputs, expected: Expected, level: FeatureLevel, where: str) -> None:
     """A wrong expected output would fail every correct backend: name the first element the oracle disagrees on."""
-    from .compare import compare_outputs
+    from ..judging.compare import compare_outputs
 
     try:
         computed = oracle.compute(descriptor, list(inputs), feature_level=level)

@@ -1,10 +1,10 @@
 """Hypothesis strategies for the four operators: valid cases and invalid descriptors.
 
-    from conformance.strategies import valid_cases, invalid_cases
+    from conformance.cases.strategies import valid_cases, invalid_cases
     @given(valid_cases("PADDING", padding_mode="REFLECTION", rank=st.integers(1, 3)))
 
 Every parameter is keyword-only and takes a value, a strategy, or None (any).  The cases
-come from conformance.generation, the same builders the frozen corpus uses, so both reach the
+come from conformance.cases.generation, the same builders the frozen corpus uses, so both reach the
 same corners (generation.operators.corners; each is recorded with hypothesis.event, visible with
 ``pytest --hypothesis-show-statistics``).
 

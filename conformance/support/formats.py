@@ -24,7 +24,7 @@ import fastjsonschema
 
 from .jsonfile import JsonFileError, loads, read_text
 
-SCHEMAS_DIR = Path(__file__).resolve().parent / "schemas"
+SCHEMAS_DIR = Path(__file__).resolve().parents[1] / "schemas"  # conformance/schemas/
 FORMATS = ("case", "results", "expectations")
 DRAFT = "http://json-schema.org/draft-07/schema#"
 

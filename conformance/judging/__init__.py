@@ -1,0 +1,1 @@
+"""Judging an implementation's answer: bit-exact comparison, known deviations as exact models, waivers."""

@@ -1,0 +1,1 @@
+"""What reads results files: the HTML report (its heat maps, regression view, escaping), JUnit XML, baselines."""
