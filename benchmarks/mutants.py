@@ -58,23 +58,20 @@ def _bits(y: np.ndarray) -> np.ndarray:
 class SplitDropsPast8(Correct):
     """SPLIT writes only the first 8 outputs (a fixed-size table of output bindings); the rest stay zero."""
 
+    table = 8
+
     def outputs(self, descriptor, inputs, feature_level):
         ys = super().outputs(descriptor, inputs, feature_level)
         if descriptor.operator == "SPLIT":
-            for y in ys[8:]:
+            for y in ys[self.table :]:
                 y[...] = 0
         return ys
 
 
-class SplitDropsPast64(Correct):
+class SplitDropsPast64(SplitDropsPast8):
     """SPLIT loses outputs past the 64th (a 64-bit mask of bound outputs)."""
 
-    def outputs(self, descriptor, inputs, feature_level):
-        ys = super().outputs(descriptor, inputs, feature_level)
-        if descriptor.operator == "SPLIT":
-            for y in ys[64:]:
-                y[...] = 0
-        return ys
+    table = 64
 
 
 class Copy64InLowWord(Correct):
