@@ -23,11 +23,9 @@ DISABLE_CPU_FALLBACK = "session.disable_cpu_ep_fallback"
 
 # Failures that are known limits of ONNX Runtime, not wrong answers: reported unsupported with
 # ORT's own message and the rule that explains it.
+NO_KERNEL = re.compile(r"NOT_IMPLEMENTED|Could not find an implementation")
 KNOWN_LIMITS: list[tuple[re.Pattern[str], str]] = [
-    (
-        re.compile(r"NOT_IMPLEMENTED|Could not find an implementation"),
-        "ONNX Runtime has no kernel for this operator and data type on {provider}",
-    ),
+    (NO_KERNEL, "ONNX Runtime has no kernel for this operator and data type on {provider}"),
     (
         re.compile(r"Pad reflect: (pre|post)-pad \(\d+\) exceeds maximum allowed"),
         "ONNX Runtime's reflect Pad needs every pad < the dimension's size (no periodic folding, PAD.3)",

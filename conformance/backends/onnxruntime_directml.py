@@ -30,7 +30,7 @@ from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel
 
 from ..lowering import IR_VERSION, OPSET, Inexpressible, Lowering, batch_prefix, build_batch_model, lower
 from .base import Backend, BackendUnavailable, Capabilities, RunResult
-from .onnxruntime_backend import CPU, DISABLE_CPU_FALLBACK, DML, KNOWN_LIMITS
+from .onnxruntime_backend import CPU, DISABLE_CPU_FALLBACK, DML, KNOWN_LIMITS, NO_KERNEL
 
 ORT_DISABLE_ALL = 0  # GraphOptimizationLevel: no node is folded, fused or removed
 # ORT names the node a failure happened in ("... running Pad node. Name:'c3_Pad'"): the case is c3.
@@ -286,7 +286,10 @@ class OnnxRuntimeDirectMLBackend(Backend):
             ort_host, dml_dll=dml_dll, adapter=adapter, graph_optimization_level=graph_optimization_level
         )
         self.batch_size = batch_size
-        self.stats = {"sessions": 0, "refused_sessions": 0, "cases": 0}
+        self.stats = {"sessions": 0, "refused_sessions": 0, "cases": 0, "known_refusals": 0}
+        # (ONNX operator, data type) -> the result of the case whose node ORT refused for want of a kernel: the
+        # same node in another case is refused the same way, without a session (seconds each) to find out.
+        self.no_kernel: dict[tuple[str, DataType], RunResult] = {}
         self._caps = Capabilities(
             data_types=self.sessions.data_types(), padding_modes=ONNX_SYMMETRIC_FREE, feature_level=max(FeatureLevel)
         )
@@ -329,6 +332,11 @@ class OnnxRuntimeDirectMLBackend(Backend):
                 lowering = lower(descriptor)
             except Inexpressible as e:
                 results[i] = RunResult.unsupported(f"{self.name}: {e}")
+                continue
+            known = self.no_kernel.get((lowering.onnx_operator, lowering.data_type))
+            if known is not None:
+                self.stats["known_refusals"] += 1
+                results[i] = RunResult.unsupported(known.reason, reached_operator=known.reached_operator)
                 continue
             batch.append(_Item(i, lowering, inputs[0]))
         for start in range(0, len(batch), self.batch_size):
@@ -394,9 +402,12 @@ class OnnxRuntimeDirectMLBackend(Backend):
         message = str(error)
         for pattern, rule in KNOWN_LIMITS:
             if pattern.search(message):
-                return RunResult.unsupported(
+                result = RunResult.unsupported(
                     f"{self.name}: {rule.format(provider=DML)}: {message}", reached_operator=lowering.dml_operator
                 )
+                if pattern is NO_KERNEL:  # a property of the operator and type, not of this case
+                    self.no_kernel[(lowering.onnx_operator, lowering.data_type)] = result
+                return result
         return RunResult.error(
             f"{self.name}: ONNX Runtime failed to {phase} {lowering.onnx_operator} "
             f"({lowering.data_type.value}, rank {lowering.rank}): {message}",

@@ -37,9 +37,9 @@ def items(cases):
 class FakeHost:
     """A session host that runs models on ORT's CPU provider, but refuses or dies where told."""
 
-    def __init__(self, refuse_op: str | None = None, die_on_op: str | None = None):
+    def __init__(self, refuse_op: str | None = None, die_on_op: str | None = None, no_kernel_op: str | None = None):
         self.cpu = PythonSessions(CPU)
-        self.refuse_op, self.die_on_op = refuse_op, die_on_op
+        self.refuse_op, self.die_on_op, self.no_kernel_op = refuse_op, die_on_op, no_kernel_op
         self.created: list[int] = []  # node count of every model a session was asked for
 
     def create(self, model: bytes):
@@ -49,6 +49,12 @@ class FakeHost:
             raise SessionFailed(
                 "This session contains graph nodes that are assigned to the default CPU EP, but "
                 "fallback to CPU EP has been explicitly disabled by the user."
+            )
+        missing = next((n for n in graph.node if n.op_type == self.no_kernel_op), None)
+        if missing is not None:  # as ORT words it, naming the node
+            raise SessionFailed(
+                f"[ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for "
+                f"{missing.op_type}(13) node with name '{missing.name}'"
             )
         return self.cpu.create(model), graph
 
@@ -126,6 +132,21 @@ def test_a_case_that_kills_the_worker_gets_the_exception_and_no_other_case_does(
     for case, result in zip(CASES, results):
         if case.operator == "PADDING" and not isinstance(result, BaseException):  # refused before it could run
             assert result.status == "unsupported" and any(w in result.reason for w in STAND_IN_LIMITS)
+
+
+def test_a_missing_kernel_is_learnt_once_and_the_same_node_is_refused_without_a_session():
+    host = FakeHost(no_kernel_op="Split")
+    backend = OnnxRuntimeDirectMLBackend(sessions=host, batch_size=64)
+    splits = [c for c in CASES if c.operator == "SPLIT"]
+    first = backend.run_many(items(splits[:1]))
+    assert first[0].status == "unsupported" and "no kernel for this operator" in first[0].reason
+    sessions = len(host.created)
+    rest = [c for c in splits[1:] if c.data_type == splits[0].data_type]
+    assert rest, "the stand-in corpus has two SPLITs of one type"
+    results = backend.run_many(items(rest))
+    assert len(host.created) == sessions  # no session was needed to know
+    assert all(r.status == "unsupported" and r.reason == first[0].reason for r in results)
+    assert backend.stats["known_refusals"] == len(rest)
 
 
 def test_every_result_names_the_directml_operator_ort_reaches():
