@@ -183,22 +183,22 @@ class ConstantIgnoresValue(Correct):
         return super().outputs(descriptor, inputs, feature_level)
 
 
-class PaddingValueSaturates(Correct):
-    """PaddingValue into integer types saturated to the type's range (instead of the pages' conversion)."""
+class PaddingValueRounds(Correct):
+    """PaddingValue into an integer type rounded to nearest, where the page truncates (10.6 becomes 10, PAD.4)."""
 
     def outputs(self, descriptor, inputs, feature_level):
         ys = super().outputs(descriptor, inputs, feature_level)
-        if _mode(descriptor) is PaddingMode.CONSTANT and ys[0].dtype.kind in "iu":
+        value = float(descriptor.padding_value) if _mode(descriptor) is PaddingMode.CONSTANT else float("nan")
+        if ys[0].dtype.kind in "iu" and np.isfinite(value) and value != int(value):
             info = np.iinfo(ys[0].dtype)
-            value = np.clip(np.float64(descriptor.padding_value), info.min, info.max)
-            if np.isnan(value):
-                return ys
-            y = ys[0]
-            interior = np.zeros(y.shape, dtype=bool)
-            interior[
-                tuple(slice(s, s + n) for s, n in zip(descriptor.start_padding, descriptor.input_tensor.sizes))
-            ] = True
-            y[~interior] = y.dtype.type(int(value))
+            rounded = round(value)
+            if info.min <= rounded <= info.max and info.min <= int(value) <= info.max:
+                y = ys[0]
+                interior = np.zeros(y.shape, dtype=bool)
+                interior[
+                    tuple(slice(s, s + n) for s, n in zip(descriptor.start_padding, descriptor.input_tensor.sizes))
+                ] = True
+                y[~interior] = y.dtype.type(rounded)
         return ys
 
 
@@ -338,7 +338,7 @@ MUTANTS = [
     SymmetricOnePeriod,
     SymmetricAsReflect,
     ConstantIgnoresValue,
-    PaddingValueSaturates,
+    PaddingValueRounds,
     EdgeOffByOne,
     Slice1CopyStartOffByOne,
     SliceStrideIgnored,
