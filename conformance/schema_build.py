@@ -146,6 +146,12 @@ FLOAT32_JSON: Schema = {
     "pattern": "^(nan|inf|-inf|\\+inf|0x[0-9a-fA-F]{1,8})$",
     "description": "a number, or 'nan', 'inf', '-inf' or the float32's bits '0x7fc00001'",
 }
+SCALAR_JSON: Schema = {
+    "type": ["number", "string"],
+    "pattern": "^(nan|inf|-inf|\\+inf|0x[0-9a-fA-F]{1,16})$",
+    "description": "PADDING1's DML_SCALAR_UNION as padding_value_data_type: an integer exactly, a float number, "
+    "or for a float type 'nan', 'inf', '-inf' or its bits in the type's width '0x7ff8000000000001'",
+}
 ELEMENT_JSON: Schema = {
     "type": ["number", "string"],
     "pattern": "^\\s*(0[xX][0-9a-fA-F]+|[nN][aA][nN]|[+-]?[iI][nN][fF]|-0\\.0)\\s*$",
@@ -167,13 +173,17 @@ def case_schema() -> Schema:
         names={oracle.TensorDesc: "tensor_desc"},
         float_schema=FLOAT32_JSON,
         fixed={oracle.DataType: ref("data_type")},
+        overrides={(oracle.Padding1Desc, "padding_value"): SCALAR_JSON},
     )
     for operator, cls in oracle.DESCRIPTOR_TYPES.items():
         hints.names[cls] = f"{operator}_descriptor"
         hints.define(cls)
         hints.definitions[f"{operator}_descriptor"]["title"] = f"a {operator} descriptor"
     levels = [str(level) for level in oracle.FeatureLevel] + [level.dml_name for level in oracle.FeatureLevel]
-    clause = {"enum": list(oracle.CLAUSES), "description": "a clause id of the spec (operators.md)"}
+    clause = {
+        "enum": list(oracle.CLAUSES),
+        "description": "a clause id of the spec (operators.md; past the seed pages docs/spec/beyond-seeds.md)",
+    }
     names = [t.value for t in oracle.DataType]
     data_type = {"enum": names, "description": f"a data type name ({', '.join(names)})"}
     tensor_fields: Schema = {
@@ -239,7 +249,10 @@ def case_schema() -> Schema:
         "tags": {"type": "array", "items": {"type": "string"}},
         "unspecified": {
             "type": "array",
-            "items": {"enum": list(oracle.ERRATA), "description": "an id of the errata register (errata.md)"},
+            "items": {
+                "enum": list(oracle.ERRATA),
+                "description": "an id of the errata register (errata.md; docs/spec/beyond-seeds.md)",
+            },
         },
         "descriptor": {"type": "object", "title": "a descriptor object"},
         "inputs": {"type": "array", "items": ref("tensor")},

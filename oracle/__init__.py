@@ -1,4 +1,5 @@
-"""A spec oracle for DirectML's data-movement operators: DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT.
+"""A spec oracle for DirectML's data-movement operators: DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT (the seed
+pages) and DML_PADDING1 (DirectML's own page, beyond the seeds).
 
 Every clause of the reference pages (../shared/seeds, restated in ../shared/spec/operators.md)
 is implemented exactly, bit for bit, for all eleven data types and ranks 1 to 8.
@@ -11,6 +12,8 @@ from .api import (
     descriptor_to_json,
     explain,
     padding,
+    padding1,
+    padding1_desc,
     padding_desc,
     slice,
     slice1,
@@ -26,6 +29,7 @@ from .checks import InvalidDescriptor, TensorDesc
 from .errata import ERRATA, Erratum
 from .masks import unspecified_mask
 from .op_padding import PaddingDesc, PaddingMode
+from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_split import SplitDesc
@@ -36,11 +40,12 @@ from .registry import (
     REGISTRY,
     SUPPORT,
     OperatorModule,
+    beyond_seed_pages,
     min_feature_level,
     support_row,
 )
 from .size import TooLarge, check_size, default_max_bytes, tensor_bytes
-from .tables import ALL_DATA_TYPES, CLAUSES, DEFAULT_FEATURE_LEVEL, DataType, FeatureLevel
+from .tables import ALL_DATA_TYPES, CLAUSES, DEFAULT_FEATURE_LEVEL, DataType, FeatureLevel, beyond_seeds
 from .version import VERSION
 
 __version__ = VERSION
@@ -61,6 +66,7 @@ __all__ = [
     "FeatureLevel",
     "InvalidDescriptor",
     "OperatorModule",
+    "Padding1Desc",
     "PaddingDesc",
     "PaddingMode",
     "PaddingValueConversion",
@@ -69,6 +75,8 @@ __all__ = [
     "SplitDesc",
     "TensorDesc",
     "TooLarge",
+    "beyond_seed_pages",
+    "beyond_seeds",
     "check_size",
     "compute",
     "convert_padding_value",
@@ -78,6 +86,8 @@ __all__ = [
     "explain",
     "min_feature_level",
     "padding",
+    "padding1",
+    "padding1_desc",
     "padding_desc",
     "release_buffers",
     "slice",

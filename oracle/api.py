@@ -10,12 +10,14 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
-from . import core, op_slice1
+from . import core, op_padding1, op_slice1
 from .checks import TensorDesc, as_ints
 from .op_padding import PaddingDesc, PaddingMode
+from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_split import SplitDesc
@@ -26,7 +28,7 @@ from .tables import DataType, FeatureLevel
 
 # Static, for mypy (a union cannot be built from the registry at type-check time);
 # tests/test_structure.py checks it names exactly registry.DESCRIPTOR_TYPES.
-Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc
+Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc | Padding1Desc
 
 
 def _module(desc: Descriptor) -> OperatorModule:
@@ -115,6 +117,23 @@ def padding_desc(input_tensor: TensorDesc, mode, start_padding, end_padding, pad
     return PaddingDesc(input_tensor, out, PaddingMode.parse(mode), padding_value, start, end)
 
 
+def padding1_desc(
+    input_tensor: TensorDesc, mode, start_padding, end_padding, padding_value=0, padding_value_data_type=None
+) -> Padding1Desc:
+    """DML_PADDING1's descriptor (PAD1.2); the value's type is the tensor's unless another is given (PAD1.4)."""
+    base = padding_desc(input_tensor, mode, start_padding, end_padding)
+    data_type = input_tensor.data_type if padding_value_data_type is None else DataType.parse(padding_value_data_type)
+    return Padding1Desc(
+        input_tensor,
+        base.output_tensor,
+        base.padding_mode,
+        data_type,
+        padding_value,
+        base.start_padding,
+        base.end_padding,
+    )
+
+
 def split_desc(input_tensor: TensorDesc, axis, output_sizes) -> SplitDesc:
     """DML_SPLIT's descriptor; `output_sizes` are the outputs' sizes along `axis` (SPLIT.2)."""
     axis = as_ints((axis,), "axis")[0]
@@ -144,6 +163,13 @@ def padding(input, mode, start_padding, end_padding, padding_value=0.0, *, featu
     """DML_PADDING; mode is a PaddingMode or "constant", "edge", "reflection", "symmetric"."""
     x, in_desc = _input_desc(input)
     desc = padding_desc(in_desc, mode, start_padding, end_padding, padding_value)
+    return compute(desc, [x], feature_level=feature_level)[0]
+
+
+def padding1(input, mode, start_padding, end_padding, padding_value=0, *, feature_level=None) -> np.ndarray:
+    """DML_PADDING1: `padding_value` written as the input's data type, bit for bit."""
+    x, in_desc = _input_desc(input)
+    desc = padding1_desc(in_desc, mode, start_padding, end_padding, padding_value)
     return compute(desc, [x], feature_level=feature_level)[0]
 
 
@@ -181,6 +207,38 @@ def padding_value_from_json(value: float | int | str) -> np.float32:
     raise ValueError(f"padding_value={value!r}: expected a number, 'nan', 'inf', '-inf' or float32 bits '0x........'")
 
 
+def scalar_to_json(value: np.generic, data_type: DataType) -> int | float | str:
+    """A typed PaddingValue (PADDING1) as JSON: an integer exactly; a float as a number when it round-trips,
+    else "nan", "inf", "-inf" or its bits in the type's width ("0x7ff8000000000001")."""
+    if not data_type.is_float:
+        return int(value)
+    number = float(value)
+    if math.isnan(number):
+        width = np.asarray(value).itemsize * 2
+        return f"0x{op_padding1.scalar_bits(value):0{width}x}"
+    if math.isinf(number):
+        return "inf" if number > 0 else "-inf"
+    return number
+
+
+def scalar_from_json(value: int | float | str, data_type: DataType) -> np.generic:
+    """Inverse of scalar_to_json; a value the type cannot hold exactly is a ValueError naming it."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text.startswith("0x") and data_type.is_float:
+            bits = int(text, 16)
+            width = data_type.numpy.itemsize
+            if bits >= 1 << (8 * width):
+                raise ValueError(f"padding_value={value!r} has more bits than {data_type.value}")
+            return cast(np.generic, np.array(bits, dtype=f"<u{width}").view(data_type.numpy)[()])
+        if text in ("nan", "inf", "-inf", "+inf") and data_type.is_float:
+            return data_type.numpy.type(float(text))
+        raise ValueError(
+            f"padding_value={value!r}: expected a number, or for a float type 'nan', 'inf', '-inf' or bits"
+        )
+    return op_padding1.scalar(value, data_type)
+
+
 def descriptor_to_json(desc: Descriptor) -> dict:
     out: dict = {}
     for field in dataclasses.fields(desc):
@@ -189,8 +247,10 @@ def descriptor_to_json(desc: Descriptor) -> dict:
             out[field.name] = value.to_json()
         elif isinstance(value, tuple) and value and isinstance(value[0], TensorDesc):
             out[field.name] = [t.to_json() for t in value]
-        elif isinstance(value, PaddingMode):
+        elif isinstance(value, (PaddingMode, DataType)):
             out[field.name] = value.value
+        elif field.name == "padding_value" and isinstance(desc, Padding1Desc):
+            out[field.name] = scalar_to_json(value, desc.padding_value_data_type)
         elif field.name == "padding_value":
             out[field.name] = padding_value_to_json(value)
         elif isinstance(value, tuple):
@@ -218,8 +278,12 @@ def descriptor_from_json(operator: str, obj: dict) -> Descriptor:
             kwargs[name] = TensorDesc.from_json(value)
         elif name == "output_tensors":
             kwargs[name] = tuple(TensorDesc.from_json(t) for t in value)
+        elif name == "padding_value" and cls is Padding1Desc:
+            kwargs[name] = scalar_from_json(value, DataType.parse(obj["padding_value_data_type"]))
         elif name == "padding_value":
             kwargs[name] = padding_value_from_json(value)
+        elif name == "padding_value_data_type":
+            kwargs[name] = DataType.parse(value)
         elif name == "padding_mode":
             kwargs[name] = PaddingMode.parse(value)
         elif isinstance(value, list):

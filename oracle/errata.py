@@ -3,7 +3,7 @@
 Each entry names the code that carries its decision (`decided_by`), so a reader can go
 from the report's errata table to the exact branch.  `observed` entries mark behaviour
 the spec leaves open: results there are recorded and shown, never failed.
-Source: ../shared/spec/errata.md.
+Source: ../shared/spec/errata.md; past the seed pages, docs/spec/beyond-seeds.md (listed last).
 """
 
 from __future__ import annotations
@@ -157,6 +157,26 @@ ERRATA: dict[str, Erratum] = {
             "A backend that cannot express a descriptor reports it as unsupported, never as a pass.",
             "conformance.backends (unsupported outcome)",
             False,
+        ),
+        # Beyond the seed pages (docs/spec/beyond-seeds.md): DirectML's own pages and header.
+        Erratum(
+            "E-PAD1-1",
+            "erratum",
+            ("PAD1.3",),
+            "DML_PADDING1's page prints its example outputs without the comma after their first row, as DML_PADDING's.",
+            "Formatting only: the examples are typed in as data.",
+            "cases/examples/PADDING1-example-*.json",
+            False,
+        ),
+        Erratum(
+            "U-WRAP-1",
+            "unspecified",
+            ("WRAP.2",),
+            "DML_PADDING_MODE_WRAP is named by the mode page and DirectML.h, and no page says what it writes.",
+            "Wrap-around, as ONNX's Pad 'wrap' and numpy's 'wrap': Output[k] = Input[(k - StartPadding) mod "
+            "InputSizes]; the padding elements are observed, the interior judged (docs/spec/beyond-seeds.md).",
+            "oracle.op_padding.fold",
+            True,
         ),
     )
 }

@@ -2,7 +2,7 @@
 
 A case that reaches an `observed` entry (oracle.unspecified) is not open everywhere, so the
 verdict must not be either.  U-PAD-1..3 leave open only the elements filled with
-PaddingValue; U-PAD-4 only the elements read across a reflected size-1 axis from its padding;
+PaddingValue; U-WRAP-1 only the padding elements (the interior is a copy); U-PAD-4 only the elements read across a reflected size-1 axis from its padding;
 U-SLICE-1 only the repeats along a stride-0 axis (element 0 of such an axis reads Offsets
 whatever a zero stride means).  Every other element is judged bit for bit.
 
@@ -18,6 +18,8 @@ import numpy as np
 
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding import unspecified as padding_unspecified
+from .op_padding1 import Padding1Desc
+from .op_padding1 import unspecified as padding1_unspecified
 from .op_slice import SliceDesc
 
 # The entries whose open elements are PaddingValue's (the value conversion is what is open).
@@ -39,7 +41,7 @@ def _any_axis(sizes: Sequence[int], per_axis: dict[int, np.ndarray]) -> np.ndarr
     return mask
 
 
-def _padding_outside(desc: PaddingDesc, axes: Sequence[int]) -> dict[int, np.ndarray]:
+def _padding_outside(desc: PaddingDesc | Padding1Desc, axes: Sequence[int]) -> dict[int, np.ndarray]:
     """Per axis: which output indices fall in the start or end padding (k - start outside [0, size))."""
     out = {}
     for d in axes:
@@ -48,12 +50,14 @@ def _padding_outside(desc: PaddingDesc, axes: Sequence[int]) -> dict[int, np.nda
     return out
 
 
-def _padding(desc: PaddingDesc) -> list[np.ndarray]:
-    reached = set(padding_unspecified(desc))
+def _padding(desc: PaddingDesc | Padding1Desc) -> list[np.ndarray]:
+    reached = set(padding_unspecified(desc) if isinstance(desc, PaddingDesc) else padding1_unspecified(desc))
     rank = desc.output_tensor.dimension_count
     axes: list[int] = []
     if desc.padding_mode is PaddingMode.CONSTANT and reached & PADDING_VALUE_ENTRIES:
         axes = list(range(rank))  # an element is PaddingValue when any of its coordinates is outside
+    elif "U-WRAP-1" in reached:
+        axes = list(range(rank))  # every element WRAP writes outside the interior (its values are undocumented)
     elif "U-PAD-4" in reached:
         axes = [
             d for d in range(rank) if desc.input_tensor.sizes[d] == 1 and (desc.start_padding[d] or desc.end_padding[d])
@@ -68,7 +72,7 @@ def _slice(desc: SliceDesc) -> list[np.ndarray]:
 
 def unspecified_mask(desc) -> list[np.ndarray]:
     """One bool array per output, True where an unspecified register entry leaves the element open."""
-    if isinstance(desc, PaddingDesc):
+    if isinstance(desc, (PaddingDesc, Padding1Desc)):
         return _padding(desc)
     if isinstance(desc, SliceDesc):
         return _slice(desc)

@@ -1,7 +1,7 @@
 """DML_PADDING_OPERATOR_DESC (seed 001): inflate the input with constant or mirrored edges.
 
 Per axis, output index k maps to input index i = k - StartPadding, folded back into
-[0, size) by the mode's rule (PAD.3).  The literal path folds step by step, as the page
+[0, size) by the mode's rule (PAD.3; WRAP, beyond the seed page: WRAP.1, U-WRAP-1).  The literal path folds step by step, as the page
 describes ("fold the new padding region over the previous one"); the index maps use the
 closed form with the period (2*(size-1) for REFLECTION, 2*size for SYMMETRIC, U-PAD-5).
 The fast path reads neither: it copies the interior once and builds the bands from block
@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -31,7 +32,6 @@ from .tables import (
     ALL_DATA_TYPES,
     FL30_TYPES,
     RANKS_1_8,
-    SYMMETRIC_INTRODUCED,
     FeatureLevel,
     OperatorTables,
     SupportRow,
@@ -55,12 +55,13 @@ TABLES = OperatorTables(
 
 
 class PaddingMode(enum.Enum):
-    """DML_PADDING_MODE."""
+    """DML_PADDING_MODE.  WRAP is DirectML.h's (0x6400), beyond the seed page's four (WRAP.1)."""
 
     CONSTANT = "CONSTANT"
     EDGE = "EDGE"
     REFLECTION = "REFLECTION"
     SYMMETRIC = "SYMMETRIC"
+    WRAP = "WRAP"
 
     @classmethod
     def parse(cls, value: PaddingMode | str) -> PaddingMode:
@@ -98,19 +99,28 @@ class PaddingDesc(OneInOneOut):
 
 DESCRIPTOR = PaddingDesc
 
+# The modes that came after the operator: the level and clause that introduce each (data: generation,
+# validation and min_feature_level read it).  WRAP: DirectML 1.15.0, for DML_PADDING and DML_PADDING1.
+MODE_INTRODUCED: dict[PaddingMode, tuple[FeatureLevel, str]] = {
+    PaddingMode.SYMMETRIC: (FeatureLevel.FL_3_0, "PAD.3"),
+    PaddingMode.WRAP: (FeatureLevel.FL_6_4, "WRAP.1"),
+}
 
-def validate(desc: PaddingDesc, feature_level: FeatureLevel) -> None:
-    n = check_one_in_one_out(desc, "PAD.5")
-    check_uint(desc.start_padding, "start_padding", "PAD.2")
-    check_uint(desc.end_padding, "end_padding", "PAD.2")
-    check_support(OPERATOR, TABLES, desc.tensors, n, feature_level)
-    introduced, clause = SYMMETRIC_INTRODUCED
-    if desc.padding_mode is PaddingMode.SYMMETRIC and feature_level < introduced:
-        fail(
-            f"padding_mode=SYMMETRIC needs {introduced.dml_name}, but feature_level={feature_level}",
-            clause,
-            "padding_mode",
-        )
+
+def check_mode(mode: PaddingMode, feature_level: FeatureLevel) -> None:
+    """A mode newer than the feature level is invalid there (PAD.3 for SYMMETRIC, WRAP.1 for WRAP)."""
+    if mode in MODE_INTRODUCED:
+        introduced, clause = MODE_INTRODUCED[mode]
+        if feature_level < introduced:
+            fail(
+                f"padding_mode={mode.value} needs {introduced.dml_name}, but feature_level={feature_level}",
+                clause,
+                "padding_mode",
+            )
+
+
+def check_output_sizes(desc, n: int, clause: str) -> None:
+    """OutputSizes = InputSizes + StartPadding + EndPadding in every dimension (PAD.2, PAD1.2)."""
     for i in range(n):
         expected = desc.input_tensor.sizes[i] + desc.start_padding[i] + desc.end_padding[i]
         if desc.output_tensor.sizes[i] != expected:
@@ -118,9 +128,25 @@ def validate(desc: PaddingDesc, feature_level: FeatureLevel) -> None:
                 f"output_tensor.sizes[{i}]={desc.output_tensor.sizes[i]}, but input_tensor.sizes[{i}] + "
                 f"start_padding[{i}] + end_padding[{i}] = {desc.input_tensor.sizes[i]} + {desc.start_padding[i]} + "
                 f"{desc.end_padding[i]} = {expected}",
-                "PAD.2",
+                clause,
                 "output_tensor.sizes",
             )
+
+
+def check_geometry(desc: Any, feature_level: FeatureLevel, tables: OperatorTables, count: str, sizes: str) -> int:
+    """What DML_PADDING and DML_PADDING1 check alike, in order, but the output sizes: the dimension count
+    (clause `count`), the UINT paddings (`sizes`), the support table and the mode's level.  Returns the rank."""
+    n = check_one_in_one_out(desc, count)
+    check_uint(desc.start_padding, "start_padding", sizes)
+    check_uint(desc.end_padding, "end_padding", sizes)
+    check_support(desc.operator, tables, desc.tensors, n, feature_level)
+    check_mode(desc.padding_mode, feature_level)
+    return n
+
+
+def validate(desc: PaddingDesc, feature_level: FeatureLevel) -> None:
+    n = check_geometry(desc, feature_level, TABLES, "PAD.5", "PAD.2")
+    check_output_sizes(desc, n, "PAD.2")
 
 
 def unspecified(desc: PaddingDesc) -> list[str]:
@@ -130,10 +156,18 @@ def unspecified(desc: PaddingDesc) -> list[str]:
         conversion = convert_padding_value(desc.input_tensor.data_type, desc.padding_value)
         if conversion.observed and conversion.erratum is not None:
             found.append(conversion.erratum)
-    if desc.padding_mode is PaddingMode.REFLECTION and any(
-        size == 1 and (s or e) for size, s, e in zip(desc.input_tensor.sizes, desc.start_padding, desc.end_padding)
-    ):
+    return found + mode_unspecified(desc)
+
+
+def mode_unspecified(desc) -> list[str]:
+    """What the mode leaves open (PADDING and PADDING1 alike): REFLECTION across a size-1 axis (U-PAD-4), and
+    every padding element of WRAP, whose values no page gives (U-WRAP-1)."""
+    padded = [(size, s or e) for size, s, e in zip(desc.input_tensor.sizes, desc.start_padding, desc.end_padding)]
+    found = []
+    if desc.padding_mode is PaddingMode.REFLECTION and any(size == 1 and any_pad for size, any_pad in padded):
         found.append("U-PAD-4")
+    if desc.padding_mode is PaddingMode.WRAP and any(any_pad for _, any_pad in padded):
+        found.append("U-WRAP-1")
     return found
 
 
@@ -148,6 +182,8 @@ def fold_literal(i: int, size: int, mode: PaddingMode) -> int | None:
         return min(max(i, 0), size - 1)
     if mode is PaddingMode.REFLECTION and size == 1:
         return 0  # U-PAD-4: the mirror is undefined; the only element is repeated (numpy 'reflect')
+    if mode is PaddingMode.WRAP:
+        return i % size  # U-WRAP-1: wrap-around, as ONNX's Pad 'wrap' and numpy's 'wrap'
     while not 0 <= i < size:
         if mode is PaddingMode.REFLECTION:  # fold at the edge element: it is not repeated
             i = -i if i < 0 else 2 * (size - 1) - i
@@ -183,6 +219,8 @@ def fold(i: np.ndarray, size: int, mode: PaddingMode) -> np.ndarray:
         return np.clip(i, 0, size - 1)
     if mode is PaddingMode.REFLECTION:
         return fold_reflection(i, size)
+    if mode is PaddingMode.WRAP:
+        return np.mod(i, size)
     return fold_symmetric(i, size)
 
 
@@ -199,7 +237,7 @@ class Folded(core.AxisMap):
         return fold(k - self.start, self.input_size, self.mode)
 
 
-def index_maps(desc: PaddingDesc) -> list[Folded]:
+def index_maps(desc) -> list[Folded]:
     return [
         Folded(start, size, out, desc.padding_mode)
         for out, start, size in zip(desc.output_tensor.sizes, desc.start_padding, desc.input_tensor.sizes)
@@ -210,7 +248,7 @@ def fill_value(desc: PaddingDesc) -> np.ndarray:
     return convert_padding_value(desc.input_tensor.data_type, desc.padding_value).value
 
 
-def source(desc: PaddingDesc, c: Sequence[int]) -> tuple[int, ...] | None:
+def source(desc, c: Sequence[int]) -> tuple[int, ...] | None:
     """The input coordinate output c reads, or None for PaddingValue."""
     src = []
     for k, start, size in zip(c, desc.start_padding, desc.input_tensor.sizes):
@@ -222,11 +260,14 @@ def source(desc: PaddingDesc, c: Sequence[int]) -> tuple[int, ...] | None:
 
 
 def compute_literal(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return literal_with(desc, inputs, fill_value(desc))
+
+
+def literal_with(desc, inputs: Sequence[np.ndarray], fill: np.ndarray) -> list[np.ndarray]:
+    """The literal fold for any padding descriptor (PADDING, PADDING1), `fill` its PaddingValue as the type."""
     (x,) = inputs
     return [
-        core.copy_elementwise(
-            x, desc.input_tensor.data_type, desc.output_tensor.sizes, lambda c: source(desc, c), fill_value(desc)
-        )
+        core.copy_elementwise(x, desc.input_tensor.data_type, desc.output_tensor.sizes, lambda c: source(desc, c), fill)
     ]
 
 
@@ -276,12 +317,15 @@ def _fill_periodic(region: np.ndarray, axis: int, start: int, size: int, mode: P
         _copy_along(region, axis, 0, lo, lo, 0)
         _copy_along(region, axis, hi, hi - 1, length - hi, 0)
         return
-    skip = 1 if mode is PaddingMode.REFLECTION else 0
-    period = 2 * (size - skip)
-    before, after = min(lo, size - skip), min(length - hi, size - skip)
-    _copy_along(region, axis, lo - before, lo + before - 1 + skip, before, -1)
-    _copy_along(region, axis, hi, hi - 1 - skip, after, -1)
-    lo, hi = lo - before, hi + after
+    if mode is PaddingMode.WRAP:
+        period = size  # U-WRAP-1: the interior itself is one whole period
+    else:
+        skip = 1 if mode is PaddingMode.REFLECTION else 0
+        period = 2 * (size - skip)
+        before, after = min(lo, size - skip), min(length - hi, size - skip)
+        _copy_along(region, axis, lo - before, lo + before - 1 + skip, before, -1)
+        _copy_along(region, axis, hi, hi - 1 - skip, after, -1)
+        lo, hi = lo - before, hi + after
     while lo > 0 or hi < length:
         shift = (hi - lo) // period * period  # whole periods already written
         count = min(lo, shift)
@@ -300,13 +344,18 @@ def compute(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]
     blocks of the output already written.  No index array, no gather: peak memory is the output
     and a bounded temporary (BAND_CHUNK_BYTES).
     """
+    return compute_with(desc, inputs, fill_value(desc))
+
+
+def compute_with(desc, inputs: Sequence[np.ndarray], fill_array: np.ndarray) -> list[np.ndarray]:
+    """The fast path for any padding descriptor (PADDING, PADDING1), `fill_array` its PaddingValue as the type."""
     (x,) = inputs
     data_type = desc.input_tensor.data_type
     out = buffers.empty(desc.output_tensor.sizes, data_type.bits)
     interior = tuple(slice(s, s + n) for s, n in zip(desc.start_padding, desc.input_tensor.sizes))
     out[interior] = core.as_bits(x, data_type)
     constant = desc.padding_mode is PaddingMode.CONSTANT
-    fill = core.as_bits(fill_value(desc), data_type)[()] if constant else None
+    fill = core.as_bits(fill_array, data_type)[()] if constant else None
     for axis, (start, size) in enumerate(zip(desc.start_padding, desc.input_tensor.sizes)):
         region = out[(slice(None),) * (axis + 1) + interior[axis + 1 :]]
         if constant:
@@ -318,6 +367,11 @@ def compute(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]
 
 
 def explain(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[str]:
+    return explain_with(desc, inputs, fill_value(desc))
+
+
+def explain_with(desc, inputs: Sequence[np.ndarray], fill: np.ndarray) -> list[str]:
+    """The derivation lines for any padding descriptor (PADDING, PADDING1)."""
     (x,) = inputs
     start = desc.start_padding
     mode = desc.padding_mode.value
@@ -327,9 +381,7 @@ def explain(desc: PaddingDesc, inputs: Sequence[np.ndarray]) -> list[str]:
         src = source(desc, c)
         head = f"Output[{','.join(map(str, c))}] = {mode}({core.fmt_coord(c)} - {core.fmt_coord(start)})"
         if src is None:
-            lines.append(
-                f"{head} = {core.fmt_coord(shifted)} outside = PaddingValue = {core.fmt_value(fill_value(desc)[()])}"
-            )
+            lines.append(f"{head} = {core.fmt_coord(shifted)} outside = PaddingValue = {core.fmt_value(fill[()])}")
         else:
             lines.append(f"{head} = Input[{core.fmt_coord(src)}] = {core.fmt_value(x[src])}")
     return lines

@@ -9,13 +9,13 @@ tests/test_structure.py checks every registered operator has all its parts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
-from . import op_padding, op_slice, op_slice1, op_split
-from .tables import SYMMETRIC_INTRODUCED, DataType, FeatureLevel, OperatorTables, SupportRow
+from . import op_padding, op_padding1, op_slice, op_slice1, op_split
+from .tables import DataType, FeatureLevel, OperatorTables, SupportRow, beyond_seeds
 
 
 class OperatorModule(Protocol):
@@ -61,7 +61,7 @@ def _register(*modules: OperatorModule) -> dict[str, OperatorModule]:
 
 
 # Operator name as the suite spells it (case files, ids, reports) -> its module, in the pages' order.
-REGISTRY: dict[str, OperatorModule] = _register(op_slice, op_slice1, op_padding, op_split)
+REGISTRY: dict[str, OperatorModule] = _register(op_slice, op_slice1, op_padding, op_split, op_padding1)
 
 OPERATORS: tuple[str, ...] = tuple(REGISTRY)
 DESCRIPTOR_TYPES: dict[str, type] = {name: m.DESCRIPTOR for name, m in REGISTRY.items()}
@@ -82,6 +82,13 @@ def operator_module(operator: str) -> OperatorModule:
         raise KeyError(f"operator {operator!r} is not one of {', '.join(OPERATORS)}") from None
 
 
+def beyond_seed_pages(operator: str, clauses: Iterable[str] = ()) -> bool:
+    """Whether a case of `operator` citing `clauses` tests what lies past the four seed pages (DML_PADDING1,
+    WRAP: docs/spec/beyond-seeds.md), so that reports give it a verdict of its own.  Unknown operators: False."""
+    module = REGISTRY.get(operator)
+    return (module is not None and beyond_seeds(module.TABLES.clause_prefix)) or any(map(beyond_seeds, clauses))
+
+
 def support_row(operator: str, level: FeatureLevel) -> SupportRow | None:
     """The row in force at `level` (the newest row not newer than it), or None before the operator exists."""
     return operator_module(operator).TABLES.row(level)
@@ -91,8 +98,8 @@ def min_feature_level(
     operator: str, data_type: DataType, rank: int, padding_mode: op_padding.PaddingMode | None = None
 ) -> FeatureLevel | None:
     """The oldest table level that supports this data type and rank, and the padding mode if one is given
-    (SYMMETRIC came later, PAD.3); None if no level does."""
+    (SYMMETRIC came later, PAD.3; WRAP later still, WRAP.1); None if no level does."""
     level = operator_module(operator).TABLES.min_level(data_type, rank)
-    if level is not None and padding_mode is op_padding.PaddingMode.SYMMETRIC:
-        level = max(level, SYMMETRIC_INTRODUCED[0])
+    if level is not None and padding_mode in op_padding.MODE_INTRODUCED:
+        level = max(level, op_padding.MODE_INTRODUCED[padding_mode][0])
     return level

@@ -192,8 +192,6 @@ class OperatorTables:
         return None
 
 
-SYMMETRIC_INTRODUCED = (FeatureLevel.FL_3_0, "PAD.3")
-
 # The newest level any table names: the default for validation (a test checks it against the
 # operators' tables, which import this module and so cannot be read here).
 DEFAULT_FEATURE_LEVEL: FeatureLevel = FeatureLevel.FL_5_0
@@ -238,4 +236,21 @@ CLAUSES: dict[str, str] = {
     "SPLIT.5": "OutputCount > 0; Axis in [0, DimensionCount - 1]",
     "SPLIT.6": "Inverse of JOIN: joining the outputs along Axis gives back the input",
     "SPLIT.7": "Introduced in FL 1.0; SPLIT tensor support table",
+    # Beyond the seed pages: DirectML's own pages and header, restated in docs/spec/beyond-seeds.md.
+    "WRAP.1": "DML_PADDING_MODE_WRAP exists from FL 6.4, for DML_PADDING and DML_PADDING1",
+    "WRAP.2": "What WRAP writes is not documented (U-WRAP-1: wrap-around)",
+    "PAD1.1": "Inflates the input with constant or mirrored values on the edges",
+    "PAD1.2": "OutputSizes = InputSizes + StartPadding + EndPadding",
+    "PAD1.3": "Modes CONSTANT, EDGE, REFLECTION, SYMMETRIC (FL 3.0), WRAP (FL 6.4); periodic folding",
+    "PAD1.4": "PaddingValueDataType matches the output's; PaddingValue written as that type, bit for bit",
+    "PAD1.5": "DimensionCount is the size of StartPadding/EndPadding and the tensors' rank",
+    "PAD1.6": "Introduced in FL 5.0; 1-8 dims, all eleven data types",
+    "PAD1.7": "Input and output have the same DataType and DimensionCount",
 }
+# The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
+BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.")
+
+
+def beyond_seeds(clause: str) -> bool:
+    """Whether a clause comes from DirectML's own pages, not the four seed pages (docs/spec/beyond-seeds.md)."""
+    return clause.startswith(BEYOND_SEEDS_PREFIXES)

@@ -15,10 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
-from oracle import Descriptor, PaddingDesc, Slice1Desc, SplitDesc, TensorDesc
+from oracle import DataType, Descriptor, Padding1Desc, PaddingDesc, Slice1Desc, SplitDesc, TensorDesc
 
 PEERS = Path(__file__).resolve().parents[2].parent / "shared" / "peers"
 ONNX_PAD_MODES = {"constant": "CONSTANT", "edge": "EDGE", "reflect": "REFLECTION"}
+# Beyond the seed pages (docs/spec/beyond-seeds.md): ONNX Pad as DML_PADDING1 with its typed constant (PAD1.4),
+# 'wrap' as DML_PADDING_MODE_WRAP (WRAP.1, valid from DML_FEATURE_LEVEL_6_4).
+ONNX_PAD1_MODES = {**ONNX_PAD_MODES, "wrap": "WRAP"}
 WEBNN_PAD_MODES = {"constant": "CONSTANT", "edge": "EDGE", "reflection": "REFLECTION", "symmetric": "SYMMETRIC"}
 
 
@@ -32,6 +35,8 @@ class PeerCase:
     # What this module derived, in the proposal's field names, to compare with `proposal`.
     derived: dict = field(default_factory=dict)
     proposal: dict | None = None
+    # The case as DML_PADDING1 (ONNX Pad only): judged at 6.4 apart from the seed pages' conversion.
+    beyond_seeds: Descriptor | None = None
 
 
 def _array(obj: dict, dtype: str | None = None) -> np.ndarray:
@@ -97,7 +102,10 @@ def onnx_pad(case: dict, x: np.ndarray) -> tuple[Descriptor | None, str | None, 
     derived = {"PaddingMode": mode, "PaddingValue": value, "StartPadding": start, "EndPadding": end}
     problem = _sizes_problem(x.shape)
     if mode is None:
-        problem = f"ONNX mode {p['mode']!r} has no DML_PADDING_MODE (CONSTANT, EDGE, REFLECTION, SYMMETRIC)"
+        problem = (
+            f"ONNX mode {p['mode']!r} has no DML_PADDING_MODE of the seed page (CONSTANT, EDGE, REFLECTION, "
+            "SYMMETRIC); WRAP, from 6.4, is beyond it: checked as DML_PADDING1"
+        )
     elif min(start + end) < 0:
         problem = f"negative pads {pads} (StartPadding/EndPadding are UINT, PAD.2)"
     derived["expressible"] = problem is None
@@ -106,6 +114,25 @@ def onnx_pad(case: dict, x: np.ndarray) -> tuple[Descriptor | None, str | None, 
     out = [n + s + e for n, s, e in zip(x.shape, start, end)]
     desc = PaddingDesc(TensorDesc.of(x.dtype, x.shape), TensorDesc.of(x.dtype, out), mode, value, start, end)
     return desc, None, derived
+
+
+def onnx_pad1(case: dict, x: np.ndarray) -> Padding1Desc | None:
+    """ONNX Pad -> DML_PADDING1: constant_value in the input's own type, as PAD1.4 reads it; None if inexpressible."""
+    p = case["params"]
+    rank = x.ndim
+    axes = [a + rank if a < 0 else a for a in (p["axes"] or range(rank))]
+    start, end = [0] * rank, [0] * rank
+    for i, axis in enumerate(axes):
+        start[axis], end[axis] = p["pads"][i], p["pads"][i + len(axes)]
+    if _sizes_problem(x.shape) or min(start + end) < 0:
+        return None
+    data_type = DataType.parse(x.dtype.name.upper())
+    value = np.asarray(p["constant_value"] or 0, dtype=x.dtype)[()]
+    out = [n + s + e for n, s, e in zip(x.shape, start, end)]
+    mode = ONNX_PAD1_MODES[p["mode"]]
+    return Padding1Desc(
+        TensorDesc.of(x.dtype, x.shape), TensorDesc.of(x.dtype, out), mode, data_type, value, start, end
+    )
 
 
 def onnx_split(case: dict, x: np.ndarray, n_outputs: int) -> tuple[Descriptor | None, str | None, dict]:
@@ -134,18 +161,21 @@ def load_onnx(path: Path) -> PeerCase:
     x = _array(case["input"])
     expected = [_array(o, x.dtype) for o in case["outputs"]]
     op = case["op_type"]
+    beyond: Descriptor | None = None
     if op == "Slice":
         desc, problem, derived = onnx_slice(case, x)
         proposal = case["dml_slice1"]
     elif op == "Pad":
         desc, problem, derived = onnx_pad(case, x)
         proposal = case["dml_padding"]
+        beyond = onnx_pad1(case, x)
     elif op == "Split":
         desc, problem, derived = onnx_split(case, x, len(expected))
         proposal = case["dml_split"]
     else:
         raise ValueError(f"{path}: unknown op_type {op!r}")
-    return PeerCase(f"onnx/{path.stem}", x, expected, desc, problem, derived, proposal)
+    name = f"onnx/{path.stem}"
+    return PeerCase(name, x, expected, desc, problem, derived, proposal, beyond)
 
 
 # --- WebNN baseline ----------------------------------------------------------------------------

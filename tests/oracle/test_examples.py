@@ -1,7 +1,8 @@
-"""The seed pages' ten worked examples (cases/examples, typed in by hand) reproduce bit for bit.
+"""The worked examples (cases/examples, typed in by hand) reproduce bit for bit.
 
-The expected outputs were typed in from ../shared/seeds, never produced by the oracle, so
-these are the oracle's first independent check: both the fast path and the literal one.
+The seed pages' ten, typed in from ../shared/seeds, and DML_PADDING1's four, typed in from its
+DirectML page (docs/spec/beyond-seeds.md): never produced by the oracle, so these are the oracle's
+first independent check, both the fast path and the literal one.
 """
 
 from __future__ import annotations
@@ -27,10 +28,14 @@ EXPECTED_IDS = {
     "PADDING-example-4",
     "SPLIT-example-1",
     "SPLIT-example-2",
+    "PADDING1-example-1",
+    "PADDING1-example-2",
+    "PADDING1-example-3",
+    "PADDING1-example-4",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
-# or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4).
-OLDEST_LEVEL = {"SLICE": "1.0", "SLICE1": "2.1", "PADDING": "1.0", "SPLIT": "1.0"}
+# or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
+OLDEST_LEVEL = {"SLICE": "1.0", "SLICE1": "2.1", "PADDING": "1.0", "SPLIT": "1.0", "PADDING1": "5.0"}
 
 
 def _examples() -> list[Case]:
@@ -42,7 +47,7 @@ def _examples() -> list[Case]:
 EXAMPLES = _examples()
 
 
-def test_exactly_the_ten_examples() -> None:
+def test_exactly_the_fourteen_examples() -> None:
     assert {c.id for c in EXAMPLES} == EXPECTED_IDS
     assert {p.stem for p in Path(EXAMPLES_DIR).glob("*.json")} == EXPECTED_IDS
 
@@ -63,6 +68,9 @@ def test_example_metadata(case: Case) -> None:
     assert str(case.feature_level) == expected_level
     if case.operator == "PADDING":
         assert "E-PAD-1" in case.tags
+    if case.operator == "PADDING1":
+        assert "E-PAD1-1" in case.tags
+        assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags
     if case.id == "SLICE1-example-2":
@@ -81,6 +89,10 @@ def test_oldest_level_is_the_oldest() -> None:
     with pytest.raises(oracle.InvalidDescriptor) as e:
         oracle.validate(by_id["PADDING-example-4"].descriptor, below["PADDING-example-4"])
     assert e.value.clause == "PAD.3"
+    for n in range(1, 5):  # DML_PADDING1 exists from 5.0 (PAD1.6), every mode of its examples with it
+        with pytest.raises(oracle.InvalidDescriptor) as e:
+            oracle.validate(by_id[f"PADDING1-example-{n}"].descriptor, "4.1")
+        assert e.value.clause == "PAD1.6"
 
 
 def test_slice1_example_2_typo_reading_differs() -> None:

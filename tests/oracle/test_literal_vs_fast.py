@@ -22,7 +22,18 @@ from hypothesis.extra.numpy import arrays
 
 import oracle
 from conformance.judging.compare import compare_outputs
-from oracle import DataType, PaddingDesc, PaddingMode, Slice1Desc, SliceDesc, SplitDesc, TensorDesc, core, op_padding
+from oracle import (
+    DataType,
+    FeatureLevel,
+    PaddingDesc,
+    PaddingMode,
+    Slice1Desc,
+    SliceDesc,
+    SplitDesc,
+    TensorDesc,
+    core,
+    op_padding,
+)
 from oracle.op_slice1 import max_copied_elements
 
 # Size caps.  The literal path is a Python loop over output elements, so every example is
@@ -89,12 +100,16 @@ def from_maps(desc, x: np.ndarray) -> list[np.ndarray]:
     return [core.gather(x, data_type, module.index_maps(desc), fill)]
 
 
+# Every padding mode is valid here, WRAP included (DML_FEATURE_LEVEL_6_4, WRAP.1).
+NEWEST = max(FeatureLevel)
+
+
 def run_both(desc, x: np.ndarray) -> None:
     """Fast path == literal path == the index maps, bit for bit."""
     note(f"descriptor: {oracle.descriptor_to_json(desc)}")
     note(f"input bits: {x.view(desc.input_tensor.data_type.bits).tolist()}")
-    fast = oracle.compute(desc, [x])
-    literal = oracle.compute(desc, [x], literal=True)
+    fast = oracle.compute(desc, [x], feature_level=NEWEST)
+    literal = oracle.compute(desc, [x], literal=True, feature_level=NEWEST)
     assert_same(fast, literal)
     assert_same(fast, from_maps(desc, x))
 
@@ -185,9 +200,9 @@ def test_padding_literal_equals_fast(data) -> None:
     # An independent implementation agrees too: numpy's pad on the raw bits (non-CONSTANT modes;
     # numpy's 'reflect' repeats a size-1 axis, the U-PAD-4 policy).
     if mode is not PaddingMode.CONSTANT:
-        numpy_mode = {"EDGE": "edge", "REFLECTION": "reflect", "SYMMETRIC": "symmetric"}[mode.value]
+        numpy_mode = {"EDGE": "edge", "REFLECTION": "reflect", "SYMMETRIC": "symmetric", "WRAP": "wrap"}[mode.value]
         expected = np.pad(x.view(data_type.bits), list(zip(start, end)), mode=numpy_mode).view(data_type.numpy)
-        assert_same(oracle.compute(desc, [x]), [expected])
+        assert_same(oracle.compute(desc, [x], feature_level=NEWEST), [expected])
 
 
 @given(data=st.data())

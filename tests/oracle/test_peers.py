@@ -62,3 +62,23 @@ def test_conversion_equals_proposal(case: PeerCase) -> None:
     """Our reading of the conversion rule and the file's `dml_*` proposal agree field by field."""
     proposal = {k: v for k, v in case.proposal.items() if k != "notes"}
     assert case.derived == proposal
+
+
+BEYOND = [c for c in CASES if c.beyond_seeds is not None]
+
+
+def test_every_onnx_pad_is_also_a_padding1_case() -> None:
+    """Each expressible ONNX Pad vector, and 'wrap', which DML_PADDING cannot take before 6.4."""
+    names = {c.name for c in BEYOND}
+    assert "onnx/test_wrap_pad" in names
+    assert {c.name for c in CASES if c.name.startswith("onnx/") and c.derived.get("PaddingMode")} <= names
+
+
+@pytest.mark.parametrize("case", BEYOND, ids=lambda c: c.name)
+def test_peer_case_as_padding1(case: PeerCase) -> None:
+    """Beyond the seed pages: ONNX's own expected outputs for its Pad vectors as DML_PADDING1 at 6.4, typed
+    constant and all; ONNX's test_wrap_pad is an outside check of the U-WRAP-1 policy (wrap-around)."""
+    for literal in (False, True):
+        actual = oracle.compute(case.beyond_seeds, [case.input], literal=literal, feature_level="6.4")
+        result = compare_outputs(case.expected, actual)
+        assert result.equal, result.summary()

@@ -2,7 +2,8 @@
 
 The tensor-support tables are parsed straight out of the seed pages (English, Korean and
 Chinese), so a typo in oracle/tables.py cannot agree with itself; clause ids and errata ids
-are read from ../shared/spec.  Skipped, with the reason, when ../shared is absent.
+are read from ../shared/spec, and past the seed pages from docs/spec/beyond-seeds.md.  Skipped, with
+the reason, when ../shared is absent.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from oracle.registry import SUPPORT
 from oracle.tables import DataType, FeatureLevel, SupportRow
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+BEYOND = Path(__file__).resolve().parents[2] / "docs" / "spec" / "beyond-seeds.md"
 SEEDS = {
     "SLICE": ["002_e13a9c6f00fe5ba4.txt"],  # Chinese
     "SLICE1": ["000_9a338deee1dc608b.txt", "003_2c8cf8c88a3d4f14.txt"],  # English, Korean
@@ -97,17 +99,36 @@ def test_parser_reads_all_three_languages() -> None:
     )
 
 
+CLAUSE_ID = re.compile(r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP)\.\d+)`", re.MULTILINE)
+ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
+
+
 def test_clause_ids_equal_the_spec() -> None:
-    text = _read(SHARED / "spec" / "operators.md")
-    in_spec = re.findall(r"^- `((?:COMMON|SLICE1|SLICE|PAD|SPLIT)\.\d+)`", text, re.MULTILINE)
-    assert len(in_spec) == len(set(in_spec))
-    assert list(oracle.CLAUSES) == in_spec
+    """The seed pages' clauses (../shared/spec), then the ones past them (docs/spec), in that order."""
+    in_spec = CLAUSE_ID.findall(_read(SHARED / "spec" / "operators.md"))
+    beyond = CLAUSE_ID.findall(BEYOND.read_text(encoding="utf-8"))
+    assert beyond and len(in_spec + beyond) == len(set(in_spec + beyond))
+    assert list(oracle.CLAUSES) == in_spec + beyond
+    assert [c for c in oracle.CLAUSES if oracle.beyond_seeds(c)] == beyond
 
 
 def test_errata_ids_equal_the_spec() -> None:
-    text = _read(SHARED / "spec" / "errata.md")
-    in_spec = re.findall(r"^- `([EU]-[A-Z0-9]+-\d+)`", text, re.MULTILINE)
-    assert list(oracle.ERRATA) == in_spec
+    in_spec = ERRATUM_ID.findall(_read(SHARED / "spec" / "errata.md"))
+    beyond = ERRATUM_ID.findall(BEYOND.read_text(encoding="utf-8"))
+    assert beyond
+    assert list(oracle.ERRATA) == in_spec + beyond
+
+
+def test_beyond_seed_errata_name_only_beyond_seed_clauses() -> None:
+    """An entry of docs/spec/beyond-seeds.md never decides a seed page's clause, and the other way round."""
+    beyond = set(ERRATUM_ID.findall(BEYOND.read_text(encoding="utf-8")))
+    for erratum in oracle.ERRATA.values():
+        assert {oracle.beyond_seeds(c) for c in erratum.clauses} == {erratum.id in beyond}, erratum.id
+
+
+def test_padding1_support_table_matches_its_restated_page() -> None:
+    """PADDING1's table as docs/spec/beyond-seeds.md copies DirectML's page (PAD1.6)."""
+    assert parse_support_tables(BEYOND.read_text(encoding="utf-8")) == SUPPORT["PADDING1"]
 
 
 def test_errata_point_at_real_clauses_and_code() -> None:

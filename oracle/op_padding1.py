@@ -1,0 +1,127 @@
+"""DML_PADDING1_OPERATOR_DESC (DirectML's page, beyond the seeds: docs/spec/beyond-seeds.md, PAD1.*).
+
+DML_PADDING with a typed PaddingValue: PaddingValueDataType must be the output's data type and
+PaddingValue is a DML_SCALAR_UNION read as that type (PAD1.4), so, unlike DML_PADDING's FLOAT
+(PAD.4 and its U-PAD-1..3 conversions), every value of every type is written as given, bit for
+bit: INT64 past 2^53, UINT64, FLOAT64 NaN payloads, FLOAT16 signalling NaNs.  It is what ONNX
+Runtime's DirectML provider lowers every Pad to.  The geometry is DML_PADDING's: the same fold
+per mode (WRAP included, WRAP.1) and the same literal path, fast path and derivation, with this
+descriptor's value as the fill.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import op_padding
+from .checks import OneInOneOut, TensorDesc, fail
+from .op_padding import PaddingMode, check_geometry, check_output_sizes, mode_unspecified
+from .tables import ALL_DATA_TYPES, RANKS_1_8, DataType, FeatureLevel, OperatorTables, SupportRow
+
+OPERATOR = "PADDING1"
+TABLES = OperatorTables(
+    support=(SupportRow(FeatureLevel.FL_5_0, RANKS_1_8, ALL_DATA_TYPES),),  # PAD1.6
+    support_clause="PAD1.6",
+    dimension_count_clause="PAD1.6",
+    introduced=(FeatureLevel.FL_5_0, "PAD1.6"),
+    clause_prefix="PAD1.",
+)
+
+
+def scalar(value: Any, data_type: DataType) -> np.generic:
+    """A DML_SCALAR_UNION member as a numpy scalar of `data_type`: exact, or ValueError (never converted)."""
+    dtype = data_type.numpy
+    if isinstance(value, np.generic) and value.dtype == dtype:
+        return value
+    if data_type.is_float:
+        if isinstance(value, np.floating) and value.dtype != dtype:
+            raise ValueError(f"padding_value {value!r} is a {value.dtype}, not {data_type.value}")
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ValueError(f"padding_value={value!r} is not a number")
+        with np.errstate(over="ignore"):
+            converted = dtype.type(value)
+        if np.isfinite(float(value)) and float(converted) != float(value):
+            raise ValueError(f"padding_value={value!r} is not exactly a {data_type.value}")
+        return converted
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"padding_value={value!r} is not an integer, as {data_type.value} needs")
+    info = np.iinfo(dtype)
+    if not info.min <= int(value) <= info.max:
+        raise ValueError(f"padding_value={value} is outside {data_type.value} ({info.min}..{info.max})")
+    return dtype.type(int(value))
+
+
+def scalar_bits(value: np.generic) -> int:
+    """The value's bits, as the union's low bytes hold them (little-endian, unsigned)."""
+    array = np.asarray(value)
+    return int(array.view(np.dtype(f"<u{array.itemsize}"))[()])
+
+
+@dataclass(frozen=True)
+class Padding1Desc(OneInOneOut):
+    """Mirrors DML_PADDING1_OPERATOR_DESC.  padding_value is a numpy scalar of padding_value_data_type."""
+
+    input_tensor: TensorDesc
+    output_tensor: TensorDesc
+    padding_mode: PaddingMode
+    padding_value_data_type: DataType
+    padding_value: Any
+    start_padding: tuple[int, ...]
+    end_padding: tuple[int, ...]
+    dimension_count: int | None = None
+
+    operator = OPERATOR
+    ARRAYS = ("start_padding", "end_padding")
+    UINT_ARRAYS = ARRAYS
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "padding_mode", PaddingMode.parse(self.padding_mode))
+        data_type = DataType.parse(self.padding_value_data_type)
+        object.__setattr__(self, "padding_value_data_type", data_type)
+        object.__setattr__(self, "padding_value", scalar(self.padding_value, data_type))
+        super().__post_init__()
+
+
+DESCRIPTOR = Padding1Desc
+
+
+def validate(desc: Padding1Desc, feature_level: FeatureLevel) -> None:
+    n = check_geometry(desc, feature_level, TABLES, "PAD1.5", "PAD1.2")
+    if desc.padding_value_data_type is not desc.output_tensor.data_type:
+        fail(
+            f"padding_value_data_type={desc.padding_value_data_type.value}, but it must match "
+            f"output_tensor.data_type={desc.output_tensor.data_type.value}",
+            "PAD1.4",
+            "padding_value_data_type",
+        )
+    check_output_sizes(desc, n, "PAD1.2")
+
+
+def unspecified(desc: Padding1Desc) -> list[str]:
+    """The value is exact (PAD1.4): only the mode can leave elements open (U-PAD-4, U-WRAP-1)."""
+    return mode_unspecified(desc)
+
+
+def fill_value(desc: Padding1Desc) -> np.ndarray:
+    """PaddingValue as the output's type, bit for bit (0-d)."""
+    return np.asarray(desc.padding_value, dtype=desc.output_tensor.data_type.numpy)
+
+
+def index_maps(desc: Padding1Desc) -> list[op_padding.Folded]:
+    return op_padding.index_maps(desc)
+
+
+def compute(desc: Padding1Desc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return op_padding.compute_with(desc, inputs, fill_value(desc))
+
+
+def compute_literal(desc: Padding1Desc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return op_padding.literal_with(desc, inputs, fill_value(desc))
+
+
+def explain(desc: Padding1Desc, inputs: Sequence[np.ndarray]) -> list[str]:
+    return op_padding.explain_with(desc, inputs, fill_value(desc))
