@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 import oracle
-from oracle import Descriptor, FeatureLevel, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc
+from oracle import Descriptor, FeatureLevel, Padding1Desc, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc
 from oracle.checks import TensorDesc
 
 from .corpus import CaseFacts, Expected
@@ -154,7 +154,7 @@ def _cutter(desc: Descriptor, x: np.ndarray) -> Cut | None:
             )
 
         return cut_slice1
-    if isinstance(desc, PaddingDesc) and desc.start_padding[0] == desc.end_padding[0] == 0:
+    if isinstance(desc, (PaddingDesc, Padding1Desc)) and desc.start_padding[0] == desc.end_padding[0] == 0:
         return lambda a, b: (
             replace(desc, input_tensor=_rows(desc.input_tensor, b - a), output_tensor=_rows(desc.output_tensor, b - a)),
             x[a:b],
@@ -184,6 +184,10 @@ def _slice1(dt: str, sizes, offsets, windows, strides) -> Slice1Desc:
 
 def _pad(dt: str, sizes, mode: str, start, end, value: float = 0.0) -> PaddingDesc:
     return oracle.padding_desc(TensorDesc.of(dt, sizes), mode, start, end, value)
+
+
+def _pad1(dt: str, sizes, mode: str, start, end, value: int | float = 0) -> Padding1Desc:
+    return oracle.padding1_desc(TensorDesc.of(dt, sizes), mode, start, end, value)
 
 
 def _split(dt: str, sizes, axis: int, parts) -> SplitDesc:
@@ -219,6 +223,9 @@ def _cases() -> list[StressCase]:
         c("SLICE1-stress-reverse-256MiB", _slice1("FLOAT32", [16, 4, 1024, 1024], [0, 0, 0, 0], [16, 4, 1024, 1024], [1, -1, -1, -1]), "a 256 MiB tensor reversed on three axes", ("SLICE1.2",)),
         c("PADDING-stress-symmetric-256MiB", _pad("FLOAT32", [16, 4, 1000, 1000], "SYMMETRIC", [0, 0, 12, 12], [0, 0, 12, 12]), "SYMMETRIC around a 256 MiB tensor", ("PAD.3",)),
         c("SLICE-stress-stride-past-65535", _slice("UINT8", [4, 1, 3, 1048576], [0, 0, 0, 11], [4, 1, 3, 15], [1, 1, 1, 69905]), "a stride of 69,905 elements", ("SLICE.1",)),
+        # DML_PADDING1 (beyond the seed pages): a typed value no float holds, and 8-D.
+        c("PADDING1-stress-axis-past-65535", _pad1("INT64", [2, 1, 1, 70000], "CONSTANT", [0, 0, 0, 5], [0, 0, 0, 1000], 2**53 + 1), "CONSTANT 2^53 + 1 (no float holds it) on an axis of 70,000", ("PAD1.2", "PAD1.4")),
+        c("PADDING1-stress-8d-edge", _pad1("UINT16", [2, 3, 2, 3, 2, 3, 2, 40], "EDGE", [1, 2, 1, 2, 1, 2, 1, 41], [1, 1, 2, 1, 2, 1, 2, 3]), "8-D EDGE, padding past the axis on most", ("PAD1.3",)),
     ]  # fmt: skip
 
 

@@ -42,7 +42,7 @@ from .options import PROFILE_TABLE
 from .units import LiveUnit, Unit, Work
 
 RUN_TIME_SOURCE = "generated at run time"
-_GENERATION_MODULES = ("common", "operators", "corpus", "reach", "slice", "slice1", "padding", "split")
+_GENERATION_MODULES = ("common", "operators", "corpus", "reach", "slice", "slice1", "padding", "split", "padding1")
 # The code whose output the generation cache holds: any change there is a new key.
 _CODE = [
     Path(__file__).resolve().parents[1] / name

@@ -94,19 +94,29 @@ def slice1_cases(draw):
     ), x
 
 
-@st.composite
-def padding_cases(draw):
-    data_type, shape, x = draw(inputs())
-    mode = draw(st.sampled_from(list(PaddingMode)), label="mode")
-    start, end = [], []
+# The modes valid at FL (WRAP is 6.4, WRAP.1; tests/backends/test_lowering.py holds its ONNX form).
+MODES = [m for m in PaddingMode if oracle.op_padding.MODE_INTRODUCED.get(m, (FL,))[0] <= FL]
+
+
+def paddings(draw, shape: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """Start and end paddings up to 5 per side (past a size-4 axis: periodic folding), within MAX_OUTPUT_ELEMENTS."""
+    start: list[int] = []
+    end: list[int] = []
     for i, n in enumerate(shape):
-        # pads up to 5 per side (past a size-4 axis: PAD.3's periodic folding), within MAX_OUTPUT_ELEMENTS
         room = MAX_OUTPUT_ELEMENTS // (
             math.prod(s + n + e for s, n, e in zip(start, shape, end)) * math.prod(shape[i:])
         )
         extra = min(10, max(0, room - 1) * n)
         start.append(draw(st.integers(0, min(5, extra))))
         end.append(draw(st.integers(0, min(5, extra - start[-1]))))
+    return start, end
+
+
+@st.composite
+def padding_cases(draw):
+    data_type, shape, x = draw(inputs())
+    mode = draw(st.sampled_from(MODES), label="mode")
+    start, end = paddings(draw, shape)
     value = draw(
         st.one_of(
             st.floats(width=32), st.integers(0, 2**32 - 1).map(lambda b: np.array(b, dtype="<u4").view("<f4")[()])
@@ -115,6 +125,20 @@ def padding_cases(draw):
     )
     out = tuple(n + s + e for n, s, e in zip(shape, start, end))
     return oracle.PaddingDesc(TensorDesc(data_type, shape), TensorDesc(data_type, out), mode, value, start, end), x
+
+
+@st.composite
+def padding1_cases(draw):
+    """DML_PADDING1: the value is any bit pattern of the tensor's own type (PAD1.4), NaN payloads included."""
+    data_type, shape, x = draw(inputs())
+    mode = draw(st.sampled_from(MODES), label="mode")
+    start, end = paddings(draw, shape)
+    value = draw(tensors(data_type, ()), label="padding_value")[()]
+    out = tuple(n + s + e for n, s, e in zip(shape, start, end))
+    desc = oracle.Padding1Desc(
+        TensorDesc(data_type, shape), TensorDesc(data_type, out), mode, data_type, value, start, end
+    )
+    return desc, x
 
 
 @st.composite
@@ -127,7 +151,13 @@ def split_cases(draw):
     return oracle.SplitDesc(TensorDesc(data_type, shape), outputs, axis), x
 
 
-STRATEGIES = {"SLICE": slice_cases(), "SLICE1": slice1_cases(), "PADDING": padding_cases(), "SPLIT": split_cases()}
+STRATEGIES = {
+    "SLICE": slice_cases(),
+    "SLICE1": slice1_cases(),
+    "PADDING": padding_cases(),
+    "SPLIT": split_cases(),
+    "PADDING1": padding1_cases(),
+}
 
 
 @pytest.mark.parametrize("backend_name", sorted(BACKENDS))

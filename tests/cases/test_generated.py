@@ -30,7 +30,7 @@ def test_same_seed_same_bytes(tmp_path):
     assert (
         [p.name for p in first]
         == [p.name for p in second]
-        == ["SLICE.json", "SLICE1.json", "PADDING.json", "SPLIT.json"]
+        == ["SLICE.json", "SLICE1.json", "PADDING.json", "SPLIT.json", "PADDING1.json"]
     )
     for a, b in zip(first, second):
         assert a.read_bytes() == b.read_bytes()
@@ -47,7 +47,14 @@ def test_a_generated_folder_loads_with_the_requested_count(tmp_path):
     result = corpus.load([tmp_path])
     assert not result.errors
     assert len(result.cases) == 101
-    assert Counter(c.operator for c in result.cases) == {"SLICE": 26, "SLICE1": 25, "PADDING": 25, "SPLIT": 25}
+    # 101 over five operators: the first gets the one left over
+    assert Counter(c.operator for c in result.cases) == {
+        "SLICE": 21,
+        "SLICE1": 20,
+        "PADDING": 20,
+        "SPLIT": 20,
+        "PADDING1": 20,
+    }
 
 
 def test_committed_corpus_is_what_its_recorded_seed_generates(tmp_path):
@@ -95,12 +102,15 @@ def test_the_corpus_spreads_over_everything(generated):
         assert {c.rank for c in mine} == set(range(1, 9)), op
         at_min = [c for c in mine if c.feature_level == min_feature_level(op, c.data_type, c.rank)]
         assert 0.3 < len(at_min) / len(mine) < 0.8, op
-    modes = Counter(c.descriptor.padding_mode.value for c in valid if c.operator == "PADDING")
-    assert set(modes) == {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC"}
+    for op in ("PADDING", "PADDING1"):
+        modes = Counter(c.descriptor.padding_mode.value for c in valid if c.operator == op)
+        assert set(modes) == {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"}, op
+        wrap = [c for c in valid if c.operator == op and c.descriptor.padding_mode.value == "WRAP"]
+        assert all(c.feature_level >= oracle.FeatureLevel.FL_6_4 for c in wrap), op
     families = {t for c in generated for t in c.tags if t.startswith("family:")}
     assert len(families) >= 12
     reached = Counter(u for c in generated for u in c.unspecified)
-    assert {"U-SLICE-1", "U-PAD-1", "U-PAD-4"} <= set(reached)
+    assert {"U-SLICE-1", "U-PAD-1", "U-PAD-4", "U-WRAP-1"} <= set(reached)
 
 
 def test_ids_are_content_hashes(generated):

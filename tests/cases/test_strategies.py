@@ -123,6 +123,7 @@ CORNERS = {
     ],
     "SPLIT": ["SPLIT into one output", "SPLIT into size-1 pieces", "8-D"],
 }
+CORNERS["PADDING1"] = CORNERS["PADDING"]  # the same geometry (conformance/cases/generation/padding1.py)
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import oracle
 from oracle import FeatureLevel
 
-from . import padding, slice1, split
+from . import padding, padding1, slice1, split
 from . import slice as slice_
 from .common import (
     CaseSpec,
@@ -49,7 +49,7 @@ class OperatorGeneration(Protocol):
 
 REQUIRED = ("OPERATOR", "DESCRIPTOR", "VALID_CLAUSES", "build", "corners", "extra_clauses", "families")
 
-_MODULES: tuple[OperatorGeneration, ...] = (slice_, slice1, padding, split)
+_MODULES: tuple[OperatorGeneration, ...] = (slice_, slice1, padding, split, padding1)
 GENERATORS: dict[str, OperatorGeneration] = {m.OPERATOR: m for m in _MODULES}
 
 # Operator -> its invalid families, in the order the generator draws them by index.

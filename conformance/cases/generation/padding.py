@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from oracle import FeatureLevel, PaddingDesc, PaddingMode, TensorDesc
+import oracle
+from oracle import FeatureLevel, Padding1Desc, PaddingDesc, PaddingMode, TensorDesc
+from oracle.op_padding import MODE_INTRODUCED
 from oracle.padding_value import float32_from_bits
-from oracle.tables import SYMMETRIC_INTRODUCED
 
 from .. import values
 from .common import (
@@ -15,16 +16,17 @@ from .common import (
     CaseSpec,
     Chooser,
     Config,
+    ConfigMaker,
     Family,
+    Mutation,
     budget,
     choose_config,
     common_families,
-    descriptor_of,
     dimension_count,
     field_families,
     one_output_common_1,
     one_output_common_2,
-    replace_output,
+    replaced_tensor,
     set_at,
     with_descriptor,
 )
@@ -53,10 +55,10 @@ def _padding_amount(ch: Chooser, size: int, room: int) -> int:
     return ch.integer(0, room)
 
 
-def build(ch: Chooser, cfg: Config) -> tuple[PaddingDesc, tuple[int, ...]]:
-    """A valid descriptor for `cfg` (whose padding_mode choose_config has set) and its input's shape."""
+def geometry(ch: Chooser, cfg: Config) -> tuple[list[int], list[int], list[int]]:
+    """Input sizes, start and end paddings for `cfg`, within its element budget (PADDING and PADDING1 alike)."""
     if cfg.padding_mode is None:
-        raise ValueError("a PADDING config needs a padding_mode (choose_config sets one)")
+        raise ValueError(f"a {cfg.operator} config needs a padding_mode (choose_config sets one)")
     left = budget(ch, cfg)
     in_sizes, start, end = [], [], []
     for _ in range(cfg.rank):
@@ -68,16 +70,18 @@ def build(ch: Chooser, cfg: Config) -> tuple[PaddingDesc, tuple[int, ...]]:
         in_sizes.append(n_in)
         start.append(s)
         end.append(e)
-    dt = cfg.data_type
-    out_sizes = tuple(n + s + e for n, s, e in zip(in_sizes, start, end))
+    return in_sizes, start, end
+
+
+def build(ch: Chooser, cfg: Config) -> tuple[PaddingDesc, tuple[int, ...]]:
+    """A valid descriptor for `cfg` (whose padding_mode choose_config has set) and its input's shape."""
+    in_sizes, start, end = geometry(ch, cfg)
     value = float32_from_bits(ch.choice(values.PADDING_VALUE_BITS))
-    desc = PaddingDesc(
-        TensorDesc(dt, tuple(in_sizes)), TensorDesc(dt, out_sizes), cfg.padding_mode, value, tuple(start), tuple(end)
-    )
+    desc = oracle.padding_desc(TensorDesc(cfg.data_type, tuple(in_sizes)), cfg.padding_mode, start, end, value)
     return desc, tuple(in_sizes)
 
 
-def corners(desc: PaddingDesc) -> list[str]:
+def corners(desc: PaddingDesc | Padding1Desc) -> list[str]:
     """This operator's corners (issue 3's list) that `desc` reaches."""
     found = []
     pads = list(zip(desc.input_tensor.sizes, desc.start_padding, desc.end_padding))
@@ -94,21 +98,35 @@ def corners(desc: PaddingDesc) -> list[str]:
 
 def extra_clauses(desc: PaddingDesc) -> list[str]:
     """Clauses a valid case exercises beyond VALID_CLAUSES, depending on its descriptor."""
-    return ["PAD.4"] if desc.padding_mode is PaddingMode.CONSTANT else []
+    return (["PAD.4"] if desc.padding_mode is PaddingMode.CONSTANT else []) + mode_clauses(desc)
+
+
+def mode_clauses(desc: PaddingDesc | Padding1Desc) -> list[str]:
+    """WRAP is beyond the seed pages (WRAP.1, and WRAP.2 where it pads)."""
+    if desc.padding_mode is not PaddingMode.WRAP:
+        return []
+    return ["WRAP.1", "WRAP.2"] if any(desc.start_padding) or any(desc.end_padding) else ["WRAP.1"]
+
+
+def padding_of(base: CaseSpec) -> PaddingDesc | Padding1Desc:
+    """The base's descriptor, DML_PADDING's or DML_PADDING1's: their geometry families are one."""
+    d = base.descriptor
+    if not isinstance(d, (PaddingDesc, Padding1Desc)):
+        raise TypeError(f"expected a padding descriptor, got {type(d).__name__}")
+    return d
 
 
 def _pad_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    d = descriptor_of(base, PaddingDesc)
+    d = padding_of(base)
     i = ch.integer(0, dimension_count(d) - 1)
     n = d.output_tensor.sizes[i]
-    return with_descriptor(
-        base, replace_output(d, set_at(d.output_tensor.sizes, i, n + ch.choice((1, -1)) if n > 1 else n + 1))
-    )
+    sizes = set_at(d.output_tensor.sizes, i, n + ch.choice((1, -1)) if n > 1 else n + 1)
+    return with_descriptor(base, dataclasses.replace(d, output_tensor=replaced_tensor(d.output_tensor, sizes, None)))
 
 
 def _pad_2_wrap(ch: Chooser, base: CaseSpec) -> CaseSpec:
     """PAD.2 broken by paddings whose sum is 2^32 more than the output needs: right only modulo 2^32."""
-    d = descriptor_of(base, PaddingDesc)
+    d = padding_of(base)
     i = ch.integer(0, dimension_count(d) - 1)
     s, e = d.start_padding[i], d.end_padding[i]
     # StartPadding + t and EndPadding + 2^32 - t, both still UINT: e + 1 <= t <= 2^32 - 1 - s
@@ -119,21 +137,27 @@ def _pad_2_wrap(ch: Chooser, base: CaseSpec) -> CaseSpec:
     return with_descriptor(base, changed, tags=("uint32-wrap",))
 
 
-def _pad_3(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    d = descriptor_of(base, PaddingDesc)
-    return with_descriptor(base, dataclasses.replace(d, padding_mode=PaddingMode.SYMMETRIC))
+def mode_too_early(mode: PaddingMode) -> tuple[Mutation, ConfigMaker]:
+    """A mode at a level before MODE_INTRODUCED's: the family's mutation and its base config."""
+    introduced = MODE_INTRODUCED[mode][0]
+
+    def mutate(ch: Chooser, base: CaseSpec) -> CaseSpec:
+        d = padding_of(base)
+        return with_descriptor(base, dataclasses.replace(d, padding_mode=mode))
+
+    def config(ch: Chooser, operator: str) -> Config:
+        first = oracle.REGISTRY[operator].TABLES.introduced[0]
+        level = ch.choice([fl for fl in FeatureLevel if first <= fl < introduced])
+        return choose_config(ch, operator, feature_level=level, padding_mode=PaddingMode.CONSTANT)
+
+    return mutate, config
 
 
 def _pad_5(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    d = descriptor_of(base, PaddingDesc)
+    d = padding_of(base)
     name = ch.choice(("start_padding", "end_padding"))
     shorter = getattr(d, name)[:-1]
     return with_descriptor(base, dataclasses.replace(d, **{name: shorter}))
-
-
-def _symmetric_too_early_config(ch: Chooser, operator: str) -> Config:
-    level = ch.choice([fl for fl in FeatureLevel if fl < SYMMETRIC_INTRODUCED[0]])
-    return choose_config(ch, operator, feature_level=level, padding_mode=PaddingMode.CONSTANT)
 
 
 def families() -> list[Family]:
@@ -143,6 +167,7 @@ def families() -> list[Family]:
         *field_families("PAD.5", "start_padding", "PAD.2"),
         Family("output size not input + padding", "PAD.2", _pad_2),
         Family("output size input + padding only modulo 2^32", "PAD.2", _pad_2_wrap),
-        Family("SYMMETRIC before FL 3.0", "PAD.3", _pad_3, _symmetric_too_early_config),
+        Family("SYMMETRIC before FL 3.0", "PAD.3", *mode_too_early(PaddingMode.SYMMETRIC)),
         Family("padding array length mismatch", "PAD.5", _pad_5),
+        Family("WRAP before FL 6.4", "WRAP.1", *mode_too_early(PaddingMode.WRAP)),
     ]

@@ -7,8 +7,8 @@ a FLOAT64 path through float32 at rank 1) then slips through every default run. 
 are made on purpose, the same in every run (no seed), and are part of the quick and full
 profiles:
 
-- every operator in every data type at rank 1 and at rank 8 (PADDING: in every mode), at the
-  oldest feature level that supports it;
+- every operator in every data type at rank 1 and at rank 8 (PADDING and PADDING1: in every mode),
+  at the oldest feature level that supports it;
 - SPLIT into REACH_SPLIT_COUNTS outputs (9 up to 256: past 8, 16, 32, 64 and 128), size-1 and
   uneven pieces, each count in another data type.
 
@@ -56,7 +56,7 @@ def _named(spec: CaseSpec, name: str) -> Case:
 def _rank_cases() -> list[Case]:
     out = []
     for operator in oracle.OPERATORS:
-        has_mode = operator == "PADDING"
+        has_mode = "padding_mode" in {f.name for f in dataclasses.fields(oracle.DESCRIPTOR_TYPES[operator])}
         for rank in REACH_RANKS:
             for data_type in ALL_DATA_TYPES:
                 for mode in modes(max(oracle.FeatureLevel)) if has_mode else [None]:
