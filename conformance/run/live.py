@@ -88,7 +88,8 @@ def run_live(
         case = data.draw(cases(unit.operator, level), label="case")
         if on_example is not None:
             on_example(case)
-        record = execute_case(Work(work.index, case), backend, level, answers.pop(case.id, None))
+        # .get, not .pop: Hypothesis may draw the same case twice (an id is its content), and both get its answer.
+        record = execute_case(Work(work.index, case), backend, level, answers.get(case.id))
         seen[record.category] += 1
         if record.category.failing:
             last_failure[:] = [(case, record)]
