@@ -259,8 +259,16 @@ def test_default_feature_level_is_the_newest_table_row() -> None:
     assert oracle.DEFAULT_FEATURE_LEVEL is newest
 
 
-def test_every_clause_belongs_to_common_or_one_operator() -> None:
+def test_every_clause_belongs_to_common_one_operator_or_a_mode() -> None:
+    """WRAP.* describes a DML_PADDING_MODE, not an operator: it belongs to every descriptor with a padding_mode."""
     prefixes = {op: m.TABLES.clause_prefix for op, m in registry.REGISTRY.items()}
+    with_mode = {
+        op
+        for op, cls in registry.DESCRIPTOR_TYPES.items()
+        if "padding_mode" in {f.name for f in dataclasses.fields(cls)}
+    }
+    assert with_mode == {"PADDING", "PADDING1"}
+    assert oracle.op_padding.MODE_INTRODUCED[oracle.PaddingMode.WRAP][1] == "WRAP.1"
     for clause in oracle.CLAUSES:
         owners = [op for op, p in prefixes.items() if clause.startswith(p)]
-        assert clause.startswith("COMMON.") or len(owners) == 1, f"{clause}: owners {owners}"
+        assert clause.startswith(("COMMON.", "WRAP.")) or len(owners) == 1, f"{clause}: owners {owners}"

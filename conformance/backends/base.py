@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from oracle import ALL_DATA_TYPES, DEFAULT_FEATURE_LEVEL, OPERATORS, DataType, Descriptor, FeatureLevel
+from oracle import ALL_DATA_TYPES, DEFAULT_FEATURE_LEVEL, OPERATORS, DataType, Descriptor, FeatureLevel, PaddingMode
 
 ENTRY_POINT_GROUP = "dml_conformance.backends"
 
@@ -29,7 +29,7 @@ class Capabilities:
     operators: frozenset[str] = frozenset(OPERATORS)
     data_types: frozenset[DataType] = frozenset(ALL_DATA_TYPES)
     ranks: frozenset[int] = frozenset(range(1, 9))
-    padding_modes: frozenset[str] = frozenset({"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC"})
+    padding_modes: frozenset[str] = frozenset(m.value for m in PaddingMode)  # WRAP: from 6.4, feature_level says
     feature_level: FeatureLevel = DEFAULT_FEATURE_LEVEL
     # Whether the backend can observe descriptor validation (a native DirectML binding can:
     # E_INVALIDARG at operator creation).  Without it, invalid cases are unsupported (U-ALL-2).

@@ -22,12 +22,12 @@ from oracle import (
     Descriptor,
     FeatureLevel,
     InvalidDescriptor,
+    Padding1Desc,
     PaddingDesc,
     PaddingMode,
     Slice1Desc,
     TensorDesc,
 )
-from oracle.op_padding import compute as padding_compute
 from oracle.op_slice1 import compute as slice1_compute
 
 from .compare import compare_outputs
@@ -36,7 +36,7 @@ from .compare import compare_outputs
 @dataclass(frozen=True)
 class Deviation:
     name: str
-    operator: str
+    operators: tuple[str, ...]  # the descriptors' operators it applies to (PADDING1 shares PADDING's model)
     summary: str
     # The outputs the deviating implementation produces, or None where the model does not apply.
     predict: Callable[[Descriptor, Sequence[np.ndarray]], list[np.ndarray] | None]
@@ -85,9 +85,12 @@ def dml_slice1_merged_axes(desc: Descriptor, inputs: Sequence[np.ndarray]) -> li
     return [y.reshape(desc.output_tensor.sizes)]
 
 
+PADS = (PaddingDesc, Padding1Desc)  # DML_PADDING and DML_PADDING1 share these models
+
+
 def _reflect_past_axis(desc: Descriptor) -> bool:
     return (
-        isinstance(desc, PaddingDesc)
+        isinstance(desc, PADS)
         and desc.padding_mode is PaddingMode.REFLECTION
         and any(s >= n or e >= n for s, e, n in zip(desc.start_padding, desc.end_padding, desc.input_tensor.sizes))
     )
@@ -97,14 +100,14 @@ def ort_reflect_within_one_reflection(desc: Descriptor, inputs: Sequence[np.ndar
     """ONNX Runtime's CPU Pad before 1.32, reflect mode with a pad >= its axis: every element that one
     reflection reaches is right (the pages' value); the rest come back unwritten (`ort_reflect_unwritten`).
     ORT 1.32 refuses these pads ("Pad reflect: pre-pad exceeds maximum allowed")."""
-    if not isinstance(desc, PaddingDesc) or not _reflect_past_axis(desc):
+    if not _reflect_past_axis(desc):
         return None
-    return padding_compute(desc, [np.asarray(inputs[0])])
+    return oracle.REGISTRY[desc.operator].compute(desc, [np.asarray(inputs[0])])
 
 
 def ort_reflect_unwritten(desc: Descriptor) -> list[np.ndarray]:
     """The output elements one reflection does not reach: on some axis, further than size - 1 from the edge."""
-    assert isinstance(desc, PaddingDesc)
+    assert isinstance(desc, PADS)
     reach = np.ones(desc.output_tensor.sizes, dtype=bool)
     for axis, (s, n, m) in enumerate(zip(desc.start_padding, desc.input_tensor.sizes, desc.output_tensor.sizes)):
         k = np.arange(m)
@@ -119,11 +122,11 @@ UINT32 = 2**32
 
 
 def dml_padding_sizes_wrap(desc: Descriptor, level: FeatureLevel) -> bool:
-    """DirectML 1.15.4 checks PAD.2 as InputSizes + StartPadding + EndPadding computed in UINT32: it accepts a
+    """DirectML 1.15.4 checks PAD.2 (and PAD1.2) as InputSizes + StartPadding + EndPadding computed in UINT32: it accepts a
     descriptor whose output sizes equal that sum only modulo 2^32, when nothing else is wrong with it.
     (Measured: what it then computes indexes with the same wrapped arithmetic; EDGE clamps, so no read
     leaves the input.)"""
-    if not isinstance(desc, PaddingDesc):
+    if not isinstance(desc, PADS):
         return False
     sizes, out = desc.input_tensor.sizes, desc.output_tensor.sizes
     sums = [n + s + e for n, s, e in zip(sizes, desc.start_padding, desc.end_padding)]
@@ -144,14 +147,14 @@ DEVIATIONS: dict[str, Deviation] = {
     for d in (
         Deviation(
             "dml-slice1-merged-axes",
-            "SLICE1",
+            ("SLICE1",),
             "DML_SLICE1 merges an axis whose window is the whole axis with stride 1 into its outer neighbour "
             "without checking that the output copies the whole window there (SLICE1.4)",
             dml_slice1_merged_axes,
         ),
         Deviation(
             "ort-cpu-reflect-past-axis",
-            "PADDING",
+            ("PADDING", "PADDING1"),
             "ONNX Runtime's CPU Pad before 1.32 runs a reflect pad >= its axis instead of refusing it, and leaves "
             "the elements one reflection does not reach unwritten (whatever the memory held); FLOAT16 goes through "
             "float32 there, so NaN payloads may change too",
@@ -161,8 +164,8 @@ DEVIATIONS: dict[str, Deviation] = {
         ),
         Deviation(
             "dml-padding-sizes-wrap",
-            "PADDING",
-            "DML_PADDING's check of PAD.2 adds InputSizes + StartPadding + EndPadding in UINT32 and accepts output "
+            ("PADDING", "PADDING1"),
+            "DML_PADDING's check of PAD.2 (and DML_PADDING1's of PAD1.2) adds InputSizes + StartPadding + EndPadding in UINT32 and accepts output "
             "sizes that equal the sum only modulo 2^32",
             lambda desc, inputs: None,
             accepts=dml_padding_sizes_wrap,
@@ -176,7 +179,7 @@ def explain_acceptance(desc: Descriptor, level: FeatureLevel) -> list[str]:
     return [
         d.name
         for d in DEVIATIONS.values()
-        if d.accepts is not None and d.operator == desc.operator and d.accepts(desc, level)
+        if d.accepts is not None and desc.operator in d.operators and d.accepts(desc, level)
     ]
 
 
@@ -184,7 +187,7 @@ def explain(desc: Descriptor, inputs: Sequence[np.ndarray], actual: Sequence[np.
     """Names of the deviations whose prediction `actual` equals bit for bit (outside the elements it leaves free)."""
     found = []
     for deviation in DEVIATIONS.values():
-        if deviation.operator != desc.operator:
+        if desc.operator not in deviation.operators:
             continue
         predicted = deviation.predict(desc, inputs)
         if predicted is None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from oracle import Descriptor
 
-from . import padding, slice1, split
+from . import padding, padding1, slice1, split
 from . import slice as slice_
 from .graph import (
     DATA,
@@ -48,6 +48,7 @@ LOWERINGS: dict[str, Callable[..., Lowering]] = {
     slice1.OPERATOR: slice1.lower,
     padding.OPERATOR: padding.lower,
     split.OPERATOR: split.lower,
+    padding1.OPERATOR: padding1.lower,
 }
 
 

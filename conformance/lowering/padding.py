@@ -1,4 +1,4 @@
-"""DML_PADDING -> ONNX Pad (constant, edge, reflect); SYMMETRIC has no ONNX form.
+"""DML_PADDING -> ONNX Pad (constant, edge, reflect); SYMMETRIC has no ONNX form, nor WRAP at opset 13.
 
 ONNX Pad takes its constant in the tensor's own type, and ORT's DirectML provider runs Pad
 as DML_PADDING1 with a typed value.  So the float32 PaddingValue is converted here, with the
@@ -8,34 +8,51 @@ PaddingValue conversion (PAD.4, U-PAD-1..3) is never exercised, and results say 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from oracle import PaddingDesc, PaddingMode, convert_padding_value
+from oracle import Padding1Desc, PaddingDesc, PaddingMode, convert_padding_value
 
-from .graph import Inexpressible, Lowering, int64s
+from .graph import OPSET, Inexpressible, Lowering, int64s
 
 OPERATOR = "PADDING"
 
 ONNX_MODES = {PaddingMode.CONSTANT: "constant", PaddingMode.EDGE: "edge", PaddingMode.REFLECTION: "reflect"}
 
 
-def lower(desc: PaddingDesc) -> Lowering:
+def onnx_mode(desc: PaddingDesc | Padding1Desc) -> str:
+    """The ONNX Pad mode, or Inexpressible: no symmetric mode, and 'wrap' only from opset 19 (this graph's is 13)."""
     mode = ONNX_MODES.get(desc.padding_mode)
     if mode is None:
-        raise Inexpressible(
-            f"padding_mode={desc.padding_mode.value}: ONNX Pad has no symmetric mode "
-            "(only constant, reflect, edge, wrap)"
+        why = (
+            "no symmetric mode"
+            if desc.padding_mode is PaddingMode.SYMMETRIC
+            else f"'wrap' only from opset 19 ({OPSET} here)"
         )
+        raise Inexpressible(f"padding_mode={desc.padding_mode.value}: ONNX Pad has {why}")
+    return mode
+
+
+def lower(desc: PaddingDesc) -> Lowering:
+    data_type = desc.input_tensor.data_type
+    if desc.padding_mode is not PaddingMode.CONSTANT:
+        return pad(desc, None)
+    conversion = convert_padding_value(data_type, desc.padding_value)
+    note = (
+        f"padding_value converted to {data_type.value} by the suite ({conversion.note}); DML_PADDING1 "
+        "receives a typed value, so the implementation's PaddingValue conversion is not exercised"
+    )
+    return pad(desc, conversion.value, (note,))
+
+
+def pad(desc: PaddingDesc | Padding1Desc, constant_value: Any, notes: tuple[str, ...] = ()) -> Lowering:
+    """The Pad node both padding operators lower to; `constant_value` (the tensor's type) for CONSTANT only."""
+    mode = onnx_mode(desc)
     data_type = desc.input_tensor.data_type
     parameters = {"pads": int64s([*desc.start_padding, *desc.end_padding])}
-    notes: tuple[str, ...] = ()
     if desc.padding_mode is PaddingMode.CONSTANT:
-        conversion = convert_padding_value(data_type, desc.padding_value)
-        parameters["constant_value"] = np.asarray(conversion.value, dtype=data_type.numpy).reshape(())
-        notes = (
-            f"padding_value converted to {data_type.value} by the suite ({conversion.note}); DML_PADDING1 "
-            "receives a typed value, so the implementation's PaddingValue conversion is not exercised",
-        )
+        parameters["constant_value"] = np.asarray(constant_value, dtype=data_type.numpy).reshape(())
     return Lowering(
         "Pad",
         "PADDING1",

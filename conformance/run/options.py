@@ -277,7 +277,7 @@ OPTIONS: tuple[Option, ...] = (
         "operators",
         "--operators",
         "--dml-operators",
-        "only these operators (SLICE, SLICE1, PADDING, SPLIT). Default: all",
+        f"only these operators ({', '.join(oracle.OPERATORS)}). Default: all",
         OPERATORS_TYPE,
         "OP,...",
         identity=True,

@@ -58,9 +58,9 @@ def test_the_device_and_stack_are_recorded(dml):
 
 def test_every_worked_example_passes_bit_exact(dml):
     examples = [c for c in STORED.cases if "example" in c.tags]
-    assert len(examples) == 10
+    assert len(examples) == 14  # the four pages' 10, and DML_PADDING1's 4
     outcomes = {c.id: execute(dml, c).category.value for c in examples}
-    assert outcomes == {c.id: "pass" for c in examples}  # DML_SLICE and SYMMETRIC included
+    assert outcomes == {c.id: "pass" for c in examples}  # DML_SLICE, SYMMETRIC and DML_PADDING1 included
 
 
 def test_curated_cases_fail_nothing_beyond_known_issues(dml):
@@ -80,7 +80,7 @@ def test_curated_cases_fail_nothing_beyond_known_issues(dml):
 def test_invalid_descriptors_are_refused_by_create_operator(dml):
     judged = 0
     for case in (c for c in STORED.cases if not c.valid):
-        if case.operator == "PADDING" and "-uint32-wrap-" in case.id:
+        if case.operator in ("PADDING", "PADDING1") and "-uint32-wrap-" in case.id:
             continue  # DirectML's known issue: the next test
         record = execute(dml, case)
         if record.category is Category.UNSUPPORTED:
@@ -93,10 +93,10 @@ def test_invalid_descriptors_are_refused_by_create_operator(dml):
 
 def test_padding_checks_its_sizes_in_uint32_and_the_other_operators_do_not(dml):
     wrap = {c.id: c for c in STORED.cases if "-uint32-wrap-" in c.id}
-    assert {c.operator for c in wrap.values()} == {"SLICE", "SLICE1", "PADDING", "SPLIT"}
+    assert {c.operator for c in wrap.values()} == {"SLICE", "SLICE1", "PADDING", "SPLIT", "PADDING1"}
     for case in wrap.values():
         record = execute(dml, case)
-        if case.operator == "PADDING":  # accepted: InputSizes + StartPadding + EndPadding added in 32 bits
+        if case.operator in ("PADDING", "PADDING1"):  # accepted: InputSizes + StartPadding + EndPadding in 32 bits
             assert record.category is Category.WAIVED and record.waived_category is Category.FAIL, record.reason
             assert record.mismatch is not None and record.mismatch.explained_by == ["dml-padding-sizes-wrap"]
         else:
@@ -108,6 +108,23 @@ def test_padding_checks_its_sizes_in_uint32_and_the_other_operators_do_not(dml):
     assert dml.run(constant.descriptor, list(constant.inputs), level).outputs[0].tolist() == [9.0] * 6
     edge = wrap["PADDING-uint32-wrap-start"]
     assert dml.run(edge.descriptor, list(edge.inputs), level).outputs[0].reshape(-1).tolist() == [2, 2, 2, 4, 4, 4]
+    edge1 = wrap["PADDING1-uint32-wrap-start"]  # the same descriptor as DML_PADDING1, FLOAT16: the same answer
+    assert dml.run(edge1.descriptor, list(edge1.inputs), level).outputs[0].reshape(-1).tolist() == [2, 2, 2, 4, 4, 4]
+
+
+def test_wrap_is_wrap_around_on_directml(dml):
+    """U-WRAP-1 leaves WRAP's padding undocumented; DirectML 1.15.4 wraps around (as ONNX's wrap), worked out by
+    hand: [1, 2, 3] with StartPadding 2, EndPadding 4 is Input[(k - 2) mod 3]; [[1, 2], [3, 4]] padded 1 before
+    axis 0 and 1 after axis 1 is [[3, 4, 3], [1, 2, 1], [3, 4, 3]].  Recorded as observed, never judged."""
+    by_id = {c.id: c for c in STORED.cases}
+    level = dml.capabilities().feature_level
+    assert level >= FeatureLevel.parse("6.4")
+    rank1, rank2 = by_id["PADDING1-wrap"], by_id["PADDING1-wrap-rank2"]
+    assert dml.run(rank1.descriptor, list(rank1.inputs), level).outputs[0].tolist() == [2, 3, 1, 2, 3, 1, 2, 3, 1]
+    out = dml.run(rank2.descriptor, list(rank2.inputs), level).outputs[0].tolist()
+    assert out == [[3, 4, 3], [1, 2, 1], [3, 4, 3]]
+    record = execute(dml, rank1)
+    assert record.category is Category.OBSERVED and record.observed is not None and record.observed.matches_policy
 
 
 def test_feature_level_only_cases_are_accepted_by_directml_so_they_are_unsupported(dml):
@@ -137,7 +154,7 @@ def test_a_thousand_generated_cases_fail_nothing_beyond_known_issues(dml):
     assert failing == []
     assert counts[Category.PASS] >= 0.75 * len(records), counts  # executed, not silently unsupported
     reached = {r.reached_operator for r in records if r.category is Category.PASS}
-    assert reached == {"SLICE", "SLICE1", "PADDING", "SPLIT"}
+    assert reached == {"SLICE", "SLICE1", "PADDING", "SPLIT", "PADDING1"}
 
 
 def test_symmetric_padding_and_dml_slice_reach_directml_as_themselves(dml):
@@ -307,5 +324,6 @@ def test_stress_cases_axes_past_65535_and_8d_are_bit_exact_and_the_ones_past_2gi
             record = execute_unit(Work(0, case), dml, None, max_bytes=budget)
             outcomes[case.id] = (record.category.value, "over the memory budget" in record.reason)
     large = {"SLICE-stress-in-past-2GiB", "PADDING-stress-out-past-2GiB", "PADDING-stress-out-past-4GiB"}
-    assert len(outcomes) == 16 and large <= set(outcomes)
+    assert len(outcomes) == 18 and large <= set(outcomes)
+    assert {"PADDING1-stress-axis-past-65535", "PADDING1-stress-8d-edge"} <= set(outcomes)
     assert outcomes == {i: ("unsupported", True) if i in large else ("pass", False) for i in outcomes}

@@ -57,7 +57,10 @@ def test_the_route_and_versions_are_recorded(ort_dml):
 
 
 def test_three_hundred_generated_cases_run_bit_exact_in_a_few_sessions(ort_dml):
-    cases = [c for c in select_cases(generated=400, seed=21) if c.valid and "generated" in c.tags]
+    # Generated at random (the reach set's extremes, WRAP and rank 8 in every type, are the quick profile's).
+    cases = [
+        c for c in select_cases(generated=400, seed=21) if c.valid and "generated" in c.tags and "reach" not in c.tags
+    ]
     assert len(cases) >= 300
     before = ort_dml.stats["sessions"]
     outcome, failures = run_all(ort_dml, cases)

@@ -1,7 +1,8 @@
 """Backend `directml`: DirectML's own API, every descriptor exactly as the case states it.
 
 Each case becomes the operator's DirectML struct (DML_SLICE_OPERATOR_DESC, DML_SLICE1_..., DML_PADDING_...
-with PaddingValue as the FLOAT the struct holds, DML_SPLIT_...) over DML_BUFFER_TENSOR_DESCs, and goes
+with PaddingValue as the FLOAT the struct holds, DML_SPLIT_..., DML_PADDING1_... with its typed
+DML_SCALAR_UNION) over DML_BUFFER_TENSOR_DESCs, and goes
 to the native runner (native/dml_runner.cpp): CreateOperator, CompileOperator, initialise, bind,
 dispatch, read back.  Invalid descriptors go to CreateOperator too, so DirectML's own validation is
 judged.  On Linux the runner runs under Wine (D3D12 from vkd3d over Mesa's lavapipe): real DirectML
@@ -21,6 +22,7 @@ import numpy as np
 
 import oracle
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc
+from oracle.op_padding1 import scalar_bits
 from oracle.padding_value import float32_bits
 
 from ...support.processes import Tree
@@ -123,6 +125,12 @@ def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) 
         fields |= {name: list(getattr(desc, name)) for name in desc.ARRAYS}
     if isinstance(desc, oracle.PaddingDesc):
         fields |= {"padding_mode": desc.padding_mode.value, "padding_value_bits": float32_bits(desc.padding_value)}
+    if isinstance(desc, oracle.Padding1Desc):
+        fields |= {
+            "padding_mode": desc.padding_mode.value,
+            "padding_value_data_type": desc.padding_value_data_type.value,
+            "padding_value_bits": scalar_bits(desc.padding_value),
+        }
     return {
         "op": "run",
         "operator": desc.operator,

@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <io.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -185,8 +186,19 @@ struct Json {
     int64_t integer(const std::string& what) const {
         if (kind != Number) throw ProtocolError{what + " is not a number"};
         char* end = nullptr;
+        errno = 0;
         long long v = std::strtoll(text.c_str(), &end, 10);
         if (!end || *end) throw ProtocolError{what + " is not an integer: " + text};
+        if (errno == ERANGE) throw ProtocolError{what + " does not fit an INT64: " + text};
+        return v;
+    }
+    // The whole UINT64 range (a DML_SCALAR_UNION's bits), which integer() cannot hold past 2^63.
+    uint64_t uint64(const std::string& what) const {
+        if (kind != Number || text.empty() || text[0] == '-') throw ProtocolError{what + " is not a UINT64: " + text};
+        char* end = nullptr;
+        errno = 0;
+        unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+        if (!end || *end || errno == ERANGE) throw ProtocolError{what + " is not a UINT64: " + text};
         return v;
     }
     const std::string& str(const std::string& what) const {

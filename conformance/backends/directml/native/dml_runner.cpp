@@ -1,4 +1,4 @@
-// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING and DML_SPLIT exactly as a case describes them.
+// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT and DML_PADDING1 exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
 // (creating one costs seconds under vkd3d, so it is made once and reused), one IDMLDevice per minimum
@@ -22,6 +22,7 @@ const std::map<std::string, DML_PADDING_MODE>& padding_modes() {
         {"EDGE", DML_PADDING_MODE_EDGE},
         {"REFLECTION", DML_PADDING_MODE_REFLECTION},
         {"SYMMETRIC", DML_PADDING_MODE_SYMMETRIC},
+        {"WRAP", DML_PADDING_MODE_WRAP},  // DML_TARGET_VERSION 0x6400: feature level 6.4
     };
     return m;
 }
@@ -113,6 +114,7 @@ struct OperatorDesc {
     DML_SLICE_OPERATOR_DESC slice{};
     DML_SLICE1_OPERATOR_DESC slice1{};
     DML_PADDING_OPERATOR_DESC padding{};
+    DML_PADDING1_OPERATOR_DESC padding1{};
     DML_SPLIT_OPERATOR_DESC split{};
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
     DML_OPERATOR_DESC op{};
@@ -149,6 +151,18 @@ struct OperatorDesc {
             DML_PADDING_MODE mode = lookup(padding_modes(), f.at("padding_mode").str("padding_mode"), "padding mode");
             padding = {&input.desc, &output_descs.at(0), mode, value, dims, a.data(), b.data()};
             op = {DML_OPERATOR_PADDING, &padding};
+        } else if (name == "PADDING1") {
+            a = uints(f.at("start_padding"), "start_padding");
+            b = uints(f.at("end_padding"), "end_padding");
+            DML_PADDING_MODE mode = lookup(padding_modes(), f.at("padding_mode").str("padding_mode"), "padding mode");
+            DML_TENSOR_DATA_TYPE value_type =
+                lookup(data_types(), f.at("padding_value_data_type").str("padding_value_data_type"), "data type");
+            // DML_SCALAR_UNION: the value's bits in its type's width, little-endian, the rest of the 8 bytes zero.
+            uint64_t bits = f.at("padding_value_bits").uint64("padding_value_bits");
+            DML_SCALAR_UNION value{};
+            std::memcpy(value.Bytes, &bits, sizeof bits);
+            padding1 = {&input.desc, &output_descs.at(0), mode, value_type, value, dims, a.data(), b.data()};
+            op = {DML_OPERATOR_PADDING1, &padding1};
         } else if (name == "SPLIT") {
             UINT count = static_cast<UINT>(f.at("output_count").integer("output_count"));
             UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
