@@ -161,7 +161,8 @@ def _print_summary(session, results, report) -> None:
     if device:
         print(f"device:  {device}")
     print(f"host:    {host_line(results.header.platform)}")
-    print(f"verdict: {results.verdict().value}")
+    parts = results.part_verdicts()
+    print(f"verdict: {results.verdict().value}" + (f" ({parts})" if parts else ""))
 
 
 # --- report, explain, cases, backends ----------------------------------------------------------

@@ -306,7 +306,12 @@ class DmlPlugin:
         if getattr(self, "report_error", None):
             tr.write_line(f"error: {self.report_error}", red=True)
         verdict = self.results.verdict()
-        tr.write_line(f"verdict: {verdict.value}" + (": no case executed" if verdict is Verdict.UNTESTED else ""))
+        parts = self.results.part_verdicts()
+        tr.write_line(
+            f"verdict: {verdict.value}"
+            + (": no case executed" if verdict is Verdict.UNTESTED else "")
+            + (f" ({parts})" if parts else "")
+        )
         tr.write_line(f"results: {self.session.results_path}")
         if self.report is not None:
             tr.write_line(f"report:  {self.report}")

@@ -19,6 +19,8 @@ import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
+import oracle
+
 from ..cases.coverage import carried_by
 from ..run.outputs import GENERATOR, ReportError
 from ..run.record import CATEGORIES, Category, Digests, Record, TensorData, Verdict, repro_command
@@ -27,6 +29,9 @@ from .escape import esc
 from .heatmap import CSS as HEATMAP_CSS
 from .heatmap import heat_maps
 from .regression import regression_view
+
+# What DirectML's own pages add past the four seed pages (docs/spec/beyond-seeds.md): marked wherever it shows.
+BEYOND = "<span class='beyond' title='docs/spec/beyond-seeds.md'>beyond the seed pages</span>"
 
 # GENERATOR and REPORT_MARKERS: how a report starts (run.outputs checks a --report target by them).
 
@@ -55,6 +60,8 @@ pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}
 code.repro{background:#222;color:#eee;padding:2px 6px;display:inline-block}
 #filters{position:sticky;top:0;background:#fff;padding:.5em 0;border-bottom:1px solid #ccc;z-index:1}
 .note{color:#740}
+.part-PASS{color:#064;font-weight:bold}.part-FAIL,.part-INCOMPLETE,.part-UNTESTED{color:#900;font-weight:bold}
+.beyond{font-size:.8em;background:#e6e0f8;color:#436;padding:0 .3em;border-radius:3px;white-space:nowrap}
 """
 
 JS = """
@@ -152,8 +159,15 @@ def _summary(runs: list[Results]) -> str:
         if h.retries:
             settings += f"<br>retries {h.retries}" + (" (flaky fails)" if h.flaky_fails else "")
         verdict = run.verdict().value
+        parts = ""
+        if any(r.beyond_seed_pages for r in run.records):
+            seeds, beyond = run.verdict(False).value, run.verdict(True).value
+            parts = (
+                f"<br><small>the four seed pages: <span class='part-{seeds}'>{seeds}</span><br>{BEYOND}: "
+                f"<span class='part-{beyond}'>{beyond}</span></small>"
+            )
         rows.append(
-            f'<tr><td>{esc(_run_name(i, run))}</td><td><span class="verdict v-{verdict}">{verdict}</span>'
+            f'<tr><td>{esc(_run_name(i, run))}</td><td><span class="verdict v-{verdict}">{verdict}</span>{parts}'
             f"</td><td>{esc(h.backend_spec or run.backend)}{device}<br><small>{esc(versions)}</small></td><td>{settings}</td>"
             f'<td class="num">{len(run.records)}</td>{cells}<td><small>{esc(run.path)}<br>'
             f"{esc(h.started)} on {esc(host_line(h.platform))}, suite "
@@ -172,7 +186,9 @@ def _summary(runs: list[Results]) -> str:
         "kept in the case's details. <b>interrupted</b>: the run was stopped while the case ran. Verdicts: "
         "<b>FAIL</b> a case failed (or a case file could not be read); <b>INCOMPLETE</b> the run did not finish "
         "(interrupted, stopped, or shards missing); <b>UNTESTED</b> it finished but no case executed (all "
-        "unsupported or deselected); <b>PASS</b> otherwise.</p>"
+        "unsupported or deselected); <b>PASS</b> otherwise. A run that holds cases past the four seed pages "
+        "(DML_PADDING1, DML_PADDING_MODE_WRAP: docs/spec/beyond-seeds.md) shows each part's verdict under the "
+        "run's, which covers both.</p>"
     )
 
 
@@ -233,7 +249,7 @@ def _clauses(runs: list[Results]) -> str:
         )
         klass = "" if ids.get(c) else ' class="cell-bad"'
         rows.append(
-            f"<tr{klass}><td>{esc(c)}</td><td>{esc(clauses.get(c, ''))}</td>"
+            f"<tr{klass}><td>{esc(c)}{BEYOND if oracle.beyond_seeds(c) else ''}</td><td>{esc(clauses.get(c, ''))}</td>"
             f'<td class="num">{len(ids.get(c, ()))}</td>{cells}</tr>'
         )
     return (
@@ -269,6 +285,7 @@ def _errata(runs: list[Results]) -> str:
             parts.append(f"<div><b>{esc(_run_name(i, run))}</b>: {esc(summary)}<ul>{''.join(items)}{more}</ul></div>")
         blocks.append(
             f"<tr id='erratum-{esc(eid)}'><td><b>{esc(eid)}</b><br>{esc(e.get('kind'))}"
+            f"{'<br>' + BEYOND if any(map(oracle.beyond_seeds, e.get('clauses') or ())) else ''}"
             f"{'<br><i>observed</i>' if e.get('observed') else ''}</td><td>{esc(', '.join(e.get('clauses') or ()))}</td>"
             f"<td>{esc(e.get('summary'))}<br><b>Decision:</b> {esc(e.get('policy'))}<br><small>decided by "
             f"{esc(e.get('decided_by'))}</small></td><td>{''.join(parts)}</td></tr>"

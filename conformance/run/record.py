@@ -185,6 +185,11 @@ class Record:
     synthesized: bool = False  # made by the reader of a version-1 file for a case that never finished
     attempts: list[Attempt] = field(default_factory=list)  # earlier tries of a retried case, first first
 
+    @property
+    def beyond_seed_pages(self) -> bool:
+        """The case tests what lies past the four seed pages (DML_PADDING1, WRAP): its verdict is apart."""
+        return oracle.beyond_seed_pages(self.operator, self.clauses)
+
     def set(self, category: Category, reason: str) -> Record:
         self.category = category
         self.reason = safe_text(reason)

@@ -200,15 +200,32 @@ class Results:
     def executed(self) -> int:
         return sum(1 for r in self.records if r.category.executed)
 
-    def verdict(self) -> Verdict:
-        """FAIL over INCOMPLETE over UNTESTED over PASS: an unfinished run, or one that tested nothing, never passes."""
-        if self.failed:
+    def verdict(self, beyond_seed_pages: bool | None = None) -> Verdict:
+        """FAIL over INCOMPLETE over UNTESTED over PASS: an unfinished run, or one that tested nothing, never passes.
+
+        With `beyond_seed_pages` True or False, the verdict of that part of the run alone: the cases past the
+        four seed pages (Record.beyond_seed_pages), or the four pages' own.  A case file that could not be read
+        fails every part (nobody knows which part it held).
+        """
+        if beyond_seed_pages is None:
+            failed, executed = self.failed, self.executed
+        else:
+            part = [r for r in self.records if r.beyond_seed_pages is beyond_seed_pages]
+            failed = bool(self.header.input_errors) or any(fails_run(r.category, self.header.flaky_fails) for r in part)
+            executed = sum(1 for r in part if r.category.executed)
+        if failed:
             return Verdict.FAIL
         if not self.complete:
             return Verdict.INCOMPLETE
-        if not self.executed:
+        if not executed:
             return Verdict.UNTESTED
         return Verdict.PASS
+
+    def part_verdicts(self) -> str:
+        """'the four seed pages: PASS; beyond them: PASS', or '' for a run with no case past the seed pages."""
+        if not any(r.beyond_seed_pages for r in self.records):
+            return ""
+        return f"the four seed pages: {self.verdict(False).value}; beyond them: {self.verdict(True).value}"
 
 
 def final_records(records: list[Record]) -> list[Record]:

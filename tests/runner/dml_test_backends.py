@@ -53,6 +53,18 @@ class BitFlip(AllLevels):
         return RunResult.ok(outputs, reached_operator=f"DML_{descriptor.operator}")
 
 
+class BeyondFlip(BitFlip):
+    """BitFlip on the cases past the four seed pages only (DML_PADDING1, WRAP); the oracle everywhere else."""
+
+    name = "beyond-flip"
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        mode = getattr(descriptor, "padding_mode", None)
+        if descriptor.operator == "PADDING1" or (mode is not None and mode.value == "WRAP"):
+            return super().run(descriptor, inputs, feature_level)
+        return AllLevels.run(self, descriptor, inputs, feature_level)
+
+
 class Slow(AllLevels):
     """Correct but slow (DML_TEST_DELAY seconds per case): a run to kill mid-way."""
 
