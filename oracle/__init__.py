@@ -1,5 +1,5 @@
 """A spec oracle for DirectML's data-movement operators: DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT (the seed
-pages) and DML_PADDING1 (DirectML's own page, beyond the seeds).
+pages), and DML_PADDING1 and DML_JOIN (DirectML's own pages, beyond the seeds: docs/spec/beyond-seeds.md).
 
 Every clause of the reference pages (../shared/seeds, restated in ../shared/spec/operators.md)
 is implemented exactly, bit for bit, for all eleven data types and ranks 1 to 8.
@@ -11,6 +11,8 @@ from .api import (
     descriptor_from_json,
     descriptor_to_json,
     explain,
+    join,
+    join_desc,
     padding,
     padding1,
     padding1_desc,
@@ -28,6 +30,7 @@ from .buffers import release as release_buffers
 from .checks import InvalidDescriptor, TensorDesc
 from .errata import ERRATA, Erratum
 from .masks import unspecified_mask
+from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
@@ -65,6 +68,7 @@ __all__ = [
     "Erratum",
     "FeatureLevel",
     "InvalidDescriptor",
+    "JoinDesc",
     "OperatorModule",
     "Padding1Desc",
     "PaddingDesc",
@@ -84,6 +88,8 @@ __all__ = [
     "descriptor_from_json",
     "descriptor_to_json",
     "explain",
+    "join",
+    "join_desc",
     "min_feature_level",
     "padding",
     "padding1",

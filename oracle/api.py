@@ -1,7 +1,7 @@
 """The oracle's entry points: descriptors in, validation, outputs, derivations out.
 
 `validate`, `compute`, `explain` and `unspecified` dispatch on the descriptor to its
-operator module; `slice`, `slice1`, `padding` and `split` are thin wrappers that build a
+operator module; `slice`, `slice1`, `padding`, `split` (and `padding1`, `join`) are thin wrappers that build a
 descriptor from numpy arrays the way a caller of directml.h would fill the struct.
 """
 
@@ -16,6 +16,7 @@ import numpy as np
 
 from . import core, op_padding1, op_slice1
 from .checks import TensorDesc, as_ints
+from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
@@ -28,7 +29,7 @@ from .tables import DataType, FeatureLevel
 
 # Static, for mypy (a union cannot be built from the registry at type-check time);
 # tests/test_structure.py checks it names exactly registry.DESCRIPTOR_TYPES.
-Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc | Padding1Desc
+Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc | Padding1Desc | JoinDesc
 
 
 def _module(desc: Descriptor) -> OperatorModule:
@@ -59,11 +60,18 @@ def compute(
     validate(desc, feature_level)
     if max_bytes is not None:
         check_size(desc, max_bytes)
-    if len(inputs) != 1:
-        raise ValueError(f"{desc.operator} takes exactly one input tensor, got {len(inputs)}")
-    x = core.check_input(inputs[0], desc.input_tensor, "input")
+    xs = _check_inputs(desc, inputs)
     module = _module(desc)
-    return (module.compute_literal if literal else module.compute)(desc, [x])
+    return (module.compute_literal if literal else module.compute)(desc, xs)
+
+
+def _check_inputs(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    tensors = desc.input_tensors  # one for every operator but JOIN
+    if len(inputs) != len(tensors):
+        raise ValueError(f"{desc.operator} takes {len(tensors)} input tensor(s), got {len(inputs)}")
+    if len(tensors) == 1:
+        return [core.check_input(inputs[0], tensors[0], "input")]
+    return [core.check_input(x, t, f"input {j}") for j, (x, t) in enumerate(zip(inputs, tensors))]
 
 
 def explain(
@@ -71,8 +79,7 @@ def explain(
 ) -> list[str]:
     """One derivation line per output element, in the pages' notation."""
     validate(desc, feature_level)
-    x = core.check_input(inputs[0], desc.input_tensor, "input")
-    return _module(desc).explain(desc, [x])
+    return _module(desc).explain(desc, _check_inputs(desc, inputs))
 
 
 def unspecified(desc: Descriptor) -> list[str]:
@@ -146,6 +153,16 @@ def split_desc(input_tensor: TensorDesc, axis, output_sizes) -> SplitDesc:
     return SplitDesc(input_tensor, outputs, axis)
 
 
+def join_desc(input_tensors: Sequence[TensorDesc], axis) -> JoinDesc:
+    """DML_JOIN's descriptor; the output is the inputs' sizes with their sizes along `axis` summed (JOIN.3)."""
+    axis = as_ints((axis,), "axis")[0]
+    first = input_tensors[0]
+    sizes = list(first.sizes)
+    if 0 <= axis < len(sizes):
+        sizes[axis] = sum(t.sizes[axis] for t in input_tensors if axis < t.dimension_count)
+    return JoinDesc(tuple(input_tensors), TensorDesc(first.data_type, tuple(sizes)), axis)
+
+
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:
     """DML_SLICE: Output[c] = Input[offsets + strides * c]; the output's sizes are `sizes`."""
     x, in_desc = _input_desc(input)
@@ -177,6 +194,13 @@ def split(input, axis, output_sizes, *, feature_level=None) -> list[np.ndarray]:
     """DML_SPLIT along `axis`; output_sizes are the outputs' sizes along that axis."""
     x, in_desc = _input_desc(input)
     return compute(split_desc(in_desc, axis, output_sizes), [x], feature_level=feature_level)
+
+
+def join(inputs, axis, *, feature_level=None) -> np.ndarray:
+    """DML_JOIN along `axis`: the inputs one after another (numpy's concatenate, bit for bit)."""
+    pairs = [_input_desc(x) for x in inputs]
+    desc = join_desc([d for _, d in pairs], axis)
+    return compute(desc, [x for x, _ in pairs], feature_level=feature_level)[0]
 
 
 # --- descriptors as JSON (the case format's "descriptor" object) ---------------------------
@@ -276,7 +300,7 @@ def descriptor_from_json(operator: str, obj: dict) -> Descriptor:
     for name, value in obj.items():
         if name in ("input_tensor", "output_tensor"):
             kwargs[name] = TensorDesc.from_json(value)
-        elif name == "output_tensors":
+        elif name in ("output_tensors", "input_tensors"):
             kwargs[name] = tuple(TensorDesc.from_json(t) for t in value)
         elif name == "padding_value" and cls is Padding1Desc:
             kwargs[name] = scalar_from_json(value, DataType.parse(obj["padding_value_data_type"]))

@@ -160,6 +160,10 @@ class OneInOneOut:
         return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
 
     @property
+    def input_tensors(self) -> tuple[TensorDesc, ...]:
+        return (self.input_tensor,)
+
+    @property
     def output_tensors(self) -> tuple[TensorDesc, ...]:
         return (self.output_tensor,)
 
@@ -180,3 +184,50 @@ def check_one_in_one_out(desc: OneInOneOut, count_clause: str) -> int:
     for name in desc.ARRAYS:
         check_length(getattr(desc, name), name, n, count_clause)
     return n
+
+
+def check_count_and_axis(
+    count: int | None, tensors: Sequence[TensorDesc], count_field: str, axis: int, rank: int, clauses: tuple[str, str]
+) -> None:
+    """SPLIT's OutputCount and JOIN's InputCount: greater than 0 and the length of their tensor array
+    (clauses[0]); Axis in [0, DimensionCount - 1] (clauses[1])."""
+    if count is None:  # the descriptor's __post_init__ fills it in
+        raise TypeError(f"{count_field} was not filled in")
+    struct_name = "".join(part.title() for part in count_field.split("_"))  # input_count -> InputCount
+    if count < 1:
+        fail(f"{count_field}={count}, but {struct_name} must be greater than 0", clauses[0], count_field)
+    array = count_field.replace("count", "tensors")
+    if count != len(tensors):
+        fail(f"{count_field}={count}, but {array} has {len(tensors)} entries", clauses[0], count_field)
+    if not 0 <= axis <= min(rank - 1, UINT_MAX):
+        fail(f"axis={axis}, but Axis must be in [0, {rank - 1}] (DimensionCount={rank})", clauses[1], "axis")
+
+
+def check_pieces(
+    whole: TensorDesc,
+    whole_name: str,
+    pieces: Sequence[TensorDesc],
+    piece_name: str,
+    axis: int,
+    clauses: tuple[str, str],
+    sum_field: str,
+) -> None:
+    """SPLIT's outputs and JOIN's inputs: pieces of `whole` along `axis`.  Every piece has whole's size off the
+    axis (clauses[0]), and their sizes along it sum to whole's (clauses[1], naming `sum_field` to fix)."""
+    for j, tensor in enumerate(pieces):
+        for d in range(whole.dimension_count):
+            if d != axis and tensor.sizes[d] != whole.sizes[d]:
+                fail(
+                    f"{piece_name}[{j}].sizes[{d}]={tensor.sizes[d]}, but {whole_name}.sizes[{d}]="
+                    f"{whole.sizes[d]}; only Axis={axis} may differ",
+                    clauses[0],
+                    f"{piece_name}[{j}].sizes",
+                )
+    along = [t.sizes[axis] for t in pieces]
+    if sum(along) != whole.sizes[axis]:
+        fail(
+            f"{piece_name.split('_')[0]} sizes along axis {axis} sum to {' + '.join(map(str, along))} = {sum(along)}, "
+            f"but {whole_name}.sizes[{axis}]={whole.sizes[axis]}",
+            clauses[1],
+            sum_field,
+        )

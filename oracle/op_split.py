@@ -12,12 +12,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import core
-from .checks import TensorDesc, as_ints, check_same_type_and_rank, check_sizes, check_support, fail
+from .checks import (
+    TensorDesc,
+    as_ints,
+    check_count_and_axis,
+    check_pieces,
+    check_same_type_and_rank,
+    check_sizes,
+    check_support,
+    fail,
+)
 from .tables import (
     ALL_DATA_TYPES,
     FL30_TYPES,
     RANKS_1_8,
-    UINT_MAX,
     FeatureLevel,
     OperatorTables,
     SupportRow,
@@ -63,6 +71,10 @@ class SplitDesc:
         return self.input_tensor.dimension_count
 
     @property
+    def input_tensors(self) -> tuple[TensorDesc, ...]:
+        return (self.input_tensor,)
+
+    @property
     def tensors(self) -> dict[str, TensorDesc]:
         named = {"input_tensor": self.input_tensor}
         named.update({f"output_tensors[{j}]": t for j, t in enumerate(self.output_tensors)})
@@ -78,19 +90,8 @@ DESCRIPTOR = SplitDesc
 
 
 def validate(desc: SplitDesc, feature_level: FeatureLevel) -> None:
-    if desc.output_count is None:  # __post_init__ fills it in
-        raise TypeError("SplitDesc.output_count was not filled in")
-    if desc.output_count < 1:
-        fail(f"output_count={desc.output_count}, but OutputCount must be greater than 0", "SPLIT.5", "output_count")
-    if desc.output_count != len(desc.output_tensors):
-        fail(
-            f"output_count={desc.output_count}, but output_tensors has {len(desc.output_tensors)} entries",
-            "SPLIT.5",
-            "output_count",
-        )
     n = desc.dimension_count
-    if not 0 <= desc.axis <= min(n - 1, UINT_MAX):
-        fail(f"axis={desc.axis}, but Axis must be in [0, {n - 1}] (DimensionCount={n})", "SPLIT.5", "axis")
+    check_count_and_axis(desc.output_count, desc.output_tensors, "output_count", desc.axis, n, ("SPLIT.5", "SPLIT.5"))
     check_sizes(desc.input_tensor, "input_tensor")
     for j, tensor in enumerate(desc.output_tensors):
         name = f"output_tensors[{j}]"
@@ -103,23 +104,15 @@ def validate(desc: SplitDesc, feature_level: FeatureLevel) -> None:
         check_sizes(tensor, name)
         check_same_type_and_rank(desc.input_tensor, "input_tensor", tensor, name)
     check_support(OPERATOR, TABLES, desc.tensors, n, feature_level)
-    for j, tensor in enumerate(desc.output_tensors):
-        for d in range(n):
-            if d != desc.axis and tensor.sizes[d] != desc.input_tensor.sizes[d]:
-                fail(
-                    f"output_tensors[{j}].sizes[{d}]={tensor.sizes[d]}, but input_tensor.sizes[{d}]="
-                    f"{desc.input_tensor.sizes[d]}; only Axis={desc.axis} may differ",
-                    "SPLIT.2",
-                    f"output_tensors[{j}].sizes",
-                )
-    total = sum(desc.output_sizes)
-    if total != desc.input_tensor.sizes[desc.axis]:
-        fail(
-            f"output sizes along axis {desc.axis} sum to {' + '.join(map(str, desc.output_sizes))} = {total}, but "
-            f"input_tensor.sizes[{desc.axis}]={desc.input_tensor.sizes[desc.axis]}",
-            "SPLIT.3",
-            "output_tensors",
-        )
+    check_pieces(
+        desc.input_tensor,
+        "input_tensor",
+        desc.output_tensors,
+        "output_tensors",
+        desc.axis,
+        ("SPLIT.2", "SPLIT.3"),
+        "output_tensors",
+    )
 
 
 def unspecified(desc: SplitDesc) -> list[str]:

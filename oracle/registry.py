@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from . import op_padding, op_padding1, op_slice, op_slice1, op_split
+from . import op_join, op_padding, op_padding1, op_slice, op_slice1, op_split
 from .tables import DataType, FeatureLevel, OperatorTables, SupportRow, beyond_seeds
 
 
@@ -61,7 +61,7 @@ def _register(*modules: OperatorModule) -> dict[str, OperatorModule]:
 
 
 # Operator name as the suite spells it (case files, ids, reports) -> its module, in the pages' order.
-REGISTRY: dict[str, OperatorModule] = _register(op_slice, op_slice1, op_padding, op_split, op_padding1)
+REGISTRY: dict[str, OperatorModule] = _register(op_slice, op_slice1, op_padding, op_split, op_padding1, op_join)
 
 OPERATORS: tuple[str, ...] = tuple(REGISTRY)
 DESCRIPTOR_TYPES: dict[str, type] = {name: m.DESCRIPTOR for name, m in REGISTRY.items()}

@@ -246,9 +246,16 @@ CLAUSES: dict[str, str] = {
     "PAD1.5": "DimensionCount is the size of StartPadding/EndPadding and the tensors' rank",
     "PAD1.6": "Introduced in FL 5.0; 1-8 dims, all eleven data types",
     "PAD1.7": "Input and output have the same DataType and DimensionCount",
+    "JOIN.1": "Concatenates InputTensors along Axis, in order",
+    "JOIN.2": "InputCount is the size of InputTensors and is greater than 0",
+    "JOIN.3": "Inputs' sizes equal the output's except along Axis, where they sum to the output's",
+    "JOIN.4": "Axis in [0, OutputTensor.DimensionCount - 1]",
+    "JOIN.5": "InputTensors and OutputTensor have the same DataType and DimensionCount",
+    "JOIN.6": "One input is a plain copy; JOIN is the inverse of DML_SPLIT",
+    "JOIN.7": "Introduced in FL 1.0; 4 dims (1.0, 2.1), 4-5 (3.0), 1-8 and all eleven data types (4.1)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
-BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.")
+BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.")
 
 
 def beyond_seeds(clause: str) -> bool:

@@ -1,7 +1,7 @@
 """The worked examples (cases/examples, typed in by hand) reproduce bit for bit.
 
-The seed pages' ten, typed in from ../shared/seeds, and DML_PADDING1's four, typed in from its
-DirectML page (docs/spec/beyond-seeds.md): never produced by the oracle, so these are the oracle's
+The seed pages' ten, typed in from ../shared/seeds, and DML_PADDING1's and DML_JOIN's four each, typed
+in from their DirectML pages (docs/spec/beyond-seeds.md): never produced by the oracle, so these are the oracle's
 first independent check, both the fast path and the literal one.
 """
 
@@ -32,10 +32,14 @@ EXPECTED_IDS = {
     "PADDING1-example-2",
     "PADDING1-example-3",
     "PADDING1-example-4",
+    "JOIN-example-1",
+    "JOIN-example-2",
+    "JOIN-example-3",
+    "JOIN-example-4",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
-OLDEST_LEVEL = {"SLICE": "1.0", "SLICE1": "2.1", "PADDING": "1.0", "SPLIT": "1.0", "PADDING1": "5.0"}
+OLDEST_LEVEL = {"SLICE": "1.0", "SLICE1": "2.1", "PADDING": "1.0", "SPLIT": "1.0", "PADDING1": "5.0", "JOIN": "1.0"}
 
 
 def _examples() -> list[Case]:
@@ -47,7 +51,7 @@ def _examples() -> list[Case]:
 EXAMPLES = _examples()
 
 
-def test_exactly_the_fourteen_examples() -> None:
+def test_exactly_the_eighteen_examples() -> None:
     assert {c.id for c in EXAMPLES} == EXPECTED_IDS
     assert {p.stem for p in Path(EXAMPLES_DIR).glob("*.json")} == EXPECTED_IDS
 
@@ -70,6 +74,7 @@ def test_example_metadata(case: Case) -> None:
         assert "E-PAD-1" in case.tags
     if case.operator == "PADDING1":
         assert "E-PAD1-1" in case.tags
+    if case.operator in ("PADDING1", "JOIN"):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags
@@ -93,6 +98,14 @@ def test_oldest_level_is_the_oldest() -> None:
         with pytest.raises(oracle.InvalidDescriptor) as e:
             oracle.validate(by_id[f"PADDING1-example-{n}"].descriptor, "4.1")
         assert e.value.clause == "PAD1.6"
+    # DML_JOIN at 1.0 and 2.1 takes 4 dimensions only (JOIN.7): its examples as 3-D are invalid there, valid at 4.1.
+    squeezed = oracle.join_desc(
+        [oracle.TensorDesc(t.data_type, t.sizes[1:]) for t in by_id["JOIN-example-1"].descriptor.input_tensors], 2
+    )
+    with pytest.raises(oracle.InvalidDescriptor) as e:
+        oracle.validate(squeezed, "4.0")
+    assert e.value.clause == "JOIN.7"
+    oracle.validate(squeezed, "4.1")
 
 
 def test_slice1_example_2_typo_reading_differs() -> None:

@@ -28,7 +28,7 @@ SEEDS = {
     "SPLIT": ["004_62d11e62c511bcd0.txt"],  # English
 }
 HEADER = re.compile(r"^DML_FEATURE_LEVEL_(\d+)_(\d+)(?!\d)")
-ROW = re.compile(r"^(InputTensor|OutputTensors?)\b(.*)$")
+ROW = re.compile(r"^(InputTensors?|OutputTensors?)\b(.*)$")
 TYPE = re.compile(r"\b(" + "|".join(t.value for t in DataType) + r")\b")
 
 
@@ -62,7 +62,7 @@ def parse_support_tables(text: str) -> tuple[SupportRow, ...]:
         assert len(numbers) in (1, 2), f"cannot read dimension counts in {line!r}"
         ranks = tuple(range(numbers[0], numbers[-1] + 1))
         types = tuple(DataType[t] for t in TYPE.findall(rest))
-        found["input" if row.group(1) == "InputTensor" else "output"] = (ranks, types)
+        found["input" if row.group(1).startswith("Input") else "output"] = (ranks, types)
         if len(found) == 2:
             assert found["input"] == found["output"], f"input and output rows differ at {level}"
             rows.append(SupportRow(level, *found["input"]))
@@ -99,7 +99,7 @@ def test_parser_reads_all_three_languages() -> None:
     )
 
 
-CLAUSE_ID = re.compile(r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP)\.\d+)`", re.MULTILINE)
+CLAUSE_ID = re.compile(r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP|JOIN)\.\d+)`", re.MULTILINE)
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
 
 
@@ -126,9 +126,20 @@ def test_beyond_seed_errata_name_only_beyond_seed_clauses() -> None:
         assert {oracle.beyond_seeds(c) for c in erratum.clauses} == {erratum.id in beyond}, erratum.id
 
 
-def test_padding1_support_table_matches_its_restated_page() -> None:
-    """PADDING1's table as docs/spec/beyond-seeds.md copies DirectML's page (PAD1.6)."""
-    assert parse_support_tables(BEYOND.read_text(encoding="utf-8")) == SUPPORT["PADDING1"]
+def _beyond_section(struct: str) -> str:
+    """The section of docs/spec/beyond-seeds.md that restates `struct`'s page."""
+    text = BEYOND.read_text(encoding="utf-8")
+    start = text.index(f"## {struct} ")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end >= 0 else None]
+
+
+@pytest.mark.parametrize(
+    ("operator", "struct"), [("PADDING1", "DML_PADDING1_OPERATOR_DESC"), ("JOIN", "DML_JOIN_OPERATOR_DESC")]
+)
+def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, struct: str) -> None:
+    """The tables as docs/spec/beyond-seeds.md copies DirectML's pages (PAD1.6, JOIN.7)."""
+    assert parse_support_tables(_beyond_section(struct)) == SUPPORT[operator]
 
 
 def test_errata_point_at_real_clauses_and_code() -> None:

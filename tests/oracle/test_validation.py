@@ -279,12 +279,24 @@ def build(operator: str, data_type: str, rank: int):
         return Slice1Desc(T(shape, data_type), T((1,) * rank, data_type), (0,) * rank, (2,) * rank, (-2,) * rank)
     if operator == "PADDING":
         return PaddingDesc(T(shape, data_type), T((3,) * rank, data_type), "CONSTANT", 0.0, (1,) * rank, (0,) * rank)
-    out = T((1,) * rank, data_type) if rank == 1 else T((1, *shape[1:]), data_type)
-    return SplitDesc(T(shape, data_type), (out, out), 0)
+    if operator == "PADDING1":
+        return oracle.padding1_desc(T(shape, data_type), "CONSTANT", (1,) * rank, (0,) * rank)
+    part = T((1,) * rank, data_type) if rank == 1 else T((1, *shape[1:]), data_type)
+    if operator == "JOIN":
+        return oracle.join_desc((part, part), 0)
+    assert operator == "SPLIT", operator
+    return SplitDesc(T(shape, data_type), (part, part), 0)
 
 
-DIMENSION_CLAUSE = {"SLICE": "SLICE.5", "SLICE1": "SLICE1.6", "PADDING": "PAD.6", "SPLIT": "SPLIT.7"}
-TABLE_CLAUSE = {"SLICE": "SLICE.7", "SLICE1": "SLICE1.8", "PADDING": "PAD.6", "SPLIT": "SPLIT.7"}
+DIMENSION_CLAUSE = {
+    "SLICE": "SLICE.5",
+    "SLICE1": "SLICE1.6",
+    "PADDING": "PAD.6",
+    "SPLIT": "SPLIT.7",
+    "PADDING1": "PAD1.6",
+    "JOIN": "JOIN.7",
+}
+TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
 
 
 def _levels_of_row(operator: str, index: int) -> list[FeatureLevel]:
