@@ -189,6 +189,12 @@ def _sample_cases() -> list[dict]:
     return out
 
 
+def _first_input(case: dict) -> dict:
+    """The descriptor's (first) input tensor desc: JOIN has a list of them."""
+    d = case["descriptor"]
+    return d["input_tensor"] if "input_tensor" in d else (d["input_tensors"] or [d["output_tensor"]])[0]
+
+
 def _mutations(case: dict) -> list[dict]:
     """Broken copies of a good case, each breaking one rule of the schema."""
     out = []
@@ -197,10 +203,10 @@ def _mutations(case: dict) -> list[dict]:
         lambda c: c.update(feature_level="7.0"),
         lambda c: c.update(typo=1),
         lambda c: c["descriptor"].update(window=[1]),
-        lambda c: c["descriptor"]["input_tensor"].update(data_type="FLOAT8"),
+        lambda c: _first_input(c).update(data_type="FLOAT8"),
         lambda c: c["inputs"][0].update(data_b64="AAAA", values=[1]),
         lambda c: c["expected"].update(outcome="invalid"),
-        lambda c: c["descriptor"]["input_tensor"]["sizes"].append(1.5),
+        lambda c: _first_input(c)["sizes"].append(1.5),
         lambda c: c.pop("expected"),
     ):
         broken = copy.deepcopy(case)

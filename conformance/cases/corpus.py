@@ -307,16 +307,20 @@ def _validate(obj: Any, where: str) -> None:
 def _check_valid(
     descriptor: Descriptor, inputs: tuple[np.ndarray, ...], expected: Expected, level: FeatureLevel, where: str
 ) -> None:
-    """A valid case: a valid descriptor, one input, and tensors of the descriptor's types and sizes."""
-    if len(inputs) != 1:
-        raise _Problem(f"{where}.inputs", f"a valid case needs exactly one input tensor, got {len(inputs)}")
+    """A valid case: a valid descriptor, an input per input tensor desc (one but for JOIN), and tensors of the
+    descriptor's types and sizes."""
+    count = len(descriptor.input_tensors)
+    if len(inputs) != count:
+        raise _Problem(
+            f"{where}.inputs", f"a valid {descriptor.operator} case needs {count} input tensor(s), got {len(inputs)}"
+        )
     try:
         oracle.validate(descriptor, level)
     except InvalidDescriptor as e:
         raise _Problem(f"{where}.descriptor", f"expected.outcome is 'valid', but the descriptor is invalid: {e}") from e
-    tensors = zip(inputs + tuple(expected.outputs), (descriptor.input_tensor, *tuple(descriptor.output_tensors)))
+    tensors = zip(inputs + tuple(expected.outputs), (*descriptor.input_tensors, *descriptor.output_tensors))
     for i, (x, t) in enumerate(tensors):
-        label = f"{where}.inputs[0]" if i == 0 else f"{where}.expected.outputs[{i - 1}]"
+        label = f"{where}.inputs[{i}]" if i < count else f"{where}.expected.outputs[{i - count}]"
         if list(x.shape) != list(t.sizes) or DataType.from_numpy(x.dtype) is not t.data_type:
             raise _Problem(
                 label,

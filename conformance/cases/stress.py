@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 import oracle
-from oracle import Descriptor, FeatureLevel, Padding1Desc, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc
+from oracle import Descriptor, FeatureLevel, JoinDesc, Padding1Desc, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc
 from oracle.checks import TensorDesc
 
 from .corpus import CaseFacts, Expected
@@ -62,17 +62,22 @@ class StressCase(CaseFacts):
 # --- the recipe --------------------------------------------------------------------------------------
 
 
-def make_input(case: StressCase) -> np.ndarray:
-    """The case's input, deterministic in its id and seed, filled in bounded steps.
+def make_inputs(case: StressCase) -> list[np.ndarray]:
+    """The case's inputs, one per input tensor desc (JOIN has several)."""
+    return [make_input(case, j) for j in range(len(case.descriptor.input_tensors))]
+
+
+def make_input(case: StressCase, j: int = 0) -> np.ndarray:
+    """The case's input `j`, deterministic in its id, seed and j, filled in bounded steps.
 
     Element i is block[i mod PERIOD] + i // PERIOD (wrapping): a random block of prime length,
     shifted every period, so a read from the wrong position almost never returns the right bits.
     Floating-point types get small integers (exact in FLOAT16), so no NaN payload is in play.
     """
-    tensor = case.descriptor.input_tensor
+    tensor = case.descriptor.input_tensors[j]
     dtype, bits = tensor.data_type.numpy, tensor.data_type.bits
     count = math.prod(tensor.sizes)
-    digest = hashlib.sha256(f"{case.id}/{case.seed}".encode()).digest()
+    digest = hashlib.sha256(f"{case.id}/{case.seed}{f'/{j}' if j else ''}".encode()).digest()
     block = np.random.default_rng(int.from_bytes(digest[:8], "little")).integers(0, 2**16, PERIOD, dtype=np.uint64)
     out = np.empty(count, dtype=dtype)
     wrap = 1 << (8 * dtype.itemsize)
@@ -91,7 +96,7 @@ def make_input(case: StressCase) -> np.ndarray:
 
 
 def expected_chunks(
-    desc: Descriptor, x: np.ndarray, chunk_bytes: int = CHUNK_BYTES
+    desc: Descriptor, xs: list[np.ndarray], chunk_bytes: int = CHUNK_BYTES
 ) -> Iterator[tuple[int, int, np.ndarray]]:
     """(output, first row, the oracle's rows of that output from there): the outputs in pieces along axis 0.
 
@@ -99,19 +104,19 @@ def expected_chunks(
     clauses, fewer rows), so only one piece is held at a time.  A descriptor that cannot be
     cut that way (PADDING that pads axis 0, SPLIT along axis 0) gives its outputs whole.
     """
-    cut = _cutter(desc, x)
+    cut = _cutter(desc, xs)
     if cut is None:
-        for j, out in enumerate(oracle.compute(desc, [x])):
+        for j, out in enumerate(oracle.compute(desc, xs)):
             yield j, 0, out
         return
-    tensors = desc.output_tensors if isinstance(desc, SplitDesc) else (desc.output_tensor,)
+    tensors = desc.output_tensors
     rows = tensors[0].sizes[0]
-    row_bytes = max(1, sum(int(np.prod(t.sizes[1:], dtype=object)) for t in tensors) * x.dtype.itemsize)
+    row_bytes = max(1, sum(int(np.prod(t.sizes[1:], dtype=object)) for t in tensors) * xs[0].dtype.itemsize)
     step = max(1, chunk_bytes // row_bytes)
     for a in range(0, rows, step):
         b = min(rows, a + step)
-        sub_desc, sub_x = cut(a, b)
-        for j, out in enumerate(oracle.compute(sub_desc, [sub_x])):
+        sub_desc, sub_xs = cut(a, b)
+        for j, out in enumerate(oracle.compute(sub_desc, sub_xs)):
             yield j, a, out
 
 
@@ -119,11 +124,12 @@ def _rows(t: TensorDesc, n: int) -> TensorDesc:
     return TensorDesc(t.data_type, (n, *t.sizes[1:]))
 
 
-Cut = Callable[[int, int], tuple[Descriptor, np.ndarray]]
+Cut = Callable[[int, int], tuple[Descriptor, list[np.ndarray]]]
 
 
-def _cutter(desc: Descriptor, x: np.ndarray) -> Cut | None:
-    """A function giving the descriptor and input whose outputs are rows [a, b) of `desc`'s, or None."""
+def _cutter(desc: Descriptor, xs: list[np.ndarray]) -> Cut | None:
+    """A function giving the descriptor and inputs whose outputs are rows [a, b) of `desc`'s, or None."""
+    x = xs[0]
     if isinstance(desc, SliceDesc):
         o, s = desc.offsets[0], desc.strides[0]
         return lambda a, b: (
@@ -133,13 +139,13 @@ def _cutter(desc: Descriptor, x: np.ndarray) -> Cut | None:
                 offsets=(o + s * a, *desc.offsets[1:]),
                 sizes=(b - a, *desc.sizes[1:]),
             ),
-            x,
+            [x],
         )
     if isinstance(desc, Slice1Desc):
         o, n, s = desc.window_offsets[0], desc.window_sizes[0], desc.window_strides[0]
         start = oracle.op_slice1.copy_start(o, n, s)
 
-        def cut_slice1(a: int, b: int) -> tuple[Descriptor, np.ndarray]:
+        def cut_slice1(a: int, b: int) -> tuple[Descriptor, list[np.ndarray]]:
             size = (b - a - 1) * abs(s) + 1
             first = start + s * a  # the first element these rows copy: a window that starts (or ends) there
             offset = first if s > 0 else first - size + 1
@@ -150,14 +156,14 @@ def _cutter(desc: Descriptor, x: np.ndarray) -> Cut | None:
                     window_offsets=(offset, *desc.window_offsets[1:]),
                     window_sizes=(size, *desc.window_sizes[1:]),
                 ),
-                x,
+                [x],
             )
 
         return cut_slice1
     if isinstance(desc, (PaddingDesc, Padding1Desc)) and desc.start_padding[0] == desc.end_padding[0] == 0:
         return lambda a, b: (
             replace(desc, input_tensor=_rows(desc.input_tensor, b - a), output_tensor=_rows(desc.output_tensor, b - a)),
-            x[a:b],
+            [x[a:b]],
         )
     if isinstance(desc, SplitDesc) and desc.axis != 0:
         return lambda a, b: (
@@ -166,7 +172,16 @@ def _cutter(desc: Descriptor, x: np.ndarray) -> Cut | None:
                 input_tensor=_rows(desc.input_tensor, b - a),
                 output_tensors=tuple(_rows(t, b - a) for t in desc.output_tensors),
             ),
-            x[a:b],
+            [x[a:b]],
+        )
+    if isinstance(desc, JoinDesc) and desc.axis != 0:
+        return lambda a, b: (
+            replace(
+                desc,
+                input_tensors=tuple(_rows(t, b - a) for t in desc.input_tensors),
+                output_tensor=_rows(desc.output_tensor, b - a),
+            ),
+            [x[a:b] for x in xs],
         )
     return None
 
@@ -188,6 +203,10 @@ def _pad(dt: str, sizes, mode: str, start, end, value: float = 0.0) -> PaddingDe
 
 def _pad1(dt: str, sizes, mode: str, start, end, value: int | float = 0) -> Padding1Desc:
     return oracle.padding1_desc(TensorDesc.of(dt, sizes), mode, start, end, value)
+
+
+def _join(dt: str, axis: int, *sizes) -> JoinDesc:
+    return oracle.join_desc([TensorDesc.of(dt, s) for s in sizes], axis)
 
 
 def _split(dt: str, sizes, axis: int, parts) -> SplitDesc:
@@ -223,9 +242,11 @@ def _cases() -> list[StressCase]:
         c("SLICE1-stress-reverse-256MiB", _slice1("FLOAT32", [16, 4, 1024, 1024], [0, 0, 0, 0], [16, 4, 1024, 1024], [1, -1, -1, -1]), "a 256 MiB tensor reversed on three axes", ("SLICE1.2",)),
         c("PADDING-stress-symmetric-256MiB", _pad("FLOAT32", [16, 4, 1000, 1000], "SYMMETRIC", [0, 0, 12, 12], [0, 0, 12, 12]), "SYMMETRIC around a 256 MiB tensor", ("PAD.3",)),
         c("SLICE-stress-stride-past-65535", _slice("UINT8", [4, 1, 3, 1048576], [0, 0, 0, 11], [4, 1, 3, 15], [1, 1, 1, 69905]), "a stride of 69,905 elements", ("SLICE.1",)),
-        # DML_PADDING1 (beyond the seed pages): a typed value no float holds, and 8-D.
+        # DML_PADDING1 and DML_JOIN (beyond the seed pages): a typed value no float holds, axes past 65,535, 8-D.
         c("PADDING1-stress-axis-past-65535", _pad1("INT64", [2, 1, 1, 70000], "CONSTANT", [0, 0, 0, 5], [0, 0, 0, 1000], 2**53 + 1), "CONSTANT 2^53 + 1 (no float holds it) on an axis of 70,000", ("PAD1.2", "PAD1.4")),
         c("PADDING1-stress-8d-edge", _pad1("UINT16", [2, 3, 2, 3, 2, 3, 2, 40], "EDGE", [1, 2, 1, 2, 1, 2, 1, 41], [1, 1, 2, 1, 2, 1, 2, 3]), "8-D EDGE, padding past the axis on most", ("PAD1.3",)),
+        c("JOIN-stress-axis-past-65535", _join("INT32", 3, [2, 1, 1, 70000], [2, 1, 1, 130003]), "two inputs into an axis of 200,003", ("JOIN.1", "JOIN.3")),
+        c("JOIN-stress-8d", _join("UINT16", 4, [2, 3, 4, 5, 2, 7, 8, 9], [2, 3, 4, 5, 3, 7, 8, 9], [2, 3, 4, 5, 2, 7, 8, 9]), "8-D JOIN along axis 4", ("JOIN.1",)),
     ]  # fmt: skip
 
 

@@ -42,12 +42,10 @@ from .options import PROFILE_TABLE
 from .units import LiveUnit, Unit, Work
 
 RUN_TIME_SOURCE = "generated at run time"
-_GENERATION_MODULES = ("common", "operators", "corpus", "reach", "slice", "slice1", "padding", "split", "padding1")
-# The code whose output the generation cache holds: any change there is a new key.
-_CODE = [
-    Path(__file__).resolve().parents[1] / name
-    for name in ("cases/values.py", "cases/corpus.py", *(f"cases/generation/{m}.py" for m in _GENERATION_MODULES))
-]
+_CASES = Path(__file__).resolve().parents[1] / "cases"
+# The code whose output the generation cache holds (every generation module, found, not listed): any change
+# there is a new key.
+_CODE = [_CASES / "values.py", _CASES / "corpus.py", *sorted((_CASES / "generation").glob("*.py"))]
 
 
 def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:

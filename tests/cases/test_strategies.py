@@ -33,8 +33,9 @@ def _check_valid(case) -> None:
     assert case.feature_level >= min_feature_level(
         case.operator, d.input_tensor.data_type, d.input_tensor.dimension_count
     )
-    (x,) = case.inputs
-    assert x.shape == d.input_tensor.sizes and x.size <= values.MAX_ELEMENTS
+    assert len(case.inputs) == len(d.input_tensors)  # one per input tensor desc: JOIN's several
+    for x, t in zip(case.inputs, d.input_tensors):
+        assert x.shape == t.sizes and x.size <= values.MAX_ELEMENTS
     for out in d.output_tensors:
         assert math.prod(out.sizes) <= values.MAX_ELEMENTS
 
@@ -124,6 +125,7 @@ CORNERS = {
     "SPLIT": ["SPLIT into one output", "SPLIT into size-1 pieces", "8-D"],
 }
 CORNERS["PADDING1"] = CORNERS["PADDING"]  # the same geometry (conformance/cases/generation/padding1.py)
+CORNERS["JOIN"] = ["JOIN of one input", "JOIN of size-1 pieces", "8-D"]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

@@ -20,7 +20,7 @@ from runner_helpers import case_lines, cli, lines
 import oracle
 from conformance.backends.base import RunResult
 from conformance.cases.corpus import CASES_DIR, load
-from conformance.cases.stress import StressCase, expected_chunks, make_input, stress_cases
+from conformance.cases.stress import StressCase, expected_chunks, make_input, make_inputs, stress_cases
 from conformance.run import execute as execute_module
 from conformance.run import large
 from conformance.run.config import RunConfig
@@ -56,6 +56,8 @@ STABLE_IDS = [
     "SLICE-stress-stride-past-65535",
     "PADDING1-stress-axis-past-65535",
     "PADDING1-stress-8d-edge",
+    "JOIN-stress-axis-past-65535",
+    "JOIN-stress-8d",
 ]
 SMALL = 32 << 20  # bytes: the cases the tests may build
 
@@ -73,7 +75,11 @@ def small_cases() -> list[StressCase]:
 
 
 def outputs_of(case: StressCase) -> list[TensorDesc]:
-    return [t for name, t in case.descriptor.tensors.items() if name != "input_tensor"]
+    return list(case.descriptor.output_tensors)
+
+
+def input_bytes(desc) -> int:
+    return sum(math.prod(t.sizes) * t.data_type.numpy.itemsize for t in desc.input_tensors)
 
 
 # --- the generator -------------------------------------------------------------------------------
@@ -95,7 +101,7 @@ def test_the_profile_reaches_directmls_limits():
         assert any(c.operator == operator and max(max(t.sizes) for t in outputs_of(c)) > 65535 for c in cases), operator
     out_bytes = [sum(math.prod(t.sizes) * t.data_type.numpy.itemsize for t in outputs_of(c)) for c in cases]
     assert max(out_bytes) > 2**32 and any(2**31 < b <= 2**32 for b in out_bytes)
-    in_bytes = [oracle.tensor_bytes(c.descriptor)["input_tensor"] for c in cases]
+    in_bytes = [input_bytes(c.descriptor) for c in cases]
     assert max(in_bytes) > 2**31
     eight_d = [c for c in cases if c.rank == 8 and min(c.descriptor.input_tensor.sizes) > 1]
     assert {c.operator for c in eight_d} == set(oracle.OPERATORS)
@@ -125,10 +131,10 @@ def test_inputs_are_deterministic_and_not_periodic():
 
 @pytest.mark.parametrize("case", small_cases(), ids=lambda c: c.id)
 def test_chunks_along_axis_0_are_the_oracles_whole_outputs(case):
-    x = make_input(case)
-    whole = oracle.compute(case.descriptor, [x])
+    xs = make_inputs(case)
+    whole = oracle.compute(case.descriptor, xs)
     pieces: dict[int, list[tuple[int, np.ndarray]]] = {}
-    for j, row, part in expected_chunks(case.descriptor, x, chunk_bytes=1):  # one row per chunk
+    for j, row, part in expected_chunks(case.descriptor, xs, chunk_bytes=1):  # one row per chunk
         pieces.setdefault(j, []).append((row, part))
     assert sorted(pieces) == list(range(len(whole)))
     for j, out in enumerate(whole):
@@ -154,7 +160,7 @@ def huge_case() -> StressCase:
 
 
 def test_guard_refuses_2_to_the_40_elements_instantly_without_allocating(monkeypatch):
-    monkeypatch.setattr(execute_module, "make_input", lambda case: pytest.fail("the input was built"))
+    monkeypatch.setattr(execute_module, "make_inputs", lambda case: pytest.fail("the input was built"))
     tracemalloc.start()
     started = time.perf_counter()
     record = execute(Work(0, huge_case()), AllLevels(), None, max_bytes=parse_bytes("8GiB"))
@@ -169,7 +175,7 @@ def test_guard_refuses_2_to_the_40_elements_instantly_without_allocating(monkeyp
 
 
 def test_an_over_budget_case_is_unsupported_with_the_sizes_and_the_backends_copies(monkeypatch):
-    monkeypatch.setattr(execute_module, "make_input", lambda case: pytest.fail("the input was built"))
+    monkeypatch.setattr(execute_module, "make_inputs", lambda case: pytest.fail("the input was built"))
     case = by_id("SPLIT-stress-many-outputs")  # 8 MiB in, 8 MiB out
     backend = AllLevels()
     backend.tensor_copies = 6.0
@@ -234,7 +240,7 @@ def test_a_difference_in_a_late_chunk_is_found_with_its_whole_output_coordinate(
     backend = Planted(where=where)
     actual = backend.run(case.descriptor, [x], case.feature_level).outputs[0]
     record = Record(case.id, case.operator, Category.INTERRUPTED)
-    large.judge_chunked(case.descriptor, x, [actual], record, chunk_bytes=1)
+    large.judge_chunked(case.descriptor, [x], [actual], record, chunk_bytes=1)
     assert record.category is Category.FAIL
     assert record.mismatch is not None and record.mismatch.count == 1
     first = record.mismatch.first[0]
@@ -331,7 +337,8 @@ def test_a_batching_backend_never_gets_an_over_budget_case():
     cases = load([CASES_DIR / "examples"]).cases  # ten, of several sizes
     works = [Work(i, c) for i, c in enumerate(cases)]
     tensors = [oracle.tensor_bytes(c.descriptor) for c in cases]
-    needed = [2 * sum(t.values()) - t["input_tensor"] for t in tensors]  # tensor_copies 0: tensors + expected
+    # tensor_copies 0: the tensors, and the expected outputs
+    needed = [2 * sum(t.values()) - input_bytes(c.descriptor) for t, c in zip(tensors, cases)]
     sizes = sorted(set(needed))
     budget = sizes[len(sizes) // 2]  # of the distinct sizes: some fit, some do not
     fits = {w.index for w, n in zip(works, needed) if n <= budget}

@@ -232,6 +232,26 @@ def budget(ch: Chooser, cfg: Config) -> int:
     return ch.choice([b for b in ELEMENT_BUDGETS if b < cfg.max_elements] + [cfg.max_elements])
 
 
+def axis_pieces(ch: Chooser, cfg: Config, max_pieces: int) -> tuple[list[int], int, list[int]]:
+    """The whole tensor's sizes, an axis, and that axis cut into 1..max_pieces pieces in order (SPLIT's outputs,
+    JOIN's inputs)."""
+    left = budget(ch, cfg)
+    sizes = []
+    for _ in range(cfg.rank):
+        n = ch.integer(1, min(MAX_AXIS, left))
+        left //= n
+        sizes.append(n)
+    axis = ch.integer(0, cfg.rank - 1)
+    count = ch.integer(1, min(sizes[axis], max_pieces))
+    pieces, rest = [], sizes[axis]
+    for j in range(count - 1):
+        piece = ch.integer(1, rest - (count - 1 - j))
+        pieces.append(piece)
+        rest -= piece
+    pieces.append(rest)
+    return sizes, axis, pieces
+
+
 def input_tensor(ch: Chooser, data_type: DataType, shape: tuple[int, ...]) -> np.ndarray:
     fill = ch.choice(values.FILLS)
     seed = 0 if fill == "ordinal" else ch.integer(0, 2**32 - 1)
@@ -397,24 +417,24 @@ def one_output_common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
 def one_output_common_1(ch: Chooser, base: CaseSpec) -> CaseSpec:
     """COMMON.1: the output's data type differs from the input's."""
     d = base.descriptor
-    if isinstance(d, oracle.SplitDesc):
-        raise TypeError("SPLIT has its own COMMON.1 family")
+    if isinstance(d, (oracle.SplitDesc, oracle.JoinDesc)):
+        raise TypeError(f"{d.operator} has its own COMMON.1 family")
     out = replaced_tensor(d.output_tensor, None, other_data_type(ch, base))
     return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
 
 
 def _dimension_count_field(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = base.descriptor
-    if isinstance(d, oracle.SplitDesc):
-        raise TypeError("SPLIT has no DimensionCount field")
+    if isinstance(d, (oracle.SplitDesc, oracle.JoinDesc)):
+        raise TypeError(f"{d.operator} has no DimensionCount field")
     return with_descriptor(base, dataclasses.replace(d, dimension_count=dimension_count(d) + 1))
 
 
 def _uint_overflow(field_name: str) -> Mutation:
     def mutate(ch: Chooser, base: CaseSpec) -> CaseSpec:
         d = base.descriptor
-        if isinstance(d, oracle.SplitDesc):
-            raise TypeError("SPLIT has no per-dimension UINT array")
+        if isinstance(d, (oracle.SplitDesc, oracle.JoinDesc)):
+            raise TypeError(f"{d.operator} has no per-dimension UINT array")
         i = ch.integer(0, dimension_count(d) - 1)
         changes: dict[str, Any] = {field_name: set_at(getattr(d, field_name), i, UINT_MAX + 1)}
         return with_descriptor(base, dataclasses.replace(d, **changes))

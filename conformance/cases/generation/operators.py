@@ -1,6 +1,6 @@
 """The operators' generation modules as one table (GENERATORS), and the entry points over it.
 
-Each module (slice, slice1, padding, split) provides what `OperatorGeneration` names;
+Each module (slice, slice1, padding, split, padding1, join) provides what `OperatorGeneration` names;
 tests/test_structure.py checks that every operator of oracle.registry has one.
 """
 
@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import oracle
 from oracle import FeatureLevel
 
-from . import padding, padding1, slice1, split
+from . import join, padding, padding1, slice1, split
 from . import slice as slice_
 from .common import (
     CaseSpec,
@@ -38,7 +38,7 @@ class OperatorGeneration(Protocol):
     @property
     def VALID_CLAUSES(self) -> tuple[str, ...]: ...
 
-    def build(self, ch: Chooser, cfg: Config) -> tuple[Any, tuple[int, ...]]: ...
+    def build(self, ch: Chooser, cfg: Config) -> Any: ...
 
     def corners(self, desc: Any) -> list[str]: ...
 
@@ -49,7 +49,7 @@ class OperatorGeneration(Protocol):
 
 REQUIRED = ("OPERATOR", "DESCRIPTOR", "VALID_CLAUSES", "build", "corners", "extra_clauses", "families")
 
-_MODULES: tuple[OperatorGeneration, ...] = (slice_, slice1, padding, split, padding1)
+_MODULES: tuple[OperatorGeneration, ...] = (slice_, slice1, padding, split, padding1, join)
 GENERATORS: dict[str, OperatorGeneration] = {m.OPERATOR: m for m in _MODULES}
 
 # Operator -> its invalid families, in the order the generator draws them by index.
@@ -59,12 +59,12 @@ INVALID_FAMILIES: dict[str, list[Family]] = {
 
 
 def build_valid(ch: Chooser, cfg: Config) -> CaseSpec:
-    """A valid case for `cfg`: descriptor and input drawn through `ch`."""
-    desc, shape = GENERATORS[cfg.operator].build(ch, cfg)
-    x = input_tensor(ch, cfg.data_type, shape)
+    """A valid case for `cfg`: descriptor and inputs (one per input tensor desc) drawn through `ch`."""
+    desc = GENERATORS[cfg.operator].build(ch, cfg)
+    xs = tuple(input_tensor(ch, cfg.data_type, t.sizes) for t in desc.input_tensors)
     for label in corners(desc):
         ch.event(label)
-    return CaseSpec(cfg.operator, cfg.feature_level, desc, (x,))
+    return CaseSpec(cfg.operator, cfg.feature_level, desc, xs)
 
 
 def corners(desc: oracle.Descriptor) -> list[str]:

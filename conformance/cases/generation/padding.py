@@ -73,12 +73,12 @@ def geometry(ch: Chooser, cfg: Config) -> tuple[list[int], list[int], list[int]]
     return in_sizes, start, end
 
 
-def build(ch: Chooser, cfg: Config) -> tuple[PaddingDesc, tuple[int, ...]]:
+def build(ch: Chooser, cfg: Config) -> PaddingDesc:
     """A valid descriptor for `cfg` (whose padding_mode choose_config has set) and its input's shape."""
     in_sizes, start, end = geometry(ch, cfg)
     value = float32_from_bits(ch.choice(values.PADDING_VALUE_BITS))
     desc = oracle.padding_desc(TensorDesc(cfg.data_type, tuple(in_sizes)), cfg.padding_mode, start, end, value)
-    return desc, tuple(in_sizes)
+    return desc
 
 
 def corners(desc: PaddingDesc | Padding1Desc) -> list[str]:

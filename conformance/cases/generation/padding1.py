@@ -42,12 +42,12 @@ def typed_value(ch: Chooser, data_type: DataType) -> np.generic:
     return cast(np.generic, np.array(bits, dtype=data_type.bits).view(data_type.numpy)[()])
 
 
-def build(ch: Chooser, cfg: Config) -> tuple[Padding1Desc, tuple[int, ...]]:
+def build(ch: Chooser, cfg: Config) -> Padding1Desc:
     """A valid descriptor for `cfg` (whose padding_mode choose_config has set) and its input's shape."""
     in_sizes, start, end = geometry(ch, cfg)
     tensor = TensorDesc(cfg.data_type, tuple(in_sizes))
     desc = oracle.padding1_desc(tensor, cfg.padding_mode, start, end, typed_value(ch, cfg.data_type))
-    return desc, tuple(in_sizes)
+    return desc
 
 
 def corners(desc: Padding1Desc) -> list[str]:

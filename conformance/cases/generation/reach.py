@@ -10,7 +10,7 @@ profiles:
 - every operator in every data type at rank 1 and at rank 8 (PADDING and PADDING1: in every mode),
   at the oldest feature level that supports it;
 - SPLIT into REACH_SPLIT_COUNTS outputs (9 up to 256: past 8, 16, 32, 64 and 128), size-1 and
-  uneven pieces, each count in another data type.
+  uneven pieces, each count in another data type; JOIN of as many inputs, the same way.
 
 Ids are names (`SPLIT-reach-outputs-65-INT8`, `PADDING-reach-rank8-EDGE-UINT16`): they never
 change meaning.  Each case is built by the operators' own builders (conformance.cases.generation),
@@ -31,7 +31,7 @@ from oracle.registry import min_feature_level
 from oracle.tables import ALL_DATA_TYPES, MAX_RANK
 
 from ..corpus import Case
-from .common import CaseSpec, Config, RngChooser, input_tensor, modes
+from .common import CaseSpec, Config, RngChooser, input_tensor, modes, set_at
 from .corpus import case_from_spec
 from .operators import build_valid
 
@@ -85,10 +85,26 @@ def _split_case(count: int, data_type: DataType, uneven: bool) -> Case:
     return _named(CaseSpec("SPLIT", level, desc, (x,)), name)
 
 
-def _split_cases() -> list[Case]:
+def _join_case(count: int, data_type: DataType, uneven: bool) -> Case:
+    name = f"JOIN-reach-inputs-{count}-{data_type.value}" + ("-uneven" if uneven else "")
+    ch = _chooser(name)
+    rank = 1 + count % 3
+    axis = count % rank  # another axis than SPLIT's for the same count
+    sizes = [1 + (d % 2) for d in range(rank)]
+    ins = [TensorDesc(data_type, tuple(set_at(sizes, axis, 1 + (j % 3 if uneven else 0)))) for j in range(count)]
+    desc = oracle.join_desc(ins, axis)
+    level = min_feature_level("JOIN", data_type, rank)
+    assert level is not None, f"JOIN {data_type.value} rank {rank} has no feature level"
+    xs = tuple(input_tensor(ch, data_type, t.sizes) for t in ins)
+    return _named(CaseSpec("JOIN", level, desc, xs), name)
+
+
+def _count_cases() -> list[Case]:
+    """SPLIT into, and JOIN of, every count of REACH_SPLIT_COUNTS."""
     types = ALL_DATA_TYPES
     return [
-        _split_case(count, types[(i * 5 + uneven) % len(types)], bool(uneven))
+        make(count, types[(i * 5 + uneven) % len(types)], bool(uneven))
+        for make in (_split_case, _join_case)
         for i, count in enumerate(REACH_SPLIT_COUNTS)
         for uneven in (0, 1)
     ]
@@ -97,7 +113,7 @@ def _split_cases() -> list[Case]:
 @functools.cache
 def reach_cases() -> tuple[Case, ...]:
     """The whole reach set, in a fixed order (made once per process: a few hundred small cases)."""
-    cases = _rank_cases() + _split_cases()
+    cases = _rank_cases() + _count_cases()
     ids = [c.id for c in cases]
     assert len(set(ids)) == len(ids), "reach case names must be unique"
     return tuple(cases)

@@ -35,8 +35,8 @@ ZERO_STRIDE_ONE_IN = 16
 VALID_CLAUSES = ("COMMON.1", "COMMON.2", "COMMON.3", "SLICE.1", "SLICE.2", "SLICE.3", "SLICE.4", "SLICE.5", "SLICE.7")
 
 
-def build(ch: Chooser, cfg: Config) -> tuple[SliceDesc, tuple[int, ...]]:
-    """A valid descriptor for `cfg` and its input's shape."""
+def build(ch: Chooser, cfg: Config) -> SliceDesc:
+    """A valid descriptor for `cfg` (its input is drawn for its input tensor desc)."""
     left = budget(ch, cfg)
     in_sizes, offsets, sizes, strides = [], [], [], []
     for _ in range(cfg.rank):
@@ -58,7 +58,7 @@ def build(ch: Chooser, cfg: Config) -> tuple[SliceDesc, tuple[int, ...]]:
     desc = SliceDesc(
         TensorDesc(dt, tuple(in_sizes)), TensorDesc(dt, tuple(sizes)), tuple(offsets), tuple(sizes), tuple(strides)
     )
-    return desc, tuple(in_sizes)
+    return desc
 
 
 def corners(desc: SliceDesc) -> list[str]:

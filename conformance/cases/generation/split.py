@@ -7,13 +7,12 @@ import dataclasses
 from oracle import SplitDesc, TensorDesc
 
 from .common import (
-    MAX_AXIS,
     UINT32_WRAP,
     CaseSpec,
     Chooser,
     Config,
     Family,
-    budget,
+    axis_pieces,
     common_families,
     descriptor_of,
     other_data_type,
@@ -33,26 +32,12 @@ MAX_SPLIT_OUTPUTS = 8
 VALID_CLAUSES = ("COMMON.1", "COMMON.2", "COMMON.3", "SPLIT.1", "SPLIT.2", "SPLIT.3", "SPLIT.5", "SPLIT.6", "SPLIT.7")
 
 
-def build(ch: Chooser, cfg: Config) -> tuple[SplitDesc, tuple[int, ...]]:
-    """A valid descriptor for `cfg` and its input's shape."""
-    left = budget(ch, cfg)
-    in_sizes = []
-    for _ in range(cfg.rank):
-        n_in = ch.integer(1, min(MAX_AXIS, left))
-        left //= n_in
-        in_sizes.append(n_in)
-    axis = ch.integer(0, cfg.rank - 1)
-    size = in_sizes[axis]
-    count = ch.integer(1, min(size, MAX_SPLIT_OUTPUTS))
-    pieces, rest = [], size
-    for j in range(count - 1):
-        piece = ch.integer(1, rest - (count - 1 - j))
-        pieces.append(piece)
-        rest -= piece
-    pieces.append(rest)
+def build(ch: Chooser, cfg: Config) -> SplitDesc:
+    """A valid descriptor for `cfg` (its input is drawn for its input tensor desc)."""
+    in_sizes, axis, pieces = axis_pieces(ch, cfg, MAX_SPLIT_OUTPUTS)
     dt = cfg.data_type
     outs = tuple(TensorDesc(dt, (*in_sizes[:axis], p, *in_sizes[axis + 1 :])) for p in pieces)
-    return SplitDesc(TensorDesc(dt, tuple(in_sizes)), outs, axis), tuple(in_sizes)
+    return SplitDesc(TensorDesc(dt, tuple(in_sizes)), outs, axis)
 
 
 def corners(desc: SplitDesc) -> list[str]:
