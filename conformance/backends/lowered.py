@@ -78,7 +78,7 @@ class LoweredGraphBackend(Backend):
             return RunResult(runner.status, reason=runner.reason, reached_operator=reached, notes=list(lowering.notes))
         notes = [*lowering.notes, *getattr(runner, "notes", ())]
         try:
-            outputs = runner(lowering.feeds(inputs[0], self.parameters_as_inputs))
+            outputs = runner(lowering.feeds(inputs, self.parameters_as_inputs))
         except Exception as e:  # the runtime's own failure, classified below
             result = self._classify(e, "run", lowering)
             result.reached_operator = reached

@@ -261,7 +261,7 @@ def open_sessions(
 class _Item:
     index: int
     lowering: Lowering
-    x: np.ndarray
+    xs: list[np.ndarray]  # the data inputs (several for JOIN's Concat)
 
 
 class OnnxRuntimeDirectMLBackend(Backend):
@@ -338,7 +338,7 @@ class OnnxRuntimeDirectMLBackend(Backend):
                 self.stats["known_refusals"] += 1
                 results[i] = RunResult.unsupported(known.reason, reached_operator=known.reached_operator)
                 continue
-            batch.append(_Item(i, lowering, inputs[0]))
+            batch.append(_Item(i, lowering, list(inputs)))
         for start in range(0, len(batch), self.batch_size):
             for index, result in self._run_batch(batch[start : start + self.batch_size]).items():
                 results[index] = result
@@ -359,7 +359,11 @@ class OnnxRuntimeDirectMLBackend(Backend):
             return self._halve(batch, e, "create a session for")
         self.stats["sessions"] += 1
         t1 = time.perf_counter()
-        feeds = {batch_prefix(k) + "data": np.ascontiguousarray(item.x) for k, item in enumerate(batch)}
+        feeds = {
+            batch_prefix(k) + name: x
+            for k, item in enumerate(batch)
+            for name, x in item.lowering.feeds(item.xs, parameters_as_inputs=False).items()
+        }
         names = [f"{batch_prefix(k)}out{j}" for k, item in enumerate(batch) for j in range(item.lowering.output_count)]
         try:
             outputs = self.sessions.run(session, feeds, names)

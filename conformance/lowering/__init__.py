@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from oracle import Descriptor
 
-from . import padding, padding1, slice1, split
+from . import join, padding, padding1, slice1, split
 from . import slice as slice_
 from .graph import (
     DATA,
@@ -49,6 +49,7 @@ LOWERINGS: dict[str, Callable[..., Lowering]] = {
     padding.OPERATOR: padding.lower,
     split.OPERATOR: split.lower,
     padding1.OPERATOR: padding1.lower,
+    join.OPERATOR: join.lower,
 }
 
 

@@ -37,7 +37,7 @@ class Lowering:
 
     onnx_operator: str
     # What ONNX Runtime's DirectML provider turns the node into: Slice -> DML_SLICE1,
-    # Pad (opset 11+) -> DML_PADDING1 (typed padding value), Split -> DML_SPLIT.
+    # Pad (opset 11+) -> DML_PADDING1 (typed padding value), Split -> DML_SPLIT, Concat -> DML_JOIN.
     dml_operator: str
     data_type: DataType
     rank: int
@@ -45,6 +45,12 @@ class Lowering:
     attributes: dict = field(default_factory=dict)
     parameters: dict[str, np.ndarray] = field(default_factory=dict)  # in the node's input order
     notes: tuple[str, ...] = ()
+    input_count: int = 1  # data tensors (JOIN's Concat: several), before the parameters
+
+    @property
+    def data_names(self) -> list[str]:
+        """The data inputs' names: `data`, then `data1`, `data2`.. for a node of several."""
+        return [DATA if k == 0 else f"{DATA}{k}" for k in range(self.input_count)]
 
     @property
     def signature(self) -> tuple:
@@ -54,6 +60,7 @@ class Lowering:
             self.onnx_operator,
             self.data_type,
             self.rank,
+            self.input_count,
             self.output_count,
             tuple(sorted(self.attributes.items())),
             params,
@@ -64,8 +71,8 @@ class Lowering:
         """The signature when parameters are baked into the graph as initializers (no sharing)."""
         return (*self.signature, tuple(v.tobytes() for v in self.parameters.values()))
 
-    def feeds(self, x: np.ndarray, parameters_as_inputs: bool = True) -> dict[str, np.ndarray]:
-        feeds = {DATA: np.ascontiguousarray(x)}
+    def feeds(self, xs: Sequence[np.ndarray], parameters_as_inputs: bool = True) -> dict[str, np.ndarray]:
+        feeds = {name: np.ascontiguousarray(x) for name, x in zip(self.data_names, xs, strict=True)}
         if parameters_as_inputs:
             feeds.update(self.parameters)
         return feeds
@@ -74,7 +81,12 @@ class Lowering:
 def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
     """One lowering's node, inputs, outputs and initializers, every name prefixed with `prefix`."""
     elem = helper.np_dtype_to_tensor_dtype(lowering.data_type.numpy)
-    inputs = [helper.make_tensor_value_info(prefix + DATA, elem, [f"{prefix}d{i}" for i in range(lowering.rank)])]
+    inputs = [  # each data input's dimensions are its own (JOIN's inputs differ along the axis)
+        helper.make_tensor_value_info(
+            prefix + name, elem, [f"{prefix}{'' if name == DATA else name + '_'}d{i}" for i in range(lowering.rank)]
+        )
+        for name in lowering.data_names
+    ]
     initializers = []
     for name, value in lowering.parameters.items():
         if parameters_as_inputs:
@@ -91,7 +103,7 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
     ]
     node = helper.make_node(
         lowering.onnx_operator,
-        [prefix + DATA, *(prefix + n for n in lowering.parameters)],
+        [*(prefix + n for n in lowering.data_names), *(prefix + n for n in lowering.parameters)],
         [o.name for o in outputs],
         name=f"{prefix}{lowering.onnx_operator}",
         **lowering.attributes,

@@ -24,7 +24,7 @@ from oracle import FeatureLevel
 
 from ..backends.base import Backend, RunResult
 from ..cases.corpus import Case
-from ..cases.stress import StressCase, make_input
+from ..cases.stress import StressCase, make_inputs
 from ..judging import deviations
 from ..judging.compare import Comparison, compare_outputs
 from .jsontypes import safe_text
@@ -200,7 +200,7 @@ def _execute(
         record.set(Category.UNSUPPORTED, reason)
         return
     t0 = time.perf_counter()
-    inputs = [make_input(case)] if isinstance(case, StressCase) else list(case.inputs)
+    inputs = make_inputs(case) if isinstance(case, StressCase) else list(case.inputs)
     if stress:
         record.timings["input_s"] = round(time.perf_counter() - t0, 6)
     result = _run(record, "run", backend.run, case.descriptor, inputs, case.feature_level, prefetched=prefetched)
@@ -211,7 +211,7 @@ def _execute(
             record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
             return
         t0 = time.perf_counter()
-        judge_chunked(case.descriptor, inputs[0], list(result.outputs), record)
+        judge_chunked(case.descriptor, inputs, list(result.outputs), record)
         record.timings["compare_s"] = round(time.perf_counter() - t0, 6)
         return
     open_validity = [u for u in case.unspecified if oracle.ERRATA[u].refusal_observed]
@@ -252,7 +252,10 @@ def _judge(case: Case, outputs: list[np.ndarray], record: Record) -> None:
         # Which known deviations predict exactly this output (a waiver may name one: conformance.judging.deviations).
         comparison.explained_by = deviations.explain(case.descriptor, case.inputs, outputs)
     record.tensors = Tensors(
-        TensorData.of(case.inputs[0]), [TensorData.of(e) for e in expected], [_tensor(a) for a in outputs]
+        TensorData.of(case.inputs[0]),
+        [TensorData.of(e) for e in expected],
+        [_tensor(a) for a in outputs],
+        [TensorData.of(x) for x in case.inputs[1:]],
     )
     if comparison.fails:
         record.set(Category.FAIL, comparison.summary())

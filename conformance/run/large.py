@@ -34,13 +34,18 @@ def tensor_copies(backend: Backend) -> float:
     return float(copies) if ok else DEFAULT_COPIES
 
 
+def output_names(desc: Descriptor) -> list[str]:
+    """The output tensors' names in `desc.tensors`, which lists the inputs first, then the outputs."""
+    return list(desc.tensors)[len(desc.input_tensors) :]
+
+
 def over_budget(desc: Descriptor, backend: Backend, max_bytes: int | None, chunked: bool = False) -> str | None:
     """Why the case does not fit in `max_bytes` (None: it fits, or there is no budget); nothing is allocated."""
     if max_bytes is None:
         return None
     sizes = tensor_bytes(desc)
     tensors = sum(sizes.values())
-    outputs = tensors - sizes["input_tensor"]
+    outputs = sum(sizes[name] for name in output_names(desc))
     copies = tensor_copies(backend)
     expected = min(outputs, CHUNK_BYTES) if chunked else outputs
     needed = int(tensors * (1 + copies)) + expected
@@ -59,8 +64,7 @@ def over_budget(desc: Descriptor, backend: Backend, max_bytes: int | None, chunk
 
 def oversized(desc: Descriptor, outputs: list[np.ndarray]) -> str | None:
     """Why an output is larger than its tensor desc says (None if none is): such an output is not read."""
-    tensors = [t for name, t in desc.tensors.items() if name != "input_tensor"]
-    for j, (t, array) in enumerate(zip(tensors, outputs)):
+    for j, (t, array) in enumerate(zip(desc.output_tensors, outputs)):
         allowed = math.prod(t.sizes) * t.data_type.numpy.itemsize
         if array.nbytes > allowed:
             return (
@@ -72,10 +76,10 @@ def oversized(desc: Descriptor, outputs: list[np.ndarray]) -> str | None:
 
 
 def judge_chunked(
-    desc: Descriptor, x: np.ndarray, outputs: list[np.ndarray], record: Record, chunk_bytes: int = CHUNK_BYTES
+    desc: Descriptor, xs: list[np.ndarray], outputs: list[np.ndarray], record: Record, chunk_bytes: int = CHUNK_BYTES
 ) -> None:
     """Compare `outputs` with the oracle's, chunk by chunk along axis 0; record digests and the first differences."""
-    names = [name for name in desc.tensors if name != "input_tensor"]
+    names = output_names(desc)
     problem = _shape_problem(desc, outputs, names)
     if problem:
         record.mismatch = Comparison(False, [problem])
@@ -84,7 +88,7 @@ def judge_chunked(
     hashes = [(hashlib.sha256(), hashlib.sha256()) for _ in names]
     result = Comparison(True)
     chunks = 0
-    for j, row, expected in expected_chunks(desc, x, chunk_bytes):
+    for j, row, expected in expected_chunks(desc, xs, chunk_bytes):
         chunks += 1
         actual = outputs[j][row : row + expected.shape[0]]
         hashes[j][0].update(_raw(expected))

@@ -113,6 +113,7 @@ class Tensors:
     input: TensorData | None = None
     expected: list[TensorData] = field(default_factory=list)
     actual: list[TensorData] = field(default_factory=list)
+    more_inputs: list[TensorData] = field(default_factory=list)  # JOIN's inputs after the first
 
 
 @dataclass

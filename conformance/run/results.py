@@ -222,10 +222,12 @@ class Results:
         return Verdict.PASS
 
     def part_verdicts(self) -> str:
-        """'the four seed pages: PASS; beyond them: PASS', or '' for a run with no case past the seed pages."""
+        """'the four seed pages: PASS; beyond them: PASS' ('no case' for a part the run does not hold), or ''
+        for a run with no case past the seed pages."""
         if not any(r.beyond_seed_pages for r in self.records):
             return ""
-        return f"the four seed pages: {self.verdict(False).value}; beyond them: {self.verdict(True).value}"
+        seeds = self.verdict(False).value if not all(r.beyond_seed_pages for r in self.records) else "no case"
+        return f"the four seed pages: {seeds}; beyond them: {self.verdict(True).value}"
 
 
 def final_records(records: list[Record]) -> list[Record]:

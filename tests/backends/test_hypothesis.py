@@ -151,12 +151,21 @@ def split_cases(draw):
     return oracle.SplitDesc(TensorDesc(data_type, shape), outputs, axis), x
 
 
+@st.composite
+def join_cases(draw):
+    """DML_JOIN: a SPLIT drawn as above, read the other way (its outputs' shapes are JOIN's inputs)."""
+    split, _ = draw(split_cases())
+    xs = [draw(tensors(t.data_type, t.sizes), label=f"input {j}") for j, t in enumerate(split.output_tensors)]
+    return oracle.join_desc(split.output_tensors, split.axis), xs
+
+
 STRATEGIES = {
     "SLICE": slice_cases(),
     "SLICE1": slice1_cases(),
     "PADDING": padding_cases(),
     "SPLIT": split_cases(),
     "PADDING1": padding1_cases(),
+    "JOIN": join_cases(),
 }
 
 
@@ -166,10 +175,27 @@ def test_matches_the_oracle(operator, backend_name):
     @given(data=st.data())
     def run(data):
         desc, x = data.draw(STRATEGIES[operator], label="case")
-        expected = oracle.compute(desc, [x], feature_level=FL)
-        outcome = check(backend_name, desc, [x], expected, FL)
+        xs = x if isinstance(x, list) else [x]  # JOIN's several inputs
+        expected = oracle.compute(desc, xs, feature_level=FL)
+        outcome = check(backend_name, desc, xs, expected, FL)
         if outcome == "unsupported":
-            reason = BACKENDS[backend_name].run(desc, [x], FL).reason
+            reason = BACKENDS[backend_name].run(desc, xs, FL).reason
             assert any(re.search(p, reason) for p in EXPECTED_UNSUPPORTED[backend_name]), reason
 
     run()
+
+
+@pytest.mark.parametrize("backend_name", sorted(BACKENDS))
+@given(case=split_cases())
+def test_join_of_the_backends_split_is_the_input(backend_name, case):
+    """JOIN.6 / SPLIT.6 on the backend alone, no oracle: its JOIN of its own SPLIT's outputs is the input, bit for
+    bit (a backend that has both operators)."""
+    desc, x = case
+    backend = BACKENDS[backend_name]
+    parts = backend.run(desc, [x], FL)
+    if parts.status == "unsupported":
+        return
+    assert parts.status == "ok", parts.reason
+    joined = backend.run(oracle.join_desc(desc.output_tensors, desc.axis), list(parts.outputs), FL)
+    assert joined.status == "ok", joined.reason
+    assert joined.outputs[0].tobytes() == np.ascontiguousarray(x).tobytes()

@@ -36,7 +36,7 @@ def test_backward_slice_to_index_0_ends_at_int64_min_not_minus_1():
     session = onnxruntime.InferenceSession(
         build_model(lowering).SerializeToString(), providers=["CPUExecutionProvider"]
     )
-    trap = dict(lowering.feeds(x), ends=np.array([-1], dtype=np.int64))
+    trap = dict(lowering.feeds([x]), ends=np.array([-1], dtype=np.int64))
     assert session.run(None, trap)[0].shape == (0,)
 
 

@@ -58,9 +58,9 @@ def test_the_device_and_stack_are_recorded(dml):
 
 def test_every_worked_example_passes_bit_exact(dml):
     examples = [c for c in STORED.cases if "example" in c.tags]
-    assert len(examples) == 14  # the four pages' 10, and DML_PADDING1's 4
+    assert len(examples) == 18  # the four pages' 10, DML_PADDING1's 4 and DML_JOIN's 4
     outcomes = {c.id: execute(dml, c).category.value for c in examples}
-    assert outcomes == {c.id: "pass" for c in examples}  # DML_SLICE, SYMMETRIC and DML_PADDING1 included
+    assert outcomes == {c.id: "pass" for c in examples}  # DML_SLICE, SYMMETRIC, DML_PADDING1 and DML_JOIN included
 
 
 def test_curated_cases_fail_nothing_beyond_known_issues(dml):
@@ -93,7 +93,7 @@ def test_invalid_descriptors_are_refused_by_create_operator(dml):
 
 def test_padding_checks_its_sizes_in_uint32_and_the_other_operators_do_not(dml):
     wrap = {c.id: c for c in STORED.cases if "-uint32-wrap-" in c.id}
-    assert {c.operator for c in wrap.values()} == {"SLICE", "SLICE1", "PADDING", "SPLIT", "PADDING1"}
+    assert {c.operator for c in wrap.values()} == {"SLICE", "SLICE1", "PADDING", "SPLIT", "PADDING1", "JOIN"}
     for case in wrap.values():
         record = execute(dml, case)
         if case.operator in ("PADDING", "PADDING1"):  # accepted: InputSizes + StartPadding + EndPadding in 32 bits
@@ -154,7 +154,7 @@ def test_a_thousand_generated_cases_fail_nothing_beyond_known_issues(dml):
     assert failing == []
     assert counts[Category.PASS] >= 0.75 * len(records), counts  # executed, not silently unsupported
     reached = {r.reached_operator for r in records if r.category is Category.PASS}
-    assert reached == {"SLICE", "SLICE1", "PADDING", "SPLIT", "PADDING1"}
+    assert reached == {"SLICE", "SLICE1", "PADDING", "SPLIT", "PADDING1", "JOIN"}
 
 
 def test_symmetric_padding_and_dml_slice_reach_directml_as_themselves(dml):
@@ -324,6 +324,31 @@ def test_stress_cases_axes_past_65535_and_8d_are_bit_exact_and_the_ones_past_2gi
             record = execute_unit(Work(0, case), dml, None, max_bytes=budget)
             outcomes[case.id] = (record.category.value, "over the memory budget" in record.reason)
     large = {"SLICE-stress-in-past-2GiB", "PADDING-stress-out-past-2GiB", "PADDING-stress-out-past-4GiB"}
-    assert len(outcomes) == 18 and large <= set(outcomes)
-    assert {"PADDING1-stress-axis-past-65535", "PADDING1-stress-8d-edge"} <= set(outcomes)
+    assert len(outcomes) == 20 and large <= set(outcomes)
+    beyond = {
+        "PADDING1-stress-axis-past-65535",
+        "PADDING1-stress-8d-edge",
+        "JOIN-stress-axis-past-65535",
+        "JOIN-stress-8d",
+    }
+    assert beyond <= set(outcomes)
     assert outcomes == {i: ("unsupported", True) if i in large else ("pass", False) for i in outcomes}
+
+
+def test_directmls_join_of_its_own_split_is_the_input(dml):
+    """JOIN.6 / SPLIT.6 on DirectML alone, no oracle: DML_JOIN of DML_SPLIT's outputs is DML_SPLIT's input, bit for
+    bit, for every stored and 200 generated SPLIT cases."""
+    selection = select(RunConfig(generated=1200, seed=11, hypothesis_examples=0))
+    splits = [c for c in (*STORED.cases, *selection.cases) if c.operator == "SPLIT" and c.valid]
+    level = dml.capabilities().feature_level
+    checked = 0
+    for case in splits[:260]:
+        parts = dml.run(case.descriptor, list(case.inputs), level)
+        if parts.status != "ok":
+            continue
+        d = case.descriptor
+        joined = dml.run(oracle.join_desc(d.output_tensors, d.axis), list(parts.outputs), level)
+        assert joined.status == "ok", (case.id, joined.reason)
+        assert joined.outputs[0].tobytes() == np.ascontiguousarray(case.inputs[0]).tobytes(), case.id
+        checked += 1
+    assert checked >= 200

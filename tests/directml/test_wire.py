@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import oracle
 from conformance.backends.directml.backend import hresult_text, inexpressible, input_payload, request, total_tensor_size
 from oracle import DataType, FeatureLevel, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc, TensorDesc
 
@@ -24,7 +25,17 @@ def test_total_tensor_size_rounds_packed_bytes_up_to_four():
 
 def test_the_input_payload_is_padded_to_the_total_size():
     x = np.array([1, 2, 3], dtype=np.uint8)
-    assert input_payload(x, t("UINT8", 3)) == b"\x01\x02\x03\x00"
+    assert input_payload([x], (t("UINT8", 3),)) == b"\x01\x02\x03\x00"
+
+
+def test_join_inputs_travel_one_after_another_each_padded():
+    a, b = np.array([1, 2, 3], dtype=np.uint8), np.array([4], dtype=np.uint8)
+    assert input_payload([a, b], (t("UINT8", 3), t("UINT8", 1))) == b"\x01\x02\x03\x00\x04\x00\x00\x00"
+    desc = oracle.join_desc((t("INT16", 2, 1), t("INT16", 2, 3)), 1)
+    req = request(desc, FeatureLevel.FL_4_1)
+    assert req["fields"] == {"dimension_count": 2, "axis": 1, "input_count": 2}
+    assert [i["sizes"] for i in req["tensors"]["inputs"]] == [[2, 1], [2, 3]]
+    assert req["tensors"]["outputs"] == [{"data_type": "INT16", "sizes": [2, 4], "flags": 0, "total_size": 16}]
 
 
 def test_padding_value_travels_as_the_float_bits_the_struct_holds():
@@ -55,7 +66,7 @@ def test_slice1_request_names_the_struct_fields_and_the_minimum_feature_level():
         "window_sizes": [1, 1, 4, 3],
         "window_strides": [1, 1, -2, 2],
     }
-    assert req["tensors"]["input"] == {"data_type": "FLOAT32", "sizes": [1, 1, 4, 4], "flags": 0, "total_size": 64}
+    assert req["tensors"]["inputs"] == [{"data_type": "FLOAT32", "sizes": [1, 1, 4, 4], "flags": 0, "total_size": 64}]
     assert req["tensors"]["outputs"] == [{"data_type": "FLOAT32", "sizes": [1, 1, 2, 2], "flags": 0, "total_size": 16}]
 
 

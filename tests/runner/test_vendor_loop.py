@@ -417,6 +417,14 @@ def test_cases_past_the_seed_pages_get_a_verdict_apart_from_the_four_pages(tmp_p
     assert re.search(r"<td>PAD1\.1<span class='beyond'", html) and not re.search(r"<td>PAD\.1<span", html)
     # A run of the four pages alone says nothing about a part it does not hold.
     seeds = cli(
-        "run", "--backend", "oracle", "--cases", str(EXAMPLES), "--out", str(tmp_path / "s"), "-k", "not PADDING1"
+        "run",
+        "--backend",
+        "oracle",
+        "--cases",
+        str(EXAMPLES),
+        "--out",
+        str(tmp_path / "s"),
+        "-k",
+        "not PADDING1 and not JOIN",
     )
     assert seeds.returncode == 0 and "verdict: PASS\n" in seeds.stdout, seeds.stdout

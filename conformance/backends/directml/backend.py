@@ -81,6 +81,24 @@ def _tensor(tensor: TensorDesc) -> dict:
     }
 
 
+def _count_and_axis(desc: Descriptor) -> str | None:
+    """SPLIT's OutputCount and JOIN's InputCount: their tensor array is read that many entries long; Axis is UINT."""
+    if isinstance(desc, oracle.SplitDesc):
+        field, count, tensors, array = "output_count", desc.output_count, desc.output_tensors, "OutputTensors"
+    elif isinstance(desc, oracle.JoinDesc):
+        field, count, tensors, array = "input_count", desc.input_count, desc.input_tensors, "InputTensors"
+    else:
+        return None
+    if count != len(tensors):
+        return (
+            f"{field}={count} but {array} has {len(tensors)} tensors: {array} is read "
+            f"{array.replace('Tensors', 'Count')} entries long, so this descriptor has no C form"
+        )
+    if not 0 <= desc.axis <= UINT_MAX:
+        return f"axis={desc.axis}, which a UINT field cannot hold"
+    return None
+
+
 def inexpressible(desc: Descriptor) -> str | None:
     """Why the descriptor has no faithful DirectML struct (a C struct has one DimensionCount for all
     its arrays, UINT fields cannot be negative), or None."""
@@ -102,15 +120,10 @@ def inexpressible(desc: Descriptor) -> str | None:
         bad = [v for v in desc.window_strides if not INT_MIN <= v <= INT_MAX]
         if bad:
             return f"window_strides holds {bad[0]}, which an INT field cannot hold"
-    if isinstance(desc, oracle.SplitDesc):
-        if desc.output_count != len(desc.output_tensors):
-            return (
-                f"output_count={desc.output_count} but {len(desc.output_tensors)} output tensors: OutputTensors is "
-                "read OutputCount entries long, so this descriptor has no C form"
-            )
-        if not 0 <= desc.axis <= UINT_MAX:
-            return f"axis={desc.axis}, which a UINT field cannot hold"
-    for tensor in (desc.input_tensor, *desc.output_tensors):
+    reason = _count_and_axis(desc)
+    if reason:
+        return reason
+    for tensor in (*desc.input_tensors, *desc.output_tensors):
         if any(not 0 <= s <= UINT_MAX for s in tensor.sizes):
             return f"tensor sizes {list(tensor.sizes)} hold a value a UINT cannot hold"
     return None
@@ -121,6 +134,8 @@ def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) 
     fields: dict = {"dimension_count": desc.dimension_count}
     if isinstance(desc, oracle.SplitDesc):
         fields |= {"axis": desc.axis, "output_count": desc.output_count}
+    elif isinstance(desc, oracle.JoinDesc):
+        fields |= {"axis": desc.axis, "input_count": desc.input_count}
     else:
         fields |= {name: list(getattr(desc, name)) for name in desc.ARRAYS}
     if isinstance(desc, oracle.PaddingDesc):
@@ -136,14 +151,21 @@ def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) 
         "operator": desc.operator,
         "min_feature_level": str(level),
         "check_only": check_only,
-        "tensors": {"input": _tensor(desc.input_tensor), "outputs": [_tensor(t) for t in desc.output_tensors]},
+        "tensors": {
+            "inputs": [_tensor(t) for t in desc.input_tensors],
+            "outputs": [_tensor(t) for t in desc.output_tensors],
+        },
         "fields": fields,
     }
 
 
-def input_payload(x: np.ndarray, tensor: TensorDesc) -> bytes:
-    data = np.ascontiguousarray(x, dtype=tensor.data_type.numpy).tobytes()
-    return data + b"\0" * (total_tensor_size(tensor) - len(data))
+def input_payload(xs: list[np.ndarray], tensors: tuple[TensorDesc, ...]) -> bytes:
+    """The inputs' bytes one after another, each padded to its TotalTensorSizeInBytes (the runner splits them so)."""
+    parts = []
+    for x, tensor in zip(xs, tensors):
+        data = np.ascontiguousarray(x, dtype=tensor.data_type.numpy).tobytes()
+        parts.append(data + b"\0" * (total_tensor_size(tensor) - len(data)))
+    return b"".join(parts)
 
 
 class XServer:
@@ -377,10 +399,10 @@ class DirectMLBackend(Backend):
             "op": "run",
             "operator": "ELEMENT_WISE_IDENTITY",
             "min_feature_level": "1.0",
-            "tensors": {"input": _tensor(tensor), "outputs": [_tensor(tensor)]},
+            "tensors": {"inputs": [_tensor(tensor)], "outputs": [_tensor(tensor)]},
             "fields": {},
         }
-        header, payload = self.native.request(frame, input_payload(x, tensor), timeout=120)
+        header, payload = self.native.request(frame, input_payload([x], (tensor,)), timeout=120)
         if header.get("status") != "ok" or payload[: x.nbytes] != x.tobytes():
             self.close()
             raise BackendUnavailable(
@@ -424,7 +446,7 @@ class DirectMLBackend(Backend):
             return RunResult.unsupported(reason)
         t0 = time.perf_counter()
         header, payload = self._send(
-            descriptor, feature_level, input_payload(inputs[0], descriptor.input_tensor), check_only=False
+            descriptor, feature_level, input_payload(inputs, descriptor.input_tensors), check_only=False
         )
         status = header.get("status")
         timings = {k: float(v) for k, v in header.items() if k.endswith("_s")}

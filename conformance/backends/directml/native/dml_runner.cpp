@@ -1,4 +1,4 @@
-// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT and DML_PADDING1 exactly as a case describes them.
+// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1 and DML_JOIN exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
 // (creating one costs seconds under vkd3d, so it is made once and reused), one IDMLDevice per minimum
@@ -106,7 +106,8 @@ struct Tensor {
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
-    Tensor input;
+    std::vector<Tensor> inputs;  // one, but for JOIN
+    std::vector<DML_TENSOR_DESC> input_descs;
     std::vector<Tensor> outputs;
     std::vector<DML_TENSOR_DESC> output_descs;
     std::vector<UINT> a, b, c;  // the per-dimension arrays, in the struct's order
@@ -116,13 +117,20 @@ struct OperatorDesc {
     DML_PADDING_OPERATOR_DESC padding{};
     DML_PADDING1_OPERATOR_DESC padding1{};
     DML_SPLIT_OPERATOR_DESC split{};
+    DML_JOIN_OPERATOR_DESC join{};
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
         name = req.at("operator").str("operator");
         const Json& tensors = req.at("tensors");
-        input.init(tensors.at("input"), "input_tensor");
+        const Json& ins = tensors.at("inputs");
+        if (ins.kind != Json::Array) throw ProtocolError{"tensors.inputs is not an array"};
+        // JOIN may state InputCount 0 with no InputTensors (JOIN.2: DirectML's to refuse); every other operator has one.
+        if (ins.items.empty() && name != "JOIN") throw ProtocolError{"tensors.inputs is empty"};
+        inputs.resize(ins.items.size());  // sized once: each desc points into its Tensor
+        for (size_t i = 0; i < ins.items.size(); ++i) inputs[i].init(ins.items[i], "input_tensors");
+        for (auto& t : inputs) input_descs.push_back(t.desc);
         const Json& outs = tensors.at("outputs");
         outputs.resize(outs.items.size());
         for (size_t i = 0; i < outs.items.size(); ++i) outputs[i].init(outs.items[i], "output_tensors");
@@ -133,13 +141,13 @@ struct OperatorDesc {
             a = uints(f.at("offsets"), "offsets");
             b = uints(f.at("sizes"), "sizes");
             c = uints(f.at("strides"), "strides");
-            slice = {&input.desc, &output_descs.at(0), dims, a.data(), b.data(), c.data()};
+            slice = {&input_descs.at(0), &output_descs.at(0), dims, a.data(), b.data(), c.data()};
             op = {DML_OPERATOR_SLICE, &slice};
         } else if (name == "SLICE1") {
             a = uints(f.at("window_offsets"), "window_offsets");
             b = uints(f.at("window_sizes"), "window_sizes");
             strides1 = ints(f.at("window_strides"), "window_strides");
-            slice1 = {&input.desc, &output_descs.at(0), dims, a.data(), b.data(), strides1.data()};
+            slice1 = {&input_descs.at(0), &output_descs.at(0), dims, a.data(), b.data(), strides1.data()};
             op = {DML_OPERATOR_SLICE1, &slice1};
         } else if (name == "PADDING") {
             a = uints(f.at("start_padding"), "start_padding");
@@ -149,7 +157,7 @@ struct OperatorDesc {
             FLOAT value;
             std::memcpy(&value, &bits, sizeof value);
             DML_PADDING_MODE mode = lookup(padding_modes(), f.at("padding_mode").str("padding_mode"), "padding mode");
-            padding = {&input.desc, &output_descs.at(0), mode, value, dims, a.data(), b.data()};
+            padding = {&input_descs.at(0), &output_descs.at(0), mode, value, dims, a.data(), b.data()};
             op = {DML_OPERATOR_PADDING, &padding};
         } else if (name == "PADDING1") {
             a = uints(f.at("start_padding"), "start_padding");
@@ -161,16 +169,21 @@ struct OperatorDesc {
             uint64_t bits = f.at("padding_value_bits").uint64("padding_value_bits");
             DML_SCALAR_UNION value{};
             std::memcpy(value.Bytes, &bits, sizeof bits);
-            padding1 = {&input.desc, &output_descs.at(0), mode, value_type, value, dims, a.data(), b.data()};
+            padding1 = {&input_descs.at(0), &output_descs.at(0), mode, value_type, value, dims, a.data(), b.data()};
             op = {DML_OPERATOR_PADDING1, &padding1};
         } else if (name == "SPLIT") {
             UINT count = static_cast<UINT>(f.at("output_count").integer("output_count"));
             UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
-            split = {&input.desc, count, output_descs.data(), axis};
+            split = {&input_descs.at(0), count, output_descs.data(), axis};
             op = {DML_OPERATOR_SPLIT, &split};
+        } else if (name == "JOIN") {
+            UINT count = static_cast<UINT>(f.at("input_count").integer("input_count"));
+            UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
+            join = {count, input_descs.data(), &output_descs.at(0), axis};
+            op = {DML_OPERATOR_JOIN, &join};
         } else if (name == "ELEMENT_WISE_IDENTITY") {
             // Not under test: the self-test that the device and driver stack copy data at all.
-            identity = {&input.desc, &output_descs.at(0), nullptr};
+            identity = {&input_descs.at(0), &output_descs.at(0), nullptr};
             op = {DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
@@ -265,14 +278,19 @@ public:
               "IDMLDevice::CreateOperatorInitializer");
         QueryPerformanceCounter(&t2);
 
-        if (input_bytes.size() != d.input.buffer.TotalTensorSizeInBytes)
-            throw ProtocolError{"input payload has " + std::to_string(input_bytes.size()) + " bytes, total_size says " +
-                                std::to_string(d.input.buffer.TotalTensorSizeInBytes)};
-        // Layout in one default buffer: the input, then each output followed by guard bytes.
+        // The payload holds the inputs one after another, each TotalTensorSizeInBytes long.
+        uint64_t expected_bytes = 0;
+        for (const auto& t : d.inputs) expected_bytes += t.buffer.TotalTensorSizeInBytes;
+        if (input_bytes.size() != expected_bytes)
+            throw ProtocolError{"input payload has " + std::to_string(input_bytes.size()) + " bytes, the inputs' " +
+                                "total_size values add up to " + std::to_string(expected_bytes)};
+        // Layout in one default buffer: the inputs, then each output followed by guard bytes.
         uint64_t at = 0;
-        d.input.offset = 0;
-        d.input.region = align_up(std::max<uint64_t>(d.input.buffer.TotalTensorSizeInBytes, 4), kAlign);
-        at = d.input.region;
+        for (auto& t : d.inputs) {
+            t.offset = at;
+            t.region = align_up(std::max<uint64_t>(t.buffer.TotalTensorSizeInBytes, 4), kAlign);
+            at += t.region;
+        }
         for (auto& t : d.outputs) {
             t.offset = at;
             t.region = align_up(t.buffer.TotalTensorSizeInBytes + kGuard, kAlign);
@@ -292,12 +310,17 @@ public:
         UINT descriptors = init_props.RequiredDescriptorCount + exec_props.RequiredDescriptorCount;
         if (descriptors > heap_size_) make_heap(std::max(descriptors, heap_size_ * 2));
 
-        // Upload: the input bytes, then poison in every output region and its guard.
+        // Upload: poison everywhere (every output region and its guard), then each input's bytes at its offset.
         unsigned char* mapped = nullptr;
         D3D12_RANGE none{0, 0};
         CHECK(upload_.resource->Map(0, &none, reinterpret_cast<void**>(&mapped)), "ID3D12Resource::Map(upload)");
-        if (!input_bytes.empty()) std::memcpy(mapped, input_bytes.data(), input_bytes.size());
-        std::memset(mapped + input_bytes.size(), kPoison, used - input_bytes.size());
+        std::memset(mapped, kPoison, used);
+        uint64_t from = 0;
+        for (const auto& t : d.inputs) {
+            uint64_t n = t.buffer.TotalTensorSizeInBytes;
+            if (n) std::memcpy(mapped + t.offset, input_bytes.data() + from, static_cast<size_t>(n));
+            from += n;
+        }
         upload_.resource->Unmap(0, nullptr);
 
         // Binding tables: the initializer's descriptors first, the operator's after them.
@@ -319,18 +342,27 @@ public:
         DML_BINDING_DESC temp_desc{DML_BINDING_TYPE_BUFFER, &temp_binding};
         DML_BUFFER_BINDING persistent_binding{persistent.resource.p, 0, exec_props.PersistentResourceSize};
         DML_BINDING_DESC persistent_desc{DML_BINDING_TYPE_BUFFER, &persistent_binding};
-        DML_BUFFER_BINDING input_binding{default_.resource.p, d.input.offset, d.input.buffer.TotalTensorSizeInBytes};
-        bool input_owned = (d.input.buffer.Flags & DML_TENSOR_FLAG_OWNED_BY_DML) != 0;
-        if (input_owned) {  // an OWNED_BY_DML input is given to the initializer, not to the dispatch
-            DML_BUFFER_ARRAY_BINDING array{1, &input_binding};
-            DML_BINDING_DESC array_desc{DML_BINDING_TYPE_BUFFER_ARRAY, &array};
-            init_table->BindInputs(1, &array_desc);
+        std::vector<DML_BUFFER_BINDING> in_bindings, owned_bindings;
+        std::vector<DML_BINDING_DESC> in_descs;
+        bool any_owned = false;
+        in_bindings.reserve(d.inputs.size());
+        for (const auto& t : d.inputs) {
+            bool owned = (t.buffer.Flags & DML_TENSOR_FLAG_OWNED_BY_DML) != 0;
+            any_owned = any_owned || owned;
+            in_bindings.push_back({default_.resource.p, t.offset, t.buffer.TotalTensorSizeInBytes});
+            // An OWNED_BY_DML input is given to the initializer, not to the dispatch.
+            owned_bindings.push_back(owned ? in_bindings.back() : DML_BUFFER_BINDING{nullptr, 0, 0});
         }
+        for (size_t i = 0; i < d.inputs.size(); ++i) {
+            bool owned = owned_bindings[i].Buffer != nullptr;
+            in_descs.push_back({owned ? DML_BINDING_TYPE_NONE : DML_BINDING_TYPE_BUFFER, owned ? nullptr : &in_bindings[i]});
+        }
+        DML_BUFFER_ARRAY_BINDING owned_array{static_cast<UINT>(owned_bindings.size()), owned_bindings.data()};
+        DML_BINDING_DESC owned_desc{DML_BINDING_TYPE_BUFFER_ARRAY, &owned_array};
+        if (any_owned) init_table->BindInputs(1, &owned_desc);
         if (init_props.TemporaryResourceSize) init_table->BindTemporaryResource(&temp_desc);
         if (exec_props.PersistentResourceSize) init_table->BindOutputs(1, &persistent_desc);
-        DML_BINDING_DESC input_desc{input_owned ? DML_BINDING_TYPE_NONE : DML_BINDING_TYPE_BUFFER,
-                                    input_owned ? nullptr : &input_binding};
-        exec_table->BindInputs(1, &input_desc);
+        exec_table->BindInputs(static_cast<UINT>(in_descs.size()), in_descs.data());
         std::vector<DML_BUFFER_BINDING> out_bindings;
         out_bindings.reserve(d.outputs.size());
         for (const auto& t : d.outputs)
