@@ -84,7 +84,7 @@ def operator_module(operator: str) -> OperatorModule:
 
 def beyond_seed_pages(operator: str, clauses: Iterable[str] = ()) -> bool:
     """Whether a case of `operator` citing `clauses` tests what lies past the four seed pages (DML_PADDING1,
-    WRAP: docs/spec/beyond-seeds.md), so that reports give it a verdict of its own.  Unknown operators: False."""
+    WRAP, DML_JOIN: docs/spec/beyond-seeds.md), so that reports give it a verdict of its own.  Unknown operators: False."""
     module = REGISTRY.get(operator)
     return (module is not None and beyond_seeds(module.TABLES.clause_prefix)) or any(map(beyond_seeds, clauses))
 

@@ -187,8 +187,8 @@ def _summary(runs: list[Results]) -> str:
         "<b>FAIL</b> a case failed (or a case file could not be read); <b>INCOMPLETE</b> the run did not finish "
         "(interrupted, stopped, or shards missing); <b>UNTESTED</b> it finished but no case executed (all "
         "unsupported or deselected); <b>PASS</b> otherwise. A run that holds cases past the four seed pages "
-        "(DML_PADDING1, DML_PADDING_MODE_WRAP: docs/spec/beyond-seeds.md) shows each part's verdict under the "
-        "run's, which covers both.</p>"
+        "(DML_PADDING1, DML_PADDING_MODE_WRAP, DML_JOIN: docs/spec/beyond-seeds.md) shows each part's verdict "
+        "under the run's, which covers both.</p>"
     )
 
 

@@ -188,7 +188,7 @@ class Record:
 
     @property
     def beyond_seed_pages(self) -> bool:
-        """The case tests what lies past the four seed pages (DML_PADDING1, WRAP): its verdict is apart."""
+        """The case tests what lies past the four seed pages (DML_PADDING1, WRAP, DML_JOIN): its verdict is apart."""
         return oracle.beyond_seed_pages(self.operator, self.clauses)
 
     def set(self, category: Category, reason: str) -> Record:

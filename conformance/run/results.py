@@ -192,32 +192,32 @@ class Results:
 
     @property
     def failed(self) -> bool:
-        return bool(self.header.input_errors) or any(
-            fails_run(r.category, self.header.flaky_fails) for r in self.records
-        )
+        return self._fails(self.records)
 
     @property
     def executed(self) -> int:
         return sum(1 for r in self.records if r.category.executed)
 
+    def _fails(self, records: list[Record]) -> bool:
+        """A case file that could not be read fails every part of a run (nobody knows which part it held)."""
+        return bool(self.header.input_errors) or any(fails_run(r.category, self.header.flaky_fails) for r in records)
+
     def verdict(self, beyond_seed_pages: bool | None = None) -> Verdict:
         """FAIL over INCOMPLETE over UNTESTED over PASS: an unfinished run, or one that tested nothing, never passes.
 
         With `beyond_seed_pages` True or False, the verdict of that part of the run alone: the cases past the
-        four seed pages (Record.beyond_seed_pages), or the four pages' own.  A case file that could not be read
-        fails every part (nobody knows which part it held).
+        four seed pages (Record.beyond_seed_pages), or the four pages' own.
         """
-        if beyond_seed_pages is None:
-            failed, executed = self.failed, self.executed
-        else:
-            part = [r for r in self.records if r.beyond_seed_pages is beyond_seed_pages]
-            failed = bool(self.header.input_errors) or any(fails_run(r.category, self.header.flaky_fails) for r in part)
-            executed = sum(1 for r in part if r.category.executed)
-        if failed:
+        part = (
+            self.records
+            if beyond_seed_pages is None
+            else [r for r in self.records if r.beyond_seed_pages is beyond_seed_pages]
+        )
+        if self._fails(part):
             return Verdict.FAIL
         if not self.complete:
             return Verdict.INCOMPLETE
-        if not executed:
+        if not any(r.category.executed for r in part):
             return Verdict.UNTESTED
         return Verdict.PASS
 
