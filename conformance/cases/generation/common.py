@@ -252,6 +252,17 @@ def axis_pieces(ch: Chooser, cfg: Config, max_pieces: int) -> tuple[list[int], i
     return sizes, axis, pieces
 
 
+def wrapped_pieces(ch: Chooser, pieces: tuple[TensorDesc, ...], axis: int) -> tuple[TensorDesc, ...]:
+    """The pieces (SPLIT's outputs, JOIN's inputs) with one replaced by two, 2^31 larger each along `axis`: their
+    sum is 2^32 more than before, equal to the whole's only in UINT32 arithmetic."""
+    j = ch.integer(0, len(pieces) - 1)
+    t = pieces[j]
+    half = UINT32_WRAP // 2
+    bigger = TensorDesc(t.data_type, set_at(t.sizes, axis, t.sizes[axis] + half))
+    extra = TensorDesc(t.data_type, set_at(t.sizes, axis, half))
+    return (*pieces[:j], bigger, extra, *pieces[j + 1 :])
+
+
 def input_tensor(ch: Chooser, data_type: DataType, shape: tuple[int, ...]) -> np.ndarray:
     fill = ch.choice(values.FILLS)
     seed = 0 if fill == "ordinal" else ch.integer(0, 2**32 - 1)

@@ -7,7 +7,6 @@ import dataclasses
 from oracle import JoinDesc, TensorDesc
 
 from .common import (
-    UINT32_WRAP,
     CaseSpec,
     Chooser,
     Config,
@@ -19,6 +18,7 @@ from .common import (
     replaced_tensor,
     set_at,
     with_descriptor,
+    wrapped_pieces,
 )
 
 OPERATOR = "JOIN"
@@ -106,12 +106,7 @@ def _join_3_wrap(ch: Chooser, base: CaseSpec) -> CaseSpec:
     """JOIN.3 broken by inputs whose sizes along Axis sum to 2^32 more than the output's: one input replaced by
     two, 2^31 larger each (a UINT32 sum would wrap to the right size)."""
     d = descriptor_of(base, JoinDesc)
-    j = ch.integer(0, len(d.input_tensors) - 1)
-    t = d.input_tensors[j]
-    half = UINT32_WRAP // 2
-    bigger = dataclasses.replace(t, sizes=set_at(t.sizes, d.axis, t.sizes[d.axis] + half))
-    extra = dataclasses.replace(t, sizes=set_at(t.sizes, d.axis, half))
-    ins = (*d.input_tensors[:j], bigger, extra, *d.input_tensors[j + 1 :])
+    ins = wrapped_pieces(ch, d.input_tensors, d.axis)
     return with_descriptor(base, dataclasses.replace(d, input_tensors=ins, input_count=len(ins)), tags=("uint32-wrap",))
 
 

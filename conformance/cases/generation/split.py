@@ -7,7 +7,6 @@ import dataclasses
 from oracle import SplitDesc, TensorDesc
 
 from .common import (
-    UINT32_WRAP,
     CaseSpec,
     Chooser,
     Config,
@@ -19,6 +18,7 @@ from .common import (
     replaced_tensor,
     set_at,
     with_descriptor,
+    wrapped_pieces,
 )
 
 OPERATOR = "SPLIT"
@@ -103,12 +103,7 @@ def _split_3_wrap(ch: Chooser, base: CaseSpec) -> CaseSpec:
     """SPLIT.3 broken by outputs whose sizes along Axis sum to 2^32 more than the input's: one output replaced by
     two, 2^31 larger each (tensors of 2^31 elements and more: element counts past 2^32 when the rest is >= 2)."""
     d = descriptor_of(base, SplitDesc)
-    j = ch.integer(0, len(d.output_tensors) - 1)
-    t = d.output_tensors[j]
-    half = UINT32_WRAP // 2
-    bigger = dataclasses.replace(t, sizes=set_at(t.sizes, d.axis, t.sizes[d.axis] + half))
-    extra = dataclasses.replace(t, sizes=set_at(t.sizes, d.axis, half))
-    outs = (*d.output_tensors[:j], bigger, extra, *d.output_tensors[j + 1 :])
+    outs = wrapped_pieces(ch, d.output_tensors, d.axis)
     return with_descriptor(
         base, dataclasses.replace(d, output_tensors=outs, output_count=len(outs)), tags=("uint32-wrap",)
     )
