@@ -5,6 +5,7 @@ Every clause of the reference pages (../shared/seeds, restated in ../shared/spec
 is implemented exactly, bit for bit, for all eleven data types and ranks 1 to 8.
 """
 
+from . import layout
 from .api import (
     Descriptor,
     compute,
@@ -90,6 +91,7 @@ __all__ = [
     "explain",
     "join",
     "join_desc",
+    "layout",
     "min_feature_level",
     "padding",
     "padding1",

@@ -14,7 +14,7 @@ from typing import cast
 
 import numpy as np
 
-from . import core, op_padding1, op_slice1
+from . import core, layout, op_padding1, op_slice1
 from .checks import TensorDesc, as_ints
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
@@ -42,6 +42,7 @@ def _module(desc: Descriptor) -> OperatorModule:
 def validate(desc: Descriptor, feature_level: FeatureLevel | str | None = None) -> None:
     """Raise InvalidDescriptor (with the broken clause) unless `desc` is valid at `feature_level`."""
     _module(desc).validate(desc, FeatureLevel.parse(feature_level))
+    layout.validate(desc)  # LAYOUT.*: each tensor's Strides, TotalTensorSizeInBytes, alignment and flags
 
 
 def compute(
@@ -84,7 +85,7 @@ def explain(
 
 def unspecified(desc: Descriptor) -> list[str]:
     """Ids of register entries whose unspecified behaviour `desc` reaches: its results are observed."""
-    return _module(desc).unspecified(desc)
+    return _module(desc).unspecified(desc) + layout.unspecified(desc)
 
 
 # --- the four functions -------------------------------------------------------------------

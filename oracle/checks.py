@@ -25,25 +25,64 @@ class InvalidDescriptor(ValueError):
 
 @dataclass(frozen=True)
 class TensorDesc:
-    """DML_BUFFER_TENSOR_DESC reduced to what these operators read: DataType and Sizes."""
+    """DML_BUFFER_TENSOR_DESC: DataType and Sizes, which the operators read, and the layout fields
+    (beyond the seed pages, oracle.layout): Strides (None: packed), TotalTensorSizeInBytes (None:
+    DMLCalcBufferTensorSize's minimum), GuaranteedBaseOffsetAlignment and Flags (0: none given)."""
 
     data_type: DataType
     sizes: tuple[int, ...]
+    strides: tuple[int, ...] | None = None
+    total_tensor_size_in_bytes: int | None = None
+    guaranteed_base_offset_alignment: int = 0
+    flags: int = 0
 
     @property
     def dimension_count(self) -> int:
         return len(self.sizes)
+
+    @property
+    def has_layout(self) -> bool:
+        """Whether the desc states any layout field (a case beyond the seed pages)."""
+        return (
+            self.strides is not None
+            or self.total_tensor_size_in_bytes is not None
+            or bool(self.guaranteed_base_offset_alignment)
+            or bool(self.flags)
+        )
+
+    @property
+    def logical(self) -> TensorDesc:
+        """The same tensor without layout fields: what the operators' semantics read."""
+        return TensorDesc(self.data_type, self.sizes)
 
     @classmethod
     def of(cls, data_type: DataType | str, sizes: Sequence[int]) -> TensorDesc:
         return cls(DataType.parse(data_type), as_ints(sizes, "sizes"))
 
     def to_json(self) -> dict:
-        return {"data_type": self.data_type.value, "sizes": list(self.sizes)}
+        out: dict = {"data_type": self.data_type.value, "sizes": list(self.sizes)}
+        if self.strides is not None:
+            out["strides"] = list(self.strides)
+        for name in LAYOUT_SCALARS:
+            value = getattr(self, name)
+            if value:
+                out[name] = value
+        return out
 
     @classmethod
     def from_json(cls, obj: dict) -> TensorDesc:
-        return cls.of(obj["data_type"], obj["sizes"])
+        base = cls.of(obj["data_type"], obj["sizes"])
+        strides = obj.get("strides")
+        scalars = {name: as_ints([obj[name]], name)[0] for name in LAYOUT_SCALARS if name in obj}
+        if strides is None and not scalars:
+            return base
+        return TensorDesc(
+            base.data_type, base.sizes, None if strides is None else as_ints(strides, "strides"), **scalars
+        )
+
+
+# The scalar layout fields of a tensor desc as case files spell them (0 or absent: not given).
+LAYOUT_SCALARS = ("total_tensor_size_in_bytes", "guaranteed_base_offset_alignment", "flags")
 
 
 def as_ints(values: Sequence[int], name: str) -> tuple[int, ...]:

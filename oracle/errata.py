@@ -178,5 +178,40 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_padding.fold",
             True,
         ),
+        Erratum(
+            "U-LAYOUT-1",
+            "unspecified",
+            ("LAYOUT.4",),
+            "An output's padding bytes (inside TotalTensorSizeInBytes, addressed by no element): DirectML may write "
+            "them, and no page says with what.",
+            "Observed: the suite fills them before the run and shows the first byte written, never failing it; a "
+            "write past TotalTensorSizeInBytes fails, naming the byte.",
+            "conformance.judging.buffers.judge_buffers",
+            True,
+        ),
+        Erratum(
+            "U-LAYOUT-2",
+            "unspecified",
+            ("LAYOUT.1", "LAYOUT.2"),
+            "Output strides that give two elements one address (a 0 stride on an output axis of size > 1): no page "
+            "says whether such an output is valid or which element's value lands.",
+            "Valid for the oracle; the elements sharing an address are open (observed), and refusing the descriptor "
+            "is observed too.",
+            "oracle.layout.open_elements",
+            True,
+            refusal_observed=True,
+        ),
+        Erratum(
+            "U-LAYOUT-3",
+            "unspecified",
+            ("LAYOUT.3",),
+            "DirectML's helper page says bound buffers' total size must be DWORD-aligned; the tensor desc page asks "
+            "only that TotalTensorSizeInBytes be at least DMLCalcBufferTensorSize's minimum (itself a multiple of 4).",
+            "Valid when at least the minimum; a TotalTensorSizeInBytes that is not a multiple of 4 may be refused "
+            "(observed), and its outputs are judged when it runs.",
+            "oracle.layout.check_tensor",
+            True,
+            refusal_observed=True,
+        ),
     )
 }

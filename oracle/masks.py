@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import layout
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding import unspecified as padding_unspecified
 from .op_padding1 import Padding1Desc
@@ -71,10 +72,15 @@ def _slice(desc: SliceDesc) -> list[np.ndarray]:
 
 
 def unspecified_mask(desc) -> list[np.ndarray]:
-    """One bool array per output, True where an unspecified register entry leaves the element open."""
+    """One bool array per output, True where an unspecified register entry leaves the element open
+    (the operator's entries, and U-LAYOUT-2's elements sharing an output address)."""
+    return [a | b for a, b in zip(_operator_mask(desc), layout.open_elements(desc))]
+
+
+def _operator_mask(desc) -> list[np.ndarray]:
     if isinstance(desc, (PaddingDesc, Padding1Desc)):
         return _padding(desc)
     if isinstance(desc, SliceDesc):
         return _slice(desc)
-    # SLICE1 and SPLIT reach no observed entry: every element is judged.
+    # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

@@ -253,9 +253,17 @@ CLAUSES: dict[str, str] = {
     "JOIN.5": "InputTensors and OutputTensor have the same DataType and DimensionCount",
     "JOIN.6": "One input is a plain copy; JOIN is the inverse of DML_SPLIT",
     "JOIN.7": "Introduced in FL 1.0; 4 dims (1.0, 2.1), 4-5 (3.0), 1-8 and all eleven data types (4.1)",
+    "LAYOUT.1": "Strides (optional, UINT, DimensionCount entries): element offset = dot(index, Strides); none: packed",
+    "LAYOUT.2": "A 0 stride broadcasts; a stride larger than a row pads it",
+    "LAYOUT.3": "TotalTensorSizeInBytes >= DMLCalcBufferTensorSize's minimum (a multiple of 4: U-LAYOUT-3)",
+    "LAYOUT.4": "DirectML may write any byte of an output inside its TotalTensorSizeInBytes, nothing past it",
+    "LAYOUT.5": "A buffer tensor holds at most 2^32 - 1 elements",
+    "LAYOUT.6": "GuaranteedBaseOffsetAlignment: 0, or a power of two at least the element size",
+    "LAYOUT.7": "Flags: NONE or OWNED_BY_DML, the latter on input tensors only (bound at initialisation)",
+    "LAYOUT.8": "A layout places elements; the operator's result on the logical tensors is the same",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
-BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.")
+BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.")
 
 
 def beyond_seeds(clause: str) -> bool:

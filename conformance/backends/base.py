@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import oracle
 from oracle import ALL_DATA_TYPES, DEFAULT_FEATURE_LEVEL, OPERATORS, DataType, Descriptor, FeatureLevel, PaddingMode
 
 ENTRY_POINT_GROUP = "dml_conformance.backends"
@@ -34,6 +35,10 @@ class Capabilities:
     # Whether the backend can observe descriptor validation (a native DirectML binding can:
     # E_INVALIDARG at operator creation).  Without it, invalid cases are unsupported (U-ALL-2).
     checks_invalid_descriptors: bool = False
+    # Whether the backend binds tensors with their layout (strides, TotalTensorSizeInBytes, alignment, flags:
+    # LAYOUT.*) and returns each output's whole buffer (RunResult.buffers).  Without it, cases that state a
+    # layout are unsupported: running them packed would pass what was never run.
+    tensor_layouts: bool = False
 
 
 @dataclass
@@ -50,6 +55,11 @@ class RunResult:
     # What the reader of a result must know to weigh it (e.g. "the suite converted PaddingValue
     # before it reached the implementation, so that conversion was not exercised").
     notes: list[str] = field(default_factory=list)
+    # With Capabilities.tensor_layouts: per output, its buffer as the implementation left it (uint8), the
+    # TotalTensorSizeInBytes bytes and the guard after them (oracle.layout.GUARD_BYTES), all filled with
+    # oracle.layout.OUTPUT_FILL before the run.  The run layer then reads the outputs through their strides
+    # and judges every byte (conformance.judging.buffers); `outputs` may stay empty.
+    buffers: list[np.ndarray] | None = None
 
     @classmethod
     def ok(cls, outputs: list[np.ndarray], **kw) -> RunResult:
@@ -134,6 +144,11 @@ class Backend(abc.ABC):
         rank = descriptor.input_tensor.dimension_count
         if rank not in caps.ranks:
             return f"{self.name} does not support rank {rank}"
+        if not caps.tensor_layouts and oracle.layout.has_layout(descriptor):
+            return (
+                f"{self.name} cannot express tensor layouts (strides, TotalTensorSizeInBytes, "
+                "GuaranteedBaseOffsetAlignment, flags: LAYOUT.1-7)"
+            )
         mode = getattr(descriptor, "padding_mode", None)
         if mode is not None and mode.value not in caps.padding_modes:
             return f"{self.name} cannot express padding mode {mode.value}"

@@ -16,16 +16,23 @@ class OracleBackend(Backend):
 
     def capabilities(self) -> Capabilities:
         # The oracle implements every table row, so it can run a case at any feature level.
-        return Capabilities(checks_invalid_descriptors=True, feature_level=max(FeatureLevel))
+        return Capabilities(checks_invalid_descriptors=True, feature_level=max(FeatureLevel), tensor_layouts=True)
 
     def versions(self) -> dict[str, str]:
         return {"oracle": oracle.__version__}
 
     def run(self, descriptor: Descriptor, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
         try:
-            return RunResult.ok(oracle.compute(descriptor, inputs, feature_level=feature_level))
+            outputs = oracle.compute(descriptor, inputs, feature_level=feature_level)
         except oracle.InvalidDescriptor as e:
             return RunResult.rejected(str(e))
+        if not oracle.layout.has_layout(descriptor):
+            return RunResult.ok(outputs)
+        # The outputs written through their strides into fresh buffers, as an implementation would.
+        buffers = []
+        for out, tensor in zip(outputs, descriptor.output_tensors):
+            buffers.append(oracle.layout.pack(out, tensor, oracle.layout.output_buffer(tensor)))
+        return RunResult.ok(outputs, buffers=buffers)
 
     def check_descriptor(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult:
         try:

@@ -266,6 +266,12 @@ def _case_from_json(obj: Any, where: str, path: str, check_expected: bool) -> Ca
     except (KeyError, TypeError, ValueError) as e:  # a value no struct can hold, e.g. an axis of 1.5
         message = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
         raise _Problem(f"{where}.descriptor", message) from e
+    if oracle.layout.has_layout(descriptor) and not any(c.startswith("LAYOUT.") for c in obj["clauses"]):
+        raise _Problem(
+            f"{where}.clauses",
+            "the descriptor states a tensor layout (strides, total_tensor_size_in_bytes, alignment or flags); "
+            "cite the LAYOUT clause it tests (docs/spec/beyond-seeds.md)",
+        )
     inputs = tuple(_tensor(t, f"{where}.inputs[{i}]") for i, t in enumerate(obj.get("inputs", [])))
     expected = _expected_from_json(obj["expected"], f"{where}.expected")
     if expected.outcome == "valid":
@@ -326,6 +332,14 @@ def _check_valid(
                 label,
                 f"is {DataType.from_numpy(x.dtype).value} {list(x.shape)}, but the descriptor "
                 f"says {t.data_type.value} {list(t.sizes)}",
+            )
+    for i, (x, t) in enumerate(zip(inputs, descriptor.input_tensors)):
+        clash = oracle.layout.consistent(x, t)
+        if clash is not None:
+            raise _Problem(
+                f"{where}.inputs[{i}]",
+                f"element {list(clash[0])} differs from element {list(clash[1])}, but the input's strides "
+                f"{list(t.strides or ())} give both one address, so they must be equal [LAYOUT.2]",
             )
     if len(expected.outputs) != len(descriptor.output_tensors):
         raise _Problem(

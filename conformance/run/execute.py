@@ -26,6 +26,7 @@ from ..backends.base import Backend, RunResult
 from ..cases.corpus import Case
 from ..cases.stress import StressCase, make_inputs
 from ..judging import deviations
+from ..judging.buffers import judge_buffers
 from ..judging.compare import Comparison, compare_outputs
 from .jsontypes import safe_text
 from .large import judge_chunked, over_budget, oversized
@@ -71,6 +72,10 @@ def check_result(result: object, record: Record) -> str | None:
         isinstance(result.outputs, (list, tuple)) and all(isinstance(o, np.ndarray) for o in result.outputs)
     ):
         return f"RunResult.outputs is {safe_text(repr(result.outputs))[:80]}, not a list of numpy arrays"
+    if result.buffers is not None and not (
+        isinstance(result.buffers, (list, tuple)) and all(isinstance(b, np.ndarray) for b in result.buffers)
+    ):
+        return f"RunResult.buffers is {safe_text(repr(result.buffers))[:80]}, not a list of numpy arrays"
     record.reached_operator = None if result.reached_operator is None else safe_text(result.reached_operator)
     notes = result.notes if isinstance(result.notes, (list, tuple)) else [result.notes]
     record.notes = [safe_text(str(n)) for n in notes if n is not None]
@@ -226,10 +231,20 @@ def _execute(
     if result.status != "ok":
         record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
         return
-    _judge(case, list(result.outputs), record)
+    _judge(case, result, record)
 
 
-def _judge(case: Case, outputs: list[np.ndarray], record: Record) -> None:
+def _judge(case: Case, result: RunResult, record: Record) -> None:
+    outputs = list(result.outputs)
+    padding: list[str] = []
+    if result.buffers is not None:  # the outputs' whole buffers: read through the strides, every byte judged
+        judged = judge_buffers(case.descriptor, list(result.buffers))
+        if judged.problems:
+            record.mismatch = Comparison(False, judged.problems)
+            record.set(Category.FAIL, "; ".join(judged.problems))
+            return
+        outputs, padding = judged.outputs, judged.padding
+        record.notes += padding
     too_big = oversized(case.descriptor, outputs)
     if too_big:  # not read: neither compared nor kept
         record.mismatch = Comparison(False, [too_big])
@@ -241,7 +256,10 @@ def _judge(case: Case, outputs: list[np.ndarray], record: Record) -> None:
     entries = ", ".join(case.unspecified)
     comparison = compare_outputs(expected, outputs, open_elements)
     if comparison.equal:
-        if open_count:
+        if padding:
+            record.observed = Observed(True, open_count)
+            record.set(Category.OBSERVED, f"bit-exact; {'; '.join(padding)}")
+        elif open_count:
             record.observed = Observed(True, open_count)
             record.set(Category.OBSERVED, f"matches the oracle's policy for {entries} in {open_count} open element(s)")
         else:
@@ -282,6 +300,12 @@ def _execute_invalid(case: Case, backend: Backend, record: Record) -> None:
         record.set(
             Category.UNSUPPORTED,
             f"{backend.name} cannot observe descriptor validation (U-ALL-2); the descriptor breaks {clause}",
+        )
+        return
+    if oracle.layout.has_layout(case.descriptor) and not call("capabilities", backend.capabilities).tensor_layouts:
+        record.set(
+            Category.UNSUPPORTED,
+            f"{backend.name} cannot express tensor layouts (LAYOUT.1-7); the descriptor breaks {clause}",
         )
         return
     result = _run(record, "check_descriptor", backend.check_descriptor, case.descriptor, case.feature_level)

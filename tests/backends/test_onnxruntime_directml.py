@@ -30,7 +30,9 @@ CASES = [
     and c.operator != "SLICE"
     and getattr(c.descriptor, "padding_mode", None) is not oracle.PaddingMode.WRAP
     and not (c.operator in PADS and c.data_type.value == "FLOAT16")
+    and not oracle.layout.has_layout(c.descriptor)  # ONNX has no tensor layouts: the test below
 ][:120]
+LAYOUT_CASES = [c for c in select_cases(generated=300, seed=5) if c.valid and oracle.layout.has_layout(c.descriptor)]
 
 
 def items(cases):
@@ -108,6 +110,15 @@ def test_batches_run_bit_exact_in_few_sessions():
     assert passed >= 90
     # One session per batch of 50; a batch holding a case the stand-in cannot run is halved until it stands alone.
     assert len(host.created) < len(CASES) // 4
+
+
+def test_cases_with_a_tensor_layout_are_unsupported_before_any_session():
+    """ONNX tensors are dense and packed: strides, buffer sizes, alignment and flags cannot be expressed (LAYOUT.*)."""
+    assert LAYOUT_CASES
+    host = FakeHost()
+    results = OnnxRuntimeDirectMLBackend(sessions=host, batch_size=50).run_many(items(LAYOUT_CASES))
+    assert all(r.status == "unsupported" and "cannot express tensor layouts" in r.reason for r in results)
+    assert host.created == []
 
 
 def test_a_refused_node_is_isolated_by_halving_and_only_its_cases_are_unsupported():

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import oracle
-from conformance.backends.directml.backend import hresult_text, inexpressible, input_payload, request, total_tensor_size
+from conformance.backends.directml.backend import hresult_text, inexpressible, input_payload, request
 from oracle import DataType, FeatureLevel, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc, TensorDesc
+from oracle.layout import implied_size
 
 
 def t(data_type: str, *sizes: int) -> TensorDesc:
@@ -16,26 +17,29 @@ def t(data_type: str, *sizes: int) -> TensorDesc:
 
 def test_total_tensor_size_rounds_packed_bytes_up_to_four():
     # DMLCalcBufferTensorSize: element size * element count, rounded up to a multiple of 4.
-    assert total_tensor_size(t("UINT8", 3)) == 4
-    assert total_tensor_size(t("UINT8", 2, 2)) == 4
-    assert total_tensor_size(t("FLOAT16", 1, 3)) == 8
-    assert total_tensor_size(t("FLOAT64", 2, 3)) == 48
-    assert total_tensor_size(t("INT8", 0)) == 0
+    assert implied_size(t("UINT8", 3)) == 4
+    assert implied_size(t("UINT8", 2, 2)) == 4
+    assert implied_size(t("FLOAT16", 1, 3)) == 8
+    assert implied_size(t("FLOAT64", 2, 3)) == 48
+    assert implied_size(t("INT8", 0)) == 0
 
 
 def test_the_input_payload_is_padded_to_the_total_size():
+    # Bytes no element owns hold the documented fill: byte k = (0x5A + 0x3B * k) mod 256.
     x = np.array([1, 2, 3], dtype=np.uint8)
-    assert input_payload([x], (t("UINT8", 3),)) == b"\x01\x02\x03\x00"
+    assert input_payload([x], (t("UINT8", 3),)) == b"\x01\x02\x03\x0b"
 
 
 def test_join_inputs_travel_one_after_another_each_padded():
     a, b = np.array([1, 2, 3], dtype=np.uint8), np.array([4], dtype=np.uint8)
-    assert input_payload([a, b], (t("UINT8", 3), t("UINT8", 1))) == b"\x01\x02\x03\x00\x04\x00\x00\x00"
+    assert input_payload([a, b], (t("UINT8", 3), t("UINT8", 1))) == b"\x01\x02\x03\x0b\x04\x95\xd0\x0b"
     desc = oracle.join_desc((t("INT16", 2, 1), t("INT16", 2, 3)), 1)
     req = request(desc, FeatureLevel.FL_4_1)
     assert req["fields"] == {"dimension_count": 2, "axis": 1, "input_count": 2}
     assert [i["sizes"] for i in req["tensors"]["inputs"]] == [[2, 1], [2, 3]]
-    assert req["tensors"]["outputs"] == [{"data_type": "INT16", "sizes": [2, 4], "flags": 0, "total_size": 16}]
+    assert req["tensors"]["outputs"] == [
+        {"data_type": "INT16", "sizes": [2, 4], "flags": 0, "total_size": 16, "alignment": 0}
+    ]
 
 
 def test_padding_value_travels_as_the_float_bits_the_struct_holds():
@@ -66,8 +70,12 @@ def test_slice1_request_names_the_struct_fields_and_the_minimum_feature_level():
         "window_sizes": [1, 1, 4, 3],
         "window_strides": [1, 1, -2, 2],
     }
-    assert req["tensors"]["inputs"] == [{"data_type": "FLOAT32", "sizes": [1, 1, 4, 4], "flags": 0, "total_size": 64}]
-    assert req["tensors"]["outputs"] == [{"data_type": "FLOAT32", "sizes": [1, 1, 2, 2], "flags": 0, "total_size": 16}]
+    assert req["tensors"]["inputs"] == [
+        {"data_type": "FLOAT32", "sizes": [1, 1, 4, 4], "flags": 0, "total_size": 64, "alignment": 0}
+    ]
+    assert req["tensors"]["outputs"] == [
+        {"data_type": "FLOAT32", "sizes": [1, 1, 2, 2], "flags": 0, "total_size": 16, "alignment": 0}
+    ]
 
 
 def test_split_request_carries_every_output_tensor():

@@ -29,7 +29,7 @@ class AllLevels(OracleBackend):
     name = "all-levels"
 
     def capabilities(self) -> Capabilities:
-        return Capabilities(checks_invalid_descriptors=True, feature_level=max(FeatureLevel))
+        return Capabilities(checks_invalid_descriptors=True, feature_level=max(FeatureLevel), tensor_layouts=True)
 
 
 class BitFlip(AllLevels):
@@ -351,3 +351,42 @@ class Batching(AllLevels):
             with open(log, "a") as f:
                 f.write(f"{len(items)}\n")
         return [super(Batching, self).run(descriptor, inputs, level) for descriptor, inputs, level in items]
+
+
+class _Buffers(AllLevels):
+    """The oracle's outputs in their buffers (every case, packed ones too), then `touch` changes one byte."""
+
+    def touch(self, buffer, tensor) -> None:
+        raise NotImplementedError
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        result = super().run(descriptor, inputs, feature_level)
+        if result.status != "ok":
+            return result
+        buffers = []
+        for out, tensor in zip(result.outputs, descriptor.output_tensors):
+            buffer = oracle.layout.pack(out, tensor, oracle.layout.output_buffer(tensor))
+            self.touch(buffer, tensor)
+            buffers.append(buffer)
+        return RunResult.ok([], buffers=buffers)
+
+
+class WritesPastOutput(_Buffers):
+    """Writes one element more than output 0 has, right after its TotalTensorSizeInBytes (into the guard)."""
+
+    name = "writes-past-output"
+
+    def touch(self, buffer, tensor) -> None:
+        total, item = oracle.layout.total_size(tensor), tensor.data_type.numpy.itemsize
+        buffer[total : total + item] = 0x00
+
+
+class WritesPadding(_Buffers):
+    """Writes the last byte inside each output's TotalTensorSizeInBytes when no element owns it (LAYOUT.4 allows it)."""
+
+    name = "writes-padding"
+
+    def touch(self, buffer, tensor) -> None:
+        total = oracle.layout.total_size(tensor)
+        if not oracle.layout.addressed(tensor)[total - 1]:
+            buffer[total - 1] = 0x00

@@ -15,13 +15,12 @@ import os
 import subprocess
 import sys
 import time
-from math import prod
 from pathlib import Path
 
 import numpy as np
 
 import oracle
-from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc
+from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc, layout
 from oracle.op_padding1 import scalar_bits
 from oracle.padding_value import float32_bits
 
@@ -66,19 +65,19 @@ def hresult_text(value: str | int | None) -> str:
     return f"0x{number & 0xFFFFFFFF:08x}" + (f" ({name})" if name else "")
 
 
-def total_tensor_size(tensor: TensorDesc) -> int:
-    """DML_BUFFER_TENSOR_DESC.TotalTensorSizeInBytes for a packed tensor, as DirectML's helper
-    DMLCalcBufferTensorSize computes it: element size times element count, rounded up to 4."""
-    return (tensor.data_type.numpy.itemsize * prod(tensor.sizes) + 3) & ~3
-
-
 def _tensor(tensor: TensorDesc) -> dict:
-    return {
+    """The runner's DML_BUFFER_TENSOR_DESC: every field as the case states it (LAYOUT.*), the size as
+    DMLCalcBufferTensorSize computes it when the case gives none."""
+    out: dict = {
         "data_type": tensor.data_type.value,
         "sizes": list(tensor.sizes),
-        "flags": 0,
-        "total_size": total_tensor_size(tensor),
+        "flags": tensor.flags,
+        "total_size": layout.total_size(tensor),
+        "alignment": tensor.guaranteed_base_offset_alignment,
     }
+    if tensor.strides is not None:
+        out["strides"] = list(tensor.strides)
+    return out
 
 
 def _count_and_axis(desc: Descriptor) -> str | None:
@@ -126,6 +125,13 @@ def inexpressible(desc: Descriptor) -> str | None:
     for tensor in (*desc.input_tensors, *desc.output_tensors):
         if any(not 0 <= s <= UINT_MAX for s in tensor.sizes):
             return f"tensor sizes {list(tensor.sizes)} hold a value a UINT cannot hold"
+        if tensor.strides is not None and len(tensor.strides) != tensor.dimension_count:
+            return (
+                f"strides {list(tensor.strides)} have {len(tensor.strides)} entries but the tensor has DimensionCount="
+                f"{tensor.dimension_count}: Strides is read DimensionCount entries long, so this desc has no C form"
+            )
+        if tensor.strides is not None and any(not 0 <= s <= UINT_MAX for s in tensor.strides):
+            return f"strides {list(tensor.strides)} hold a value a UINT cannot hold"
     return None
 
 
@@ -160,12 +166,9 @@ def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) 
 
 
 def input_payload(xs: list[np.ndarray], tensors: tuple[TensorDesc, ...]) -> bytes:
-    """The inputs' bytes one after another, each padded to its TotalTensorSizeInBytes (the runner splits them so)."""
-    parts = []
-    for x, tensor in zip(xs, tensors):
-        data = np.ascontiguousarray(x, dtype=tensor.data_type.numpy).tobytes()
-        parts.append(data + b"\0" * (total_tensor_size(tensor) - len(data)))
-    return b"".join(parts)
+    """The inputs' buffers one after another, each TotalTensorSizeInBytes long, elements placed through the
+    strides (the runner splits them so)."""
+    return b"".join(layout.pack(x, tensor).tobytes() for x, tensor in zip(xs, tensors))
 
 
 class XServer:
@@ -372,6 +375,7 @@ class DirectMLBackend(Backend):
             data_types=self.native.data_types(),
             feature_level=self.native.feature_level(),
             checks_invalid_descriptors=True,
+            tensor_layouts=True,  # the runner binds the exact descs and returns each output's whole buffer
         )
 
     @property
@@ -432,7 +436,7 @@ class DirectMLBackend(Backend):
     # -- running -----------------------------------------------------------------------------
     def _send(self, desc: Descriptor, level: FeatureLevel, payload: bytes, check_only: bool) -> tuple[dict, bytes]:
         self._ensure_running()
-        allowed = sum(total_tensor_size(t) for t in desc.output_tensors)
+        allowed = sum(layout.total_size(t) + layout.GUARD_BYTES for t in desc.output_tensors)
         return self.native.request(
             request(desc, level, check_only=check_only), payload, timeout=self.case_timeout, max_payload=allowed
         )
@@ -455,20 +459,15 @@ class DirectMLBackend(Backend):
             return RunResult.rejected(self._refused(header), reached_operator=descriptor.operator, timings=timings)
         if status != "ok":
             return self._error(header, timings, descriptor)
-        outputs, offset = [], 0
+        outputs, buffers, offset, guard_written = [], [], 0, False
         for j, (tensor, size) in enumerate(zip(descriptor.output_tensors, header["output_bytes"])):
-            chunk = payload[offset : offset + size]
+            buffers.append(np.frombuffer(payload, dtype=np.uint8, count=size, offset=offset))
             offset += size
-            count = prod(tensor.sizes) * tensor.data_type.numpy.itemsize
-            outputs.append(np.frombuffer(chunk[:count], dtype=tensor.data_type.numpy).reshape(tensor.sizes).copy())
-            written = header["guard_written_at"][j]
-            if written >= 0:
-                return RunResult.error(
-                    f"DirectML wrote past output {j}: byte {written} after the start of its buffer, beyond its "
-                    f"TotalTensorSizeInBytes={size}, was changed",
-                    reached_operator=descriptor.operator,
-                    timings=timings,
-                )
+            outputs.append(layout.unpack(buffers[-1], tensor))
+            guard_written = guard_written or header["guard_written_at"][j] >= 0
+        if layout.has_layout(descriptor) or guard_written:
+            # Every byte judged (conformance.judging.buffers): padding inside TotalTensorSizeInBytes, the guard.
+            return RunResult.ok(outputs, buffers=buffers, reached_operator=descriptor.operator, timings=timings)
         return RunResult.ok(outputs, reached_operator=descriptor.operator, timings=timings)
 
     def _error(self, header: dict, timings: dict, descriptor: Descriptor) -> RunResult:

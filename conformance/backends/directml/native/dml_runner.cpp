@@ -97,7 +97,9 @@ struct Tensor {
         int64_t total = j.at("total_size").integer(what + ".total_size");
         if (total < 0) throw ProtocolError{what + ".total_size is negative"};
         buffer.TotalTensorSizeInBytes = static_cast<UINT64>(total);
-        buffer.GuaranteedBaseOffsetAlignment = 0;
+        int64_t align = j.has("alignment") ? j.at("alignment").integer(what + ".alignment") : 0;
+        if (align < 0 || align > UINT32_MAX) throw ProtocolError{what + ".alignment is outside UINT"};
+        buffer.GuaranteedBaseOffsetAlignment = static_cast<UINT>(align);
         desc.Type = DML_TENSOR_TYPE_BUFFER;
         desc.Desc = &buffer;
     }
@@ -286,13 +288,14 @@ public:
                                 "total_size values add up to " + std::to_string(expected_bytes)};
         // Layout in one default buffer: the inputs, then each output followed by guard bytes.
         uint64_t at = 0;
+        // Each binding offset a multiple of the tensor's GuaranteedBaseOffsetAlignment (and of 16).
         for (auto& t : d.inputs) {
-            t.offset = at;
+            t.offset = at = align_up(at, std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment));
             t.region = align_up(std::max<uint64_t>(t.buffer.TotalTensorSizeInBytes, 4), kAlign);
             at += t.region;
         }
         for (auto& t : d.outputs) {
-            t.offset = at;
+            t.offset = at = align_up(at, std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment));
             t.region = align_up(t.buffer.TotalTensorSizeInBytes + kGuard, kAlign);
             at += t.region;
         }
@@ -410,8 +413,9 @@ public:
         readback_.resource->Unmap(0, &none);
         for (const auto& t : d.outputs) {
             uint64_t n = t.buffer.TotalTensorSizeInBytes;
-            payload.emplace_back(copy.data() + t.offset, static_cast<size_t>(n));
-            sizes += (sizes.empty() ? "" : ",") + std::to_string(n);
+            // The tensor's bytes and the guard after them: the suite judges every one.
+            payload.emplace_back(copy.data() + t.offset, static_cast<size_t>(n + kGuard));
+            sizes += (sizes.empty() ? "" : ",") + std::to_string(n + kGuard);
             // The first byte after the tensor's TotalTensorSizeInBytes that was written, or -1.
             int64_t touched = -1;
             for (uint64_t k = n; k < t.region; ++k)
@@ -426,6 +430,7 @@ public:
                         .str("status", "ok")
                         .raw("output_bytes", "[" + sizes + "]")
                         .raw("guard_written_at", "[" + guards + "]")
+                        .u64("guard_bytes", kGuard)
                         .u64("descriptors", descriptors)
                         .u64("temporary_bytes", temp_size)
                         .u64("persistent_bytes", exec_props.PersistentResourceSize)

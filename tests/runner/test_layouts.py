@@ -1,0 +1,56 @@
+"""Output buffers judged byte by byte (conformance.judging.buffers, LAYOUT.4, U-LAYOUT-1).
+
+A write past an output's TotalTensorSizeInBytes fails, naming the byte; a write into padding bytes
+inside it is observed (DirectML's page permits it); a backend without tensor layouts is unsupported.
+"""
+
+from __future__ import annotations
+
+from dml_test_backends import AllLevels, NoInvalidChecks, WritesPadding, WritesPastOutput
+
+import oracle
+from conformance.cases.corpus import CASES_DIR, load
+from conformance.run.dispatch import execute
+from conformance.run.record import Category
+from conformance.run.units import Work
+
+LAYOUT = {c.id: c for c in load([CASES_DIR / "curated" / "LAYOUT.json"]).cases}
+EXAMPLES = load([CASES_DIR / "examples"]).cases
+
+
+def run(backend, case):
+    return execute(Work(0, case), backend, None)
+
+
+def test_the_oracle_backend_passes_every_layout_case_through_buffers():
+    for case in LAYOUT.values():
+        record = run(AllLevels(), case)
+        assert record.category in (Category.PASS, Category.OBSERVED), (case.id, record.reason)
+
+
+def test_one_element_written_past_the_output_fails_naming_the_byte_offset():
+    # SLICE-layout-padded-rows: output FLOAT32 [2, 2] packed, 16 bytes; the extra element lands at byte 16.
+    record = run(WritesPastOutput(), LAYOUT["SLICE-layout-padded-rows"])
+    assert record.category is Category.FAIL
+    assert "byte 16" in record.reason and "past TotalTensorSizeInBytes=16" in record.reason
+    # The same on a packed case of the pages (every output judged the same way when buffers come back).
+    record = run(WritesPastOutput(), EXAMPLES[0])
+    assert record.category is Category.FAIL and "past TotalTensorSizeInBytes" in record.reason
+
+
+def test_a_write_into_padding_inside_the_buffer_is_observed_not_failed():
+    # JOIN-layout-oversized-output: 4 INT8 elements in 64 bytes; byte 63 is padding.
+    record = run(WritesPadding(), LAYOUT["JOIN-layout-oversized-output"])
+    assert record.category is Category.OBSERVED
+    assert "first at byte 63" in record.reason and "U-LAYOUT-1" in record.reason
+    # SPLIT-layout-padded-and-permuted-outputs: output 0 is INT32 [2, 2] with Strides [3, 1]: elements at element
+    # offsets 0, 1, 3, 4, so TotalTensorSizeInBytes is 20 and its padding is element 2 (bytes 8..11); the last
+    # byte belongs to an element, so WritesPadding writes nothing there: a pass.
+    record = run(WritesPadding(), LAYOUT["SPLIT-layout-padded-and-permuted-outputs"])
+    assert record.category is Category.PASS, record.reason
+
+
+def test_a_backend_without_tensor_layouts_reports_them_unsupported():
+    record = run(NoInvalidChecks(), LAYOUT["SLICE-layout-padded-rows"])
+    assert record.category is Category.UNSUPPORTED and "cannot express tensor layouts" in record.reason
+    assert oracle.layout.has_layout(LAYOUT["SLICE-layout-padded-rows"].descriptor)
