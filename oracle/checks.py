@@ -65,7 +65,7 @@ class TensorDesc:
             out["strides"] = list(self.strides)
         for name in LAYOUT_SCALARS:
             value = getattr(self, name)
-            if value:
+            if value is not None and (value or name == "total_tensor_size_in_bytes"):  # a total of 0 is stated
                 out[name] = value
         return out
 
@@ -81,7 +81,8 @@ class TensorDesc:
         )
 
 
-# The scalar layout fields of a tensor desc as case files spell them (0 or absent: not given).
+# The scalar layout fields of a tensor desc as case files spell them (absent: not given; alignment and flags
+# of 0 are not written, so a packed desc's JSON, and the case ids hashed from it, stay as they were).
 LAYOUT_SCALARS = ("total_tensor_size_in_bytes", "guaranteed_base_offset_alignment", "flags")
 
 

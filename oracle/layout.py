@@ -26,7 +26,10 @@ KNOWN_FLAGS = FLAG_NONE | FLAG_OWNED_BY_DML
 # What an output buffer and its guard hold before the run (the native runner's kPoison): a byte
 # that still holds it was not written.  Backends that return buffers fill them with it (docs/backends.md).
 OUTPUT_FILL = 0xCD
-GUARD_BYTES = 256  # bytes after each output's TotalTensorSizeInBytes that must stay OUTPUT_FILL
+GUARD_BYTES = 256
+MAX_CHECKED = (
+    1 << 22
+)  # elements past which overlaps() reasons from the strides instead of listing addresses  # bytes after each output's TotalTensorSizeInBytes that must stay OUTPUT_FILL
 
 
 class HasTensors(Protocol):
@@ -67,9 +70,12 @@ def has_layout(desc: HasTensors) -> bool:
 
 
 def kind(tensor: TensorDesc) -> str:
-    """A one-word name of the layout, for reports: packed, oversized, broadcast, overlapping, permuted, padded."""
+    """A one-word name of the layout, for reports: packed, padded, permuted, broadcast, oversized, overlapping
+    (malformed: strides of the wrong length)."""
     if tensor.strides is None:
         return "oversized" if total_size(tensor) > implied_size(tensor) else "packed"
+    if len(tensor.strides) != tensor.dimension_count:
+        return "malformed"  # an invalid desc (LAYOUT.1): no element has an address
     if any(s == 0 for n, s in zip(tensor.sizes, tensor.strides) if n > 1):
         return "broadcast"
     if overlaps(tensor):
@@ -164,7 +170,17 @@ def offsets(tensor: TensorDesc) -> np.ndarray:
 
 def overlaps(tensor: TensorDesc) -> bool:
     """Whether two logical elements share an address (a 0 stride on an axis > 1, or interleaving strides)."""
-    if tensor.strides is None:
+    if tensor.strides is None or len(tensor.strides) != tensor.dimension_count:
+        return False
+    if any(s == 0 for n, s in zip(tensor.sizes, tensor.strides) if n > 1):
+        return True
+    if np.prod(tensor.sizes, dtype=np.float64) > MAX_CHECKED:  # too many to list: sorted strides decide
+        order = sorted((s, n) for n, s in zip(tensor.sizes, tensor.strides) if n > 1)
+        span = 1
+        for s, n in order:
+            if s < span:
+                return True
+            span = s * n
         return False
     where = offsets(tensor).ravel()
     return len(np.unique(where)) != where.size
@@ -242,6 +258,7 @@ def consistent(array: np.ndarray, tensor: TensorDesc) -> tuple[tuple[int, ...], 
     k = int(differ[0])
     coordinate = tuple(int(v) for v in np.unravel_index(k, tensor.sizes))
     return coordinate, tuple(int(v) for v in np.unravel_index(int(owner[k]), tensor.sizes))
+
 
 def unspecified(desc: HasTensors) -> list[str]:
     """U-LAYOUT-2 when an output's elements share addresses (which one lands is open); U-LAYOUT-3 when a

@@ -1,4 +1,5 @@
-"""The report's heat maps: operator × data type and operator × rank, coloured by pass rate, hatched for unsupported.
+"""The report's heat maps: operator × data type, × rank and × tensor layout, coloured by pass rate, hatched for
+unsupported.
 
 A cell's colour is its pass rate among the cases that ran (pass, observed and flaky count as
 passing, flaky not when the run had --flaky-fails; unsupported ones did not run): red at 0 %, through amber, to green at 100 %.  Cells
@@ -15,6 +16,8 @@ from ..run.record import Category, fails_run
 from ..run.results import Results
 from .escape import esc
 
+# The layout kinds (oracle.layout.kind) in the order a reader meets them.
+LAYOUT_ORDER = ("packed", "padded", "permuted", "broadcast", "oversized", "overlapping", "malformed")
 PASSING = frozenset({Category.PASS, Category.OBSERVED, Category.FLAKY})  # unless the category fails the run
 CSS = """
 .heat td.heat{min-width:3.5em}
@@ -59,7 +62,7 @@ def heat_table(run: Results, i: int, name: str, key: str, values: list) -> str:
     for r in run.records:
         if r.hypothesis and r.data_type == "*":
             continue
-        cells[(r.operator, getattr(r, key))][r.category.value] += 1
+        cells[(r.operator, getattr(r, key) or ("packed" if key == "layout" else ""))][r.category.value] += 1
     head = "".join(f"<th>{esc(v)}</th>" for v in values)
     flaky_fails = run.header.flaky_fails
     rows = [
@@ -77,7 +80,7 @@ def heat_maps(runs: list[Results], names: list[str]) -> str:
         f'<span style="background-color:{heat_colour(rate)}">{round(rate * 100)}%</span>' for rate in (0, 0.5, 0.9, 1)
     )
     out = [
-        "<h2 id='matrix'>Operator × data type, operator × rank</h2><p>Each cell: (pass + observed + flaky) / "
+        "<h2 id='matrix'>Operator × data type, × rank, × tensor layout</h2><p>Each cell: (pass + observed + flaky) / "
         "total (flaky failing instead under --flaky-fails), coloured by the pass rate of the cases that ran; <b>✗n</b>: failing cases; hatched: some cases "
         "are unsupported (counted in the total, never as passes; grey and hatched: none could run). Hover for "
         f"every category.</p><p class='legend'>pass rate: {legend}"
@@ -88,4 +91,7 @@ def heat_maps(runs: list[Results], names: list[str]) -> str:
         ranks = sorted({r.rank for r in run.records if r.rank})
         out.append(heat_table(run, i, names[i], "data_type", types))
         out.append(heat_table(run, i, names[i], "rank", ranks))
+        seen = {r.layout or "packed" for r in run.records}
+        if seen != {"packed"}:  # layouts are beyond the seed pages (LAYOUT.*): shown when the run had any
+            out.append(heat_table(run, i, names[i], "layout", [k for k in LAYOUT_ORDER if k in seen]))
     return "".join(out)

@@ -160,6 +160,9 @@ class Record:
     reason: str = ""
     data_type: str = ""  # "*" for a live-Hypothesis summary
     rank: int = 0
+    # The tensors' layout (oracle.layout.desc_kind): packed, padded, permuted, broadcast, oversized, overlapping;
+    # "" in files written before layouts existed, which were all packed.
+    layout: str = ""
     feature_level: str = ""
     outcome: str = ""  # "valid" or "invalid" (the case's expected outcome)
     clauses: list[str] = field(default_factory=list)

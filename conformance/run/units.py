@@ -68,6 +68,7 @@ def blank_record(work: Work, feature_level: str = "") -> Record:
         Category.INTERRUPTED,
         data_type=unit.data_type.value,
         rank=unit.rank,
+        layout=oracle.layout.desc_kind(unit.descriptor),
         feature_level=str(unit.feature_level),
         outcome=unit.expected.outcome,
         clauses=list(unit.clauses),

@@ -58,8 +58,11 @@ def test_the_route_and_versions_are_recorded(ort_dml):
 
 def test_three_hundred_generated_cases_run_bit_exact_in_a_few_sessions(ort_dml):
     # Generated at random (the reach set's extremes, WRAP and rank 8 in every type, are the quick profile's).
+    # Without tensor layouts, which ONNX cannot express (tests/backends/test_onnxruntime_directml.py).
     cases = [
-        c for c in select_cases(generated=400, seed=21) if c.valid and "generated" in c.tags and "reach" not in c.tags
+        c
+        for c in select_cases(generated=500, seed=21)
+        if c.valid and "generated" in c.tags and "reach" not in c.tags and not oracle.layout.has_layout(c.descriptor)
     ]
     assert len(cases) >= 300
     before = ort_dml.stats["sessions"]

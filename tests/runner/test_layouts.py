@@ -54,3 +54,16 @@ def test_a_backend_without_tensor_layouts_reports_them_unsupported():
     record = run(NoInvalidChecks(), LAYOUT["SLICE-layout-padded-rows"])
     assert record.category is Category.UNSUPPORTED and "cannot express tensor layouts" in record.reason
     assert oracle.layout.has_layout(LAYOUT["SLICE-layout-padded-rows"].descriptor)
+
+
+def test_records_carry_the_layout_and_the_report_maps_it(tmp_path):
+    from runner_helpers import case_lines, cli
+
+    proc = cli("run", "--backend", "oracle", "--operators", "SLICE1", "--generated", "150", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    records = case_lines(next(tmp_path.glob("results-*.jsonl")))
+    kinds = {r.get("layout", "packed") for r in records if not r.get("hypothesis")}
+    assert "packed" in kinds and len(kinds) >= 3, kinds  # one generated case in five states a layout
+    assert {r.get("layout") for r in records if r["id"] == "SLICE1-layout-column-major-input"} == {"permuted"}
+    html = next(tmp_path.glob("report-*.html")).read_text(encoding="utf-8")
+    assert 'data-key="layout"' in html and "<th>permuted</th>" in html

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import oracle
 from oracle import FeatureLevel
 
-from . import join, padding, padding1, slice1, split
+from . import join, layouts, padding, padding1, slice1, split
 from . import slice as slice_
 from .common import (
     CaseSpec,
@@ -54,14 +54,14 @@ GENERATORS: dict[str, OperatorGeneration] = {m.OPERATOR: m for m in _MODULES}
 
 # Operator -> its invalid families, in the order the generator draws them by index.
 INVALID_FAMILIES: dict[str, list[Family]] = {
-    op: GENERATORS[op].families() for op in oracle.OPERATORS if op in GENERATORS
+    op: [*GENERATORS[op].families(), *layouts.families()] for op in oracle.OPERATORS if op in GENERATORS
 }
 
 
 def build_valid(ch: Chooser, cfg: Config) -> CaseSpec:
     """A valid case for `cfg`: descriptor and inputs (one per input tensor desc) drawn through `ch`."""
-    desc = GENERATORS[cfg.operator].build(ch, cfg)
-    xs = tuple(input_tensor(ch, cfg.data_type, t.sizes) for t in desc.input_tensors)
+    desc = layouts.maybe_lay_out(ch, GENERATORS[cfg.operator].build(ch, cfg))
+    xs = tuple(layouts.conform(input_tensor(ch, cfg.data_type, t.sizes), t) for t in desc.input_tensors)
     for label in corners(desc):
         ch.event(label)
     return CaseSpec(cfg.operator, cfg.feature_level, desc, xs)
@@ -69,7 +69,9 @@ def build_valid(ch: Chooser, cfg: Config) -> CaseSpec:
 
 def corners(desc: oracle.Descriptor) -> list[str]:
     """The interesting corners a descriptor reaches (issue 3's list), as short labels."""
-    return [*common_corners(desc), *GENERATORS[desc.operator].corners(desc)]
+    kind = oracle.layout.desc_kind(desc)
+    found = [*common_corners(desc), *GENERATORS[desc.operator].corners(desc)]
+    return found + ([f"{kind} layout"] if kind != "packed" else [])
 
 
 def case_clauses(spec: CaseSpec) -> list[str]:
@@ -77,7 +79,7 @@ def case_clauses(spec: CaseSpec) -> list[str]:
     if spec.clause is not None:
         return [spec.clause]
     module = GENERATORS[spec.operator]
-    return sorted([*module.VALID_CLAUSES, *module.extra_clauses(spec.descriptor)])
+    return sorted([*module.VALID_CLAUSES, *module.extra_clauses(spec.descriptor), *layouts.clauses(spec.descriptor)])
 
 
 def build_invalid(ch: Chooser, operator: str, family: Family) -> CaseSpec:
@@ -87,6 +89,12 @@ def build_invalid(ch: Chooser, operator: str, family: Family) -> CaseSpec:
     # older (support-table families), is where the case is judged.
     base_cfg = dataclasses.replace(cfg, feature_level=max(FeatureLevel))
     base = build_valid(Quiet(ch), base_cfg)  # the base's corners are not this case's
+    if not family.clause.startswith("LAYOUT."):  # a seed page's rule is broken on packed tensors
+        desc = base.descriptor
+        packed = layouts.with_tensors(
+            desc, [t.logical for t in desc.input_tensors], [t.logical for t in desc.output_tensors]
+        )
+        base = dataclasses.replace(base, descriptor=packed)
     broken = family.mutate(ch, dataclasses.replace(base, feature_level=cfg.feature_level))
     tags = list(broken.tags)
     row_levels = {row.level for row in oracle.SUPPORT[operator]}
