@@ -15,7 +15,8 @@ or a list), `category` (the failing category it excuses, a name or a list: a wai
 that becomes a `fail` is not waived), `mismatch`: "nan-payload-only" (every differing element is
 a NaN on both sides, so only NaN bits changed) or the name of a deviation model in
 conformance/judging/deviations.py (the outputs equal that model's prediction bit for bit), and
-`descriptor_contains: {"strides": 0}` (each named descriptor array holds that value).  A
+`descriptor_contains: {"strides": 0}` (each named descriptor array holds that value) and
+`reached_operator` (what the backend says it ran, e.g. "SPLIT (graph)" under --dml-path graph).  A
 failure outside the conditions is not waived.
 
 `backend` restricts a waiver to runs of that backend (its registered name, or the spec given to
@@ -79,7 +80,7 @@ R = TypeVar("R", bound=Waivable)
 KNOWN_ISSUES_DIR = Path(__file__).resolve().parents[1] / "known_issues"  # conformance/known_issues/
 SCHEMA_VERSION = 1
 INTERNAL_WAIVER_FIELDS = ("source",)  # Waiver fields the loader fills in, never written in a file
-WHEN_FIELDS = {"operator", "data_type", "category", "mismatch", "descriptor_contains"}
+WHEN_FIELDS = {"operator", "data_type", "category", "mismatch", "descriptor_contains", "reached_operator"}
 MISMATCH_KINDS = {"nan-payload-only", *DEVIATIONS}
 
 
@@ -114,7 +115,7 @@ class Waiver:
         ids = [record.id] + ([str(record.case_json.get("id"))] if record.hypothesis and record.case_json else [])
         if not any(self.matches(i) for i in ids):
             return False
-        for key in ("operator", "data_type", "category"):
+        for key in ("operator", "data_type", "category", "reached_operator"):
             wanted = self.when.get(key)
             if wanted is not None and str(getattr(record, key)) not in _names(wanted):
                 return False

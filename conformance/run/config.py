@@ -41,6 +41,7 @@ class RunConfig:
     dml_dll: str | None = None
     adapter: str | None = None
     ort_host: str | None = None
+    dml_path: str | None = None
     profile: str = "quick"
     feature_level: FeatureLevel | None = None
     operators: tuple[str, ...] | None = None

@@ -106,6 +106,12 @@ def _profile(text: str) -> str:
 ORT_HOSTS = ("worker", "python")
 
 
+def _dml_path(text: str) -> str:
+    if text not in ("operator", "graph", "both"):
+        raise ValueError(f"{text!r}; expected operator, graph or both")
+    return text
+
+
 def _ort_host(text: str) -> str:
     if text not in ORT_HOSTS:
         raise ValueError(f"{text!r} is not one of {', '.join(ORT_HOSTS)}")
@@ -251,6 +257,18 @@ OPTIONS: tuple[Option, ...] = (
         "worker|python",
         identity=True,
         backend_kwarg="ort_host",
+    ),
+    Option(
+        "dml_path",
+        "--dml-path",
+        "--dml-path",
+        "directml: how each case is compiled (passed to the backend as dml_path=): operator, "
+        "IDMLDevice::CompileOperator; graph, a one-node DML graph through IDMLDevice1::CompileGraph, as ONNX "
+        "Runtime reaches DirectML; both, the two, which must agree byte for byte. Default: operator",
+        _typed("DML path", _dml_path),
+        "operator|graph|both",
+        identity=True,
+        backend_kwarg="dml_path",
     ),
     Option(
         "profile",

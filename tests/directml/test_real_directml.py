@@ -352,3 +352,50 @@ def test_directmls_join_of_its_own_split_is_the_input(dml):
         assert joined.outputs[0].tobytes() == np.ascontiguousarray(case.inputs[0]).tobytes(), case.id
         checked += 1
     assert checked >= 200
+
+
+@pytest.fixture(scope="module")
+def dml_graph():
+    require_directml()
+    backend = DirectMLBackend(dml_path="graph")
+    yield backend
+    backend.close()
+
+
+def test_the_graph_path_runs_each_case_as_a_one_node_dml_graph(dml_graph):
+    """--dml-path graph: IDMLDevice1::CompileGraph, as ONNX Runtime reaches DirectML; the header says so."""
+    assert "CompileGraph" in dml_graph.versions()["dml_path"]
+    examples = [c for c in STORED.cases if "example" in c.tags]
+    records = [execute(dml_graph, c) for c in examples]
+    assert {r.category for r in records} == {Category.PASS}
+    assert {r.reached_operator for r in records} == {f"{c.operator} (graph)" for c in examples}
+
+
+def test_the_graph_path_quiets_float16_signalling_nans_through_strides_and_the_operator_path_does_not(dml, dml_graph):
+    case = next(c for c in STORED.cases if c.id == "SPLIT-layout-float16-snan-column-major")
+    assert execute(dml, case).category is Category.PASS
+    graph = execute_case(Work(0, case), dml_graph, None)
+    assert graph.category is Category.FAIL
+    # 0x7d00 came back as 0x7f00 and 0xfc01 as 0xfe01: only the quiet bit; the quiet NaN and 1.0 are untouched.
+    assert graph.mismatch is not None and graph.mismatch.count == 2
+    assert {(m.expected_hex, m.actual_hex) for m in graph.mismatch.first} == {
+        ("0x7d00", "0x7f00"),
+        ("0xfc01", "0xfe01"),
+    }
+    assert graph.mismatch.explained_by == ["dml-graph-float16-snan-quieted"]
+    assert known_issues("directml").apply(graph).category is Category.WAIVED
+
+
+def test_both_paths_must_agree_byte_for_byte():
+    require_directml()
+    backend = DirectMLBackend(dml_path="both")
+    try:
+        agree = next(c for c in STORED.cases if c.id == "SLICE1-example-1")
+        record = execute_case(Work(0, agree), backend, None)
+        assert record.category is Category.PASS and any("same bytes" in n for n in record.notes)
+        # DML_SLICE1's merged-axes deviation is CompileOperator's: the one-node graph computes the page's answer.
+        merged = next(c for c in STORED.cases if c.id == "SLICE1-output-shorter-than-full-window")
+        record = execute_case(Work(0, merged), backend, None)
+        assert record.category is Category.ERROR and "operator and graph paths disagree" in record.reason
+    finally:
+        backend.close()

@@ -27,6 +27,7 @@ from oracle.padding_value import float32_bits
 from ...support.processes import Tree
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
 from .build import program_executable
+from .graph import Graph, graph_request
 from .process import RunnerDied, RunnerError, RunnerProcess, RunnerTimeout
 from .stack import SETUP, Missing, Stack, discover, pinned_dlls, windows_path
 from .toolchain import SHIPPED, source_hash
@@ -135,8 +136,8 @@ def inexpressible(desc: Descriptor) -> str | None:
     return None
 
 
-def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) -> dict:
-    """The runner's request for one descriptor: the struct's fields as the case states them."""
+def node_fields(desc: Descriptor) -> dict:
+    """The operator struct's fields (besides its tensors) as the case states them."""
     fields: dict = {"dimension_count": desc.dimension_count}
     if isinstance(desc, oracle.SplitDesc):
         fields |= {"axis": desc.axis, "output_count": desc.output_count}
@@ -152,6 +153,14 @@ def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) 
             "padding_value_data_type": desc.padding_value_data_type.value,
             "padding_value_bits": scalar_bits(desc.padding_value),
         }
+    return fields
+
+
+def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False, graph: bool = False) -> dict:
+    """The runner's request for one descriptor: the struct's fields as the case states them; with `graph`,
+    the operator as the one node of a DML graph (--dml-path graph)."""
+    if graph:
+        return graph_request(Graph.one_node(desc), level, node_fields, _tensor, check_only=check_only)
     return {
         "op": "run",
         "operator": desc.operator,
@@ -161,7 +170,7 @@ def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False) 
             "inputs": [_tensor(t) for t in desc.input_tensors],
             "outputs": [_tensor(t) for t in desc.output_tensors],
         },
-        "fields": fields,
+        "fields": node_fields(desc),
     }
 
 
@@ -350,6 +359,39 @@ class NativeProgram:
             self.xserver = None
 
 
+# How the runner compiles a case (--dml-path): IDMLDevice::CompileOperator, a one-node DML graph through
+# IDMLDevice1::CompileGraph (as ONNX Runtime reaches DirectML), or both, which must agree byte for byte.
+DML_PATHS = ("operator", "graph", "both")
+
+
+def both_paths(operator: RunResult, graph: RunResult) -> RunResult:
+    """--dml-path both: the graph's result when the two paths agree byte for byte; otherwise an error naming
+    the first difference (which path is right is for `--dml-path operator` and `graph` runs to show)."""
+    note = "the operator path (CompileOperator) and the graph path (CompileGraph) gave the same bytes"
+    if operator.status != graph.status:
+        return RunResult.error(
+            f"the operator path says {operator.status} ({operator.reason or 'outputs'}), the graph path says "
+            f"{graph.status} ({graph.reason or 'outputs'})",
+            reached_operator=graph.reached_operator,
+        )
+    if graph.status != "ok":
+        return graph
+    mine = operator.buffers if graph.buffers is not None else operator.outputs
+    theirs = graph.buffers if graph.buffers is not None else graph.outputs
+    for j, (a, b) in enumerate(zip(mine or [], theirs or [])):
+        ab, bb = np.ascontiguousarray(a).view(np.uint8).ravel(), np.ascontiguousarray(b).view(np.uint8).ravel()
+        if ab.size != bb.size or not np.array_equal(ab, bb):
+            k = int(np.flatnonzero(ab[: bb.size] != bb[: ab.size])[0]) if ab.size == bb.size else min(ab.size, bb.size)
+            return RunResult.error(
+                f"the operator and graph paths disagree: output {j} byte {k} (operator path "
+                f"0x{int(ab[k]) if k < ab.size else 0:02x}, graph path 0x{int(bb[k]) if k < bb.size else 0:02x})",
+                reached_operator=graph.reached_operator,
+            )
+    graph.notes = [*graph.notes, note]
+    graph.timings = {**{f"operator_{k}": v for k, v in operator.timings.items()}, **graph.timings}
+    return graph
+
+
 class DirectMLBackend(Backend):
     """DirectML through the native runner; `dml_dll` and `adapter` come from --dml-dll and --adapter."""
 
@@ -366,8 +408,12 @@ class DirectMLBackend(Backend):
         dml_dll: str | os.PathLike[str] | None = None,
         adapter: str | None = None,
         case_timeout: float = 300.0,
+        dml_path: str = "operator",
         log=None,
     ):
+        if dml_path not in DML_PATHS:
+            raise ValueError(f"dml_path={dml_path!r}; expected one of {', '.join(DML_PATHS)}")
+        self.dml_path = dml_path
         self.case_timeout = case_timeout
         self.native = NativeProgram("dml_runner", dml_dll=dml_dll, adapter=adapter, log=log)
         self._self_test()
@@ -431,14 +477,24 @@ class DirectMLBackend(Backend):
         return self._caps
 
     def versions(self) -> dict[str, str]:
-        return self.native.versions()
+        path = {
+            "operator": "operator (IDMLDevice::CompileOperator, one operator per case)",
+            "graph": "graph (IDMLDevice1::CompileGraph, each case a one-node DML graph)",
+            "both": "both (CompileOperator and CompileGraph, which must agree byte for byte)",
+        }[self.dml_path]
+        return {**self.native.versions(), "dml_path": path}
 
     # -- running -----------------------------------------------------------------------------
-    def _send(self, desc: Descriptor, level: FeatureLevel, payload: bytes, check_only: bool) -> tuple[dict, bytes]:
+    def _send(
+        self, desc: Descriptor, level: FeatureLevel, payload: bytes, check_only: bool, graph: bool = False
+    ) -> tuple[dict, bytes]:
         self._ensure_running()
         allowed = sum(layout.total_size(t) + layout.GUARD_BYTES for t in desc.output_tensors)
         return self.native.request(
-            request(desc, level, check_only=check_only), payload, timeout=self.case_timeout, max_payload=allowed
+            request(desc, level, check_only=check_only, graph=graph),
+            payload,
+            timeout=self.case_timeout,
+            max_payload=allowed,
         )
 
     def _refused(self, header: dict) -> str:
@@ -448,36 +504,47 @@ class DirectMLBackend(Backend):
         reason = self.unsupported_reason(descriptor, feature_level) or inexpressible(descriptor)
         if reason:
             return RunResult.unsupported(reason)
-        t0 = time.perf_counter()
-        header, payload = self._send(
-            descriptor, feature_level, input_payload(inputs, descriptor.input_tensors), check_only=False
+        payload = input_payload(inputs, descriptor.input_tensors)
+        if self.dml_path != "both":
+            return self._run_path(descriptor, feature_level, payload, graph=self.dml_path == "graph")
+        return both_paths(
+            self._run_path(descriptor, feature_level, payload, graph=False),
+            self._run_path(descriptor, feature_level, payload, graph=True),
         )
+
+    def _run_path(self, descriptor: Descriptor, level: FeatureLevel, payload: bytes, graph: bool) -> RunResult:
+        """One run through IDMLDevice::CompileOperator, or (graph) a one-node IDMLDevice1::CompileGraph."""
+        t0 = time.perf_counter()
+        header, data = self._send(descriptor, level, payload, check_only=False, graph=graph)
         status = header.get("status")
         timings = {k: float(v) for k, v in header.items() if k.endswith("_s")}
         timings["round_trip_s"] = time.perf_counter() - t0
+        reached = f"{descriptor.operator} (graph)" if graph else descriptor.operator
         if status == "refused":
-            return RunResult.rejected(self._refused(header), reached_operator=descriptor.operator, timings=timings)
+            return RunResult.rejected(self._refused(header), reached_operator=reached, timings=timings)
         if status != "ok":
-            return self._error(header, timings, descriptor)
+            return self._error(header, timings, descriptor, reached)
         outputs, buffers, offset, guard_written = [], [], 0, False
         for j, (tensor, size) in enumerate(zip(descriptor.output_tensors, header["output_bytes"])):
-            buffers.append(np.frombuffer(payload, dtype=np.uint8, count=size, offset=offset))
+            buffers.append(np.frombuffer(data, dtype=np.uint8, count=size, offset=offset))
             offset += size
             outputs.append(layout.unpack(buffers[-1], tensor))
             guard_written = guard_written or header["guard_written_at"][j] >= 0
         if layout.has_layout(descriptor) or guard_written:
             # Every byte judged (conformance.judging.buffers): padding inside TotalTensorSizeInBytes, the guard.
-            return RunResult.ok(outputs, buffers=buffers, reached_operator=descriptor.operator, timings=timings)
-        return RunResult.ok(outputs, reached_operator=descriptor.operator, timings=timings)
+            return RunResult.ok(outputs, buffers=buffers, reached_operator=reached, timings=timings)
+        return RunResult.ok(outputs, reached_operator=reached, timings=timings)
 
-    def _error(self, header: dict, timings: dict, descriptor: Descriptor) -> RunResult:
+    def _error(self, header: dict, timings: dict, descriptor: Descriptor, reached: str | None = None) -> RunResult:
         text = failure_text(header)
         hr = header.get("hresult")
         if hr and int(hr, 16) in DEVICE_LOST:
             self.native.close()  # a lost device: a fresh runner for the next case
             text += " (device lost; the runner is restarted for the next case)"
         return RunResult.error(
-            f"DirectML failed to run the operator: {text}", reached_operator=descriptor.operator, timings=timings
+            f"DirectML failed to run the operator: {text}",
+            reached_operator=reached or descriptor.operator,
+            timings=timings,
         )
 
     def check_descriptor(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult:
@@ -497,7 +564,7 @@ class DirectMLBackend(Backend):
                     f"implements and validates against whatever minimum the device is created with; invalid only at "
                     f"the case's level {feature_level}, so DirectML cannot be judged on it"
                 )
-        header, _ = self._send(descriptor, feature_level, b"", check_only=True)
+        header, _ = self._send(descriptor, feature_level, b"", check_only=True, graph=self.dml_path == "graph")
         if header.get("status") == "refused":
             return RunResult.rejected(self._refused(header), reached_operator=descriptor.operator)
         if header.get("status") == "accepted":

@@ -193,6 +193,85 @@ struct OperatorDesc {
     }
 };
 
+// A DML graph (IDMLDevice1::CompileGraph): operator nodes, each an OperatorDesc, and the edges between the
+// graph's inputs, the nodes and the graph's outputs, as the request states them.
+struct Graph {
+    std::vector<std::unique_ptr<OperatorDesc>> nodes;  // pointers: each desc points into itself
+    std::vector<Tensor> inputs, outputs;  // the graph's, bound like an operator's
+    std::vector<DML_INPUT_GRAPH_EDGE_DESC> input_edges;
+    std::vector<DML_OUTPUT_GRAPH_EDGE_DESC> output_edges;
+    std::vector<DML_INTERMEDIATE_GRAPH_EDGE_DESC> intermediate_edges;
+
+    static std::vector<std::vector<UINT>> edges(const Json& g, const char* key, size_t width) {
+        std::vector<std::vector<UINT>> out;
+        if (!g.has(key)) return out;
+        const Json& list = g.at(key);
+        if (list.kind != Json::Array) throw ProtocolError{std::string("graph.") + key + " is not an array"};
+        for (const auto& e : list.items) {
+            out.push_back(uints(e, std::string("graph.") + key));
+            if (out.back().size() != width)
+                throw ProtocolError{std::string("graph.") + key + " entries have " + std::to_string(width) + " numbers"};
+        }
+        return out;
+    }
+
+    void init(const Json& g) {
+        const Json& ns = g.at("nodes");
+        if (ns.kind != Json::Array || ns.items.empty()) throw ProtocolError{"graph.nodes is not a non-empty array"};
+        for (const auto& n : ns.items) {
+            nodes.emplace_back(new OperatorDesc);
+            nodes.back()->init(n);
+        }
+        const Json& ins = g.at("inputs");
+        inputs.resize(ins.items.size());
+        for (size_t i = 0; i < ins.items.size(); ++i) inputs[i].init(ins.items[i], "graph.inputs");
+        const Json& outs = g.at("outputs");
+        outputs.resize(outs.items.size());
+        for (size_t i = 0; i < outs.items.size(); ++i) outputs[i].init(outs.items[i], "graph.outputs");
+        for (const auto& e : edges(g, "input_edges", 3)) input_edges.push_back({e[0], e[1], e[2], nullptr});
+        for (const auto& e : edges(g, "output_edges", 3)) output_edges.push_back({e[0], e[1], e[2], nullptr});
+        for (const auto& e : edges(g, "intermediate_edges", 4))
+            intermediate_edges.push_back({e[0], e[1], e[2], e[3], nullptr});
+    }
+
+    // Create each node's operator, then compile the graph.  On a refusal: the call (naming the node) and HRESULT.
+    HRESULT compile(IDMLDevice* dml, bool check_only, Com<IDMLCompiledOperator>& compiled, std::string& call) {
+        std::vector<Com<IDMLOperator>> ops(nodes.size());
+        std::vector<DML_OPERATOR_GRAPH_NODE_DESC> op_nodes(nodes.size());
+        std::vector<DML_GRAPH_NODE_DESC> node_descs(nodes.size());
+        for (size_t n = 0; n < nodes.size(); ++n) {
+            HRESULT hr = dml->CreateOperator(&nodes[n]->op, __uuidof(IDMLOperator), ops[n].put_void());
+            if (FAILED(hr)) {
+                call = "IDMLDevice::CreateOperator (graph node " + std::to_string(n) + ", " + nodes[n]->name + ")";
+                return hr;
+            }
+            op_nodes[n] = {ops[n].p, nullptr};
+            node_descs[n] = {DML_GRAPH_NODE_TYPE_OPERATOR, &op_nodes[n]};
+        }
+        if (check_only) return S_OK;
+        std::vector<DML_GRAPH_EDGE_DESC> in_e, out_e, mid_e;
+        for (auto& e : input_edges) in_e.push_back({DML_GRAPH_EDGE_TYPE_INPUT, &e});
+        for (auto& e : output_edges) out_e.push_back({DML_GRAPH_EDGE_TYPE_OUTPUT, &e});
+        for (auto& e : intermediate_edges) mid_e.push_back({DML_GRAPH_EDGE_TYPE_INTERMEDIATE, &e});
+        DML_GRAPH_DESC desc{static_cast<UINT>(inputs.size()),
+                            static_cast<UINT>(outputs.size()),
+                            static_cast<UINT>(node_descs.size()),
+                            node_descs.data(),
+                            static_cast<UINT>(in_e.size()),
+                            in_e.empty() ? nullptr : in_e.data(),
+                            static_cast<UINT>(out_e.size()),
+                            out_e.data(),
+                            static_cast<UINT>(mid_e.size()),
+                            mid_e.empty() ? nullptr : mid_e.data()};
+        Com<IDMLDevice1> dml1;
+        CHECK(dml->QueryInterface(__uuidof(IDMLDevice1), dml1.put_void()), "IDMLDevice::QueryInterface(IDMLDevice1)");
+        HRESULT hr = dml1->CompileGraph(&desc, DML_EXECUTION_FLAG_NONE, __uuidof(IDMLCompiledOperator),
+                                        compiled.put_void());
+        if (FAILED(hr)) call = "IDMLDevice1::CompileGraph";
+        return hr;
+    }
+};
+
 // ------------------------------------------------------------------------------------------------
 // The device and the reusable resources.
 // ------------------------------------------------------------------------------------------------
@@ -249,31 +328,49 @@ public:
         auto seconds = [&](const LARGE_INTEGER& a, const LARGE_INTEGER& b) {
             return static_cast<double>(b.QuadPart - a.QuadPart) / static_cast<double>(freq.QuadPart);
         };
-        OperatorDesc d;
-        d.init(req);
         DML_FEATURE_LEVEL level = lookup(feature_levels(), req.at("min_feature_level").str("min_feature_level"),
                                          "feature level");
         IDMLDevice* dml = dev_.dml_device(level);
-        QueryPerformanceCounter(&t0);
-        Com<IDMLOperator> op;
-        HRESULT hr = dml->CreateOperator(&d.op, __uuidof(IDMLOperator), op.put_void());
-        QueryPerformanceCounter(&t1);
-        if (FAILED(hr)) {
+        bool check_only = req.has("check_only") && req.at("check_only").b;
+        auto refused = [&](const std::string& call, HRESULT hr) {
+            QueryPerformanceCounter(&t1);
             write_frame(JsonWriter()
                             .str("status", "refused")
-                            .str("call", "IDMLDevice::CreateOperator")
+                            .str("call", call)
                             .str("hresult", hex32(static_cast<uint32_t>(hr)))
                             .num("create_s", seconds(t0, t1))
                             .done());
-            return;
-        }
-        if (req.has("check_only") && req.at("check_only").b) {
-            write_frame(JsonWriter().str("status", "accepted").num("create_s", seconds(t0, t1)).done());
-            return;
-        }
+        };
+        OperatorDesc d;
+        Graph g;
         Com<IDMLCompiledOperator> compiled;
-        hr = dml->CompileOperator(op.p, DML_EXECUTION_FLAG_NONE, __uuidof(IDMLCompiledOperator), compiled.put_void());
-        if (FAILED(hr)) throw HrError{hr, "IDMLDevice::CompileOperator"};
+        QueryPerformanceCounter(&t0);
+        if (req.has("graph")) {  // --dml-path graph: the nodes compiled as one DML graph
+            g.init(req.at("graph"));
+            std::string call;
+            HRESULT hr = g.compile(dml, check_only, compiled, call);
+            if (FAILED(hr)) return refused(call, hr);
+            QueryPerformanceCounter(&t1);
+            if (check_only) {
+                write_frame(JsonWriter().str("status", "accepted").num("create_s", seconds(t0, t1)).done());
+                return;
+            }
+        } else {
+            d.init(req);
+            Com<IDMLOperator> op;
+            HRESULT hr = dml->CreateOperator(&d.op, __uuidof(IDMLOperator), op.put_void());
+            if (FAILED(hr)) return refused("IDMLDevice::CreateOperator", hr);
+            QueryPerformanceCounter(&t1);
+            if (check_only) {
+                write_frame(JsonWriter().str("status", "accepted").num("create_s", seconds(t0, t1)).done());
+                return;
+            }
+            hr = dml->CompileOperator(op.p, DML_EXECUTION_FLAG_NONE, __uuidof(IDMLCompiledOperator),
+                                      compiled.put_void());
+            if (FAILED(hr)) throw HrError{hr, "IDMLDevice::CompileOperator"};
+        }
+        std::vector<Tensor>& inputs = req.has("graph") ? g.inputs : d.inputs;
+        std::vector<Tensor>& outputs = req.has("graph") ? g.outputs : d.outputs;
         IDMLCompiledOperator* ops[] = {compiled.p};
         Com<IDMLOperatorInitializer> init;
         CHECK(dml->CreateOperatorInitializer(1, ops, __uuidof(IDMLOperatorInitializer), init.put_void()),
@@ -282,19 +379,19 @@ public:
 
         // The payload holds the inputs one after another, each TotalTensorSizeInBytes long.
         uint64_t expected_bytes = 0;
-        for (const auto& t : d.inputs) expected_bytes += t.buffer.TotalTensorSizeInBytes;
+        for (const auto& t : inputs) expected_bytes += t.buffer.TotalTensorSizeInBytes;
         if (input_bytes.size() != expected_bytes)
             throw ProtocolError{"input payload has " + std::to_string(input_bytes.size()) + " bytes, the inputs' " +
                                 "total_size values add up to " + std::to_string(expected_bytes)};
         // Layout in one default buffer: the inputs, then each output followed by guard bytes.
         uint64_t at = 0;
         // Each binding offset a multiple of the tensor's GuaranteedBaseOffsetAlignment (and of 16).
-        for (auto& t : d.inputs) {
+        for (auto& t : inputs) {
             t.offset = at = align_up(at, std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment));
             t.region = align_up(std::max<uint64_t>(t.buffer.TotalTensorSizeInBytes, 4), kAlign);
             at += t.region;
         }
-        for (auto& t : d.outputs) {
+        for (auto& t : outputs) {
             t.offset = at = align_up(at, std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment));
             t.region = align_up(t.buffer.TotalTensorSizeInBytes + kGuard, kAlign);
             at += t.region;
@@ -319,7 +416,7 @@ public:
         CHECK(upload_.resource->Map(0, &none, reinterpret_cast<void**>(&mapped)), "ID3D12Resource::Map(upload)");
         std::memset(mapped, kPoison, used);
         uint64_t from = 0;
-        for (const auto& t : d.inputs) {
+        for (const auto& t : inputs) {
             uint64_t n = t.buffer.TotalTensorSizeInBytes;
             if (n) std::memcpy(mapped + t.offset, input_bytes.data() + from, static_cast<size_t>(n));
             from += n;
@@ -348,15 +445,15 @@ public:
         std::vector<DML_BUFFER_BINDING> in_bindings, owned_bindings;
         std::vector<DML_BINDING_DESC> in_descs;
         bool any_owned = false;
-        in_bindings.reserve(d.inputs.size());
-        for (const auto& t : d.inputs) {
+        in_bindings.reserve(inputs.size());
+        for (const auto& t : inputs) {
             bool owned = (t.buffer.Flags & DML_TENSOR_FLAG_OWNED_BY_DML) != 0;
             any_owned = any_owned || owned;
             in_bindings.push_back({default_.resource.p, t.offset, t.buffer.TotalTensorSizeInBytes});
             // An OWNED_BY_DML input is given to the initializer, not to the dispatch.
             owned_bindings.push_back(owned ? in_bindings.back() : DML_BUFFER_BINDING{nullptr, 0, 0});
         }
-        for (size_t i = 0; i < d.inputs.size(); ++i) {
+        for (size_t i = 0; i < inputs.size(); ++i) {
             bool owned = owned_bindings[i].Buffer != nullptr;
             in_descs.push_back({owned ? DML_BINDING_TYPE_NONE : DML_BINDING_TYPE_BUFFER, owned ? nullptr : &in_bindings[i]});
         }
@@ -367,8 +464,8 @@ public:
         if (exec_props.PersistentResourceSize) init_table->BindOutputs(1, &persistent_desc);
         exec_table->BindInputs(static_cast<UINT>(in_descs.size()), in_descs.data());
         std::vector<DML_BUFFER_BINDING> out_bindings;
-        out_bindings.reserve(d.outputs.size());
-        for (const auto& t : d.outputs)
+        out_bindings.reserve(outputs.size());
+        for (const auto& t : outputs)
             out_bindings.push_back({default_.resource.p, t.offset, t.buffer.TotalTensorSizeInBytes});
         std::vector<DML_BINDING_DESC> out_descs;
         for (auto& b : out_bindings) out_descs.push_back({DML_BINDING_TYPE_BUFFER, &b});
@@ -411,7 +508,7 @@ public:
         std::vector<std::pair<const void*, size_t>> payload;
         std::vector<unsigned char> copy(mapped, mapped + used);
         readback_.resource->Unmap(0, &none);
-        for (const auto& t : d.outputs) {
+        for (const auto& t : outputs) {
             uint64_t n = t.buffer.TotalTensorSizeInBytes;
             // The tensor's bytes and the guard after them: the suite judges every one.
             payload.emplace_back(copy.data() + t.offset, static_cast<size_t>(n + kGuard));
