@@ -32,7 +32,38 @@ from ..lowering import IR_VERSION, OPSET, Inexpressible, Lowering, batch_prefix,
 from .base import Backend, BackendUnavailable, Capabilities, RunResult
 from .onnxruntime_backend import CPU, DISABLE_CPU_FALLBACK, DML, KNOWN_LIMITS, NO_KERNEL
 
-ORT_DISABLE_ALL = 0  # GraphOptimizationLevel: no node is folded, fused or removed
+# ORT's GraphOptimizationLevel by name (--ort-graph-optimization); "all" is ORT's default, as applications run.
+GRAPH_OPTIMIZATION_LEVELS = {"disabled": 0, "basic": 1, "extended": 2, "all": 99}
+# ORT's DirectML provider compiles each DirectML partition into one DML graph (DmlGraphFusionTransformer,
+# IDMLDevice1::CompileGraph) whatever the optimization level; this session entry turns that off, so that each
+# node runs as its own DirectML operator (onnxruntime/core/session/onnxruntime_session_options_config_keys.h).
+DISABLE_DML_GRAPH_FUSION = "ep.dml.disable_graph_fusion"
+
+
+@dataclass(frozen=True)
+class SessionSettings:
+    """How sessions are made: ORT's graph optimization level and whether DML graph fusion runs."""
+
+    graph_optimization: str = "all"
+    dml_graph_fusion: bool = True
+
+    @property
+    def level(self) -> int:
+        return GRAPH_OPTIMIZATION_LEVELS[self.graph_optimization]
+
+    def describe(self) -> dict[str, str]:
+        fusion = (
+            "on (ORT compiles each DirectML partition into one DML graph, IDMLDevice1::CompileGraph, as applications run)"
+            if self.dml_graph_fusion
+            else f"off ({DISABLE_DML_GRAPH_FUSION}=1: every node runs as its own DirectML operator)"
+        )
+        return {
+            "graph_optimization": f"{self.graph_optimization} (GraphOptimizationLevel {self.level})",
+            "dml_graph_fusion": fusion,
+        }
+
+
+CPU_SETTINGS = SessionSettings("disabled", dml_graph_fusion=False)  # tests' CPU stand-in: nothing fused
 # ORT names the node a failure happened in ("... running Pad node. Name:'c3_Pad'"): the case is c3.
 NODE_NAME = re.compile(r"\bName:\s*'c(\d+)_[A-Za-z]+'|node with name '?c(\d+)_")
 BATCH_SIZE = 100  # cases per session: measured 0.9-1.8 s to create under Wine, whatever the count
@@ -71,7 +102,7 @@ class PythonSessions:
     def __init__(
         self,
         provider: str = DML,
-        graph_optimization_level: int = ORT_DISABLE_ALL,
+        settings: SessionSettings = CPU_SETTINGS,
         *,
         provider_options: dict[str, str] | None = None,
     ):
@@ -84,7 +115,7 @@ class PythonSessions:
         self.ort = onnxruntime
         self.provider = provider
         self.provider_options = dict(provider_options or {})
-        self.level = graph_optimization_level
+        self.settings = settings
         self.created = 0
         if provider not in onnxruntime.get_available_providers():
             raise BackendUnavailable(
@@ -93,7 +124,7 @@ class PythonSessions:
             )
 
     @classmethod
-    def directml(cls, *, adapter: str | None = None, graph_optimization_level: int = ORT_DISABLE_ALL) -> PythonSessions:
+    def directml(cls, *, adapter: str | None = None, settings: SessionSettings = SessionSettings()) -> PythonSessions:
         """The module on DmlExecutionProvider.  `device_id` is always given (the adapter's index, default 0):
         without it ORT picks the adapter through dxcore.dll, which Wine 8 lacks."""
         if adapter is not None and not adapter.isdigit():
@@ -101,15 +132,17 @@ class PythonSessions:
                 f"--adapter {adapter}: the python host picks an adapter by index only (DmlExecutionProvider's "
                 "device_id); give its index, or --ort-host worker to pick it by name"
             )
-        return cls(DML, graph_optimization_level, provider_options={"device_id": adapter or "0"})
+        return cls(DML, settings, provider_options={"device_id": adapter or "0"})
 
     def create(self, model: bytes) -> Any:
         options = self.ort.SessionOptions()
         options.intra_op_num_threads = options.inter_op_num_threads = 1
         options.log_severity_level = 4  # failures come back as exceptions with ORT's message
-        options.graph_optimization_level = self.ort.GraphOptimizationLevel(self.level)
+        options.graph_optimization_level = self.ort.GraphOptimizationLevel(self.settings.level)
         if self.provider != CPU:  # ORT refuses the entry when the CPU provider is the one asked for
             options.add_session_config_entry(DISABLE_CPU_FALLBACK, "1")
+            if not self.settings.dml_graph_fusion:
+                options.add_session_config_entry(DISABLE_DML_GRAPH_FUSION, "1")
             options.enable_mem_pattern = False
             options.execution_mode = self.ort.ExecutionMode.ORT_SEQUENTIAL
         providers: list = [(self.provider, self.provider_options)] if self.provider_options else [self.provider]
@@ -164,19 +197,25 @@ class WorkerSessions:
         dml_dll: str | None = None,
         adapter: str | None = None,
         ort_dll: str | None = None,
-        graph_optimization_level: int = ORT_DISABLE_ALL,
+        settings: SessionSettings = SessionSettings(),
         timeout: float = 600.0,
     ):
         from .directml.backend import NativeProgram
 
-        self.level = graph_optimization_level
+        self.settings = settings
         self.timeout = timeout
         self.program = NativeProgram("ort_worker", dml_dll=dml_dll, adapter=adapter, ort_dll=ort_dll)
         self.info = self.program.info
 
     def create(self, model: bytes) -> int:
         header, _ = self.program.request(
-            {"op": "session", "graph_optimization_level": self.level}, model, timeout=self.timeout
+            {
+                "op": "session",
+                "graph_optimization_level": self.settings.level,
+                "disable_dml_graph_fusion": not self.settings.dml_graph_fusion,
+            },
+            model,
+            timeout=self.timeout,
         )
         if header.get("status") != "ok":
             raise SessionFailed(header.get("message") or f"{header.get('call')}: {header}")
@@ -233,22 +272,20 @@ class WorkerSessions:
         self.program.close()
 
 
-def open_sessions(
-    host: str | None, *, dml_dll: str | None, adapter: str | None, graph_optimization_level: int
-) -> Sessions:
+def open_sessions(host: str | None, *, dml_dll: str | None, adapter: str | None, settings: SessionSettings) -> Sessions:
     """The host --ort-host names; by default the worker where it can start, else the module (a Windows machine
     with no built programs and no compiler still runs ORT's DirectML provider)."""
     if host == "python" and dml_dll is not None:
         raise BackendUnavailable("--dml-dll needs --ort-host worker: the onnxruntime module loads its own DirectML.dll")
     if host in (None, "worker"):
         try:
-            return WorkerSessions(dml_dll=dml_dll, adapter=adapter, graph_optimization_level=graph_optimization_level)
+            return WorkerSessions(dml_dll=dml_dll, adapter=adapter, settings=settings)
         except BackendUnavailable as e:
             if host == "worker" or dml_dll is not None:
                 raise
             worker_error = e
     try:
-        return PythonSessions.directml(adapter=adapter, graph_optimization_level=graph_optimization_level)
+        return PythonSessions.directml(adapter=adapter, settings=settings)
     except BackendUnavailable as e:
         if host == "python":
             raise
@@ -280,10 +317,18 @@ class OnnxRuntimeDirectMLBackend(Backend):
         ort_host: str | None = None,
         sessions: Sessions | None = None,
         batch_size: int = BATCH_SIZE,
-        graph_optimization_level: int = ORT_DISABLE_ALL,
+        graph_optimization: str = "all",
+        dml_graph_fusion: str = "on",
     ):
+        if graph_optimization not in GRAPH_OPTIMIZATION_LEVELS:
+            raise ValueError(
+                f"graph_optimization={graph_optimization!r}; expected one of {', '.join(GRAPH_OPTIMIZATION_LEVELS)}"
+            )
+        if dml_graph_fusion not in ("on", "off"):
+            raise ValueError(f"dml_graph_fusion={dml_graph_fusion!r}; expected on or off")
+        self.settings = SessionSettings(graph_optimization, dml_graph_fusion == "on")
         self.sessions: Sessions = sessions or open_sessions(
-            ort_host, dml_dll=dml_dll, adapter=adapter, graph_optimization_level=graph_optimization_level
+            ort_host, dml_dll=dml_dll, adapter=adapter, settings=self.settings
         )
         self.batch_size = batch_size
         self.stats = {"sessions": 0, "refused_sessions": 0, "cases": 0, "known_refusals": 0}
@@ -302,7 +347,7 @@ class OnnxRuntimeDirectMLBackend(Backend):
             **self.sessions.describe(),
             "onnx_opset": str(OPSET),
             "onnx_ir_version": str(IR_VERSION),
-            "graph_optimization": "disabled (every node runs as its own DirectML operator)",
+            **self.settings.describe(),
         }
 
     def close(self) -> None:

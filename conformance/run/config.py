@@ -42,6 +42,8 @@ class RunConfig:
     adapter: str | None = None
     ort_host: str | None = None
     dml_path: str | None = None
+    ort_graph_optimization: str | None = None
+    ort_dml_graph_fusion: str | None = None
     profile: str = "quick"
     feature_level: FeatureLevel | None = None
     operators: tuple[str, ...] | None = None

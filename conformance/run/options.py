@@ -106,10 +106,16 @@ def _profile(text: str) -> str:
 ORT_HOSTS = ("worker", "python")
 
 
-def _dml_path(text: str) -> str:
-    if text not in ("operator", "graph", "both"):
-        raise ValueError(f"{text!r}; expected operator, graph or both")
-    return text
+def _choice(*allowed: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in allowed:
+            raise ValueError(f"{text!r} is not one of {', '.join(allowed)}")
+        return text
+
+    return parse
+
+
+_dml_path = _choice("operator", "graph", "both")
 
 
 def _ort_host(text: str) -> str:
@@ -269,6 +275,29 @@ OPTIONS: tuple[Option, ...] = (
         "operator|graph|both",
         identity=True,
         backend_kwarg="dml_path",
+    ),
+    Option(
+        "ort_graph_optimization",
+        "--ort-graph-optimization",
+        "--dml-ort-graph-optimization",
+        "onnxruntime-directml: ONNX Runtime's graph optimization level (passed to the backend as "
+        "graph_optimization=): disabled, basic, extended or all. Default: all, ORT's own default, as applications run",
+        _typed("graph optimization", _choice("disabled", "basic", "extended", "all")),
+        "disabled|basic|extended|all",
+        identity=True,
+        backend_kwarg="graph_optimization",
+    ),
+    Option(
+        "ort_dml_graph_fusion",
+        "--ort-dml-graph-fusion",
+        "--dml-ort-dml-graph-fusion",
+        "onnxruntime-directml: whether ORT compiles each DirectML partition into one DML graph (passed to the "
+        "backend as dml_graph_fusion=): on, as applications run; off (ep.dml.disable_graph_fusion), each node its "
+        "own DirectML operator. Default: on",
+        _typed("DML graph fusion", _choice("on", "off")),
+        "on|off",
+        identity=True,
+        backend_kwarg="dml_graph_fusion",
     ),
     Option(
         "profile",

@@ -53,7 +53,21 @@ def test_the_route_and_versions_are_recorded(ort_dml):
     v = ort_dml.versions()
     assert v["onnxruntime"].count(".") == 2 and v["provider"] == "DmlExecutionProvider"
     assert "ort_worker" in v["route"] and v["directml"] and v["adapter"]
-    assert "disabled" in v["graph_optimization"]
+    # As applications run: ORT's default optimizations, each DirectML partition compiled into one DML graph.
+    assert v["graph_optimization"].startswith("all") and v["dml_graph_fusion"].startswith("on")
+
+
+def test_with_graph_fusion_and_optimizations_off_each_node_runs_alone_and_bit_exact():
+    require_directml()
+    backend = OnnxRuntimeDirectMLBackend(graph_optimization="disabled", dml_graph_fusion="off")
+    try:
+        v = backend.versions()
+        assert v["graph_optimization"].startswith("disabled") and "disable_graph_fusion" in v["dml_graph_fusion"]
+        stored = [c for c in load([CASES_DIR / "examples", CASES_DIR / "curated"]).cases if c.valid]
+        outcome, failures = run_all(backend, stored)
+        assert failures == [] and sum(n for k, n in outcome.items() if k.startswith("reached")) > len(stored) // 2
+    finally:
+        backend.close()
 
 
 def test_three_hundred_generated_cases_run_bit_exact_in_a_few_sessions(ort_dml):

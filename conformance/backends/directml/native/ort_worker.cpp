@@ -7,7 +7,8 @@
 // outputs' bytes.  A session that ONNX Runtime refuses is reported with ORT's own message.
 //
 // Requests (besides info and quit):
-//   {"op":"session","graph_optimization_level":N}   payload: a serialized ONNX model -> {"session":id}
+//   {"op":"session","graph_optimization_level":N,"disable_dml_graph_fusion":B}   payload: a serialized ONNX model
+//                                                   -> {"session":id}
 //   {"op":"run","session":id,"inputs":[{"name","type","shape","bytes"}],"outputs":[names]}
 //                                                   payload: the inputs' bytes, one after another
 //   {"op":"release","session":id}
@@ -246,6 +247,10 @@ private:
                       open.options, level);
             api_.call(ort::AddSessionConfigEntry, "OrtApi::AddSessionConfigEntry", open.options,
                       "session.disable_cpu_ep_fallback", "1");
+            // ORT compiles each DirectML partition into one DML graph unless told not to (--ort-dml-graph-fusion off).
+            if (req.has("disable_dml_graph_fusion") && req.at("disable_dml_graph_fusion").b)
+                api_.call(ort::AddSessionConfigEntry, "OrtApi::AddSessionConfigEntry", open.options,
+                          "ep.dml.disable_graph_fusion", "1");
             using AppendFn = ort::Status*(ORT_CALL*)(ort::SessionOptions*, IDMLDevice*, ID3D12CommandQueue*);
             ort::Status* status = reinterpret_cast<AppendFn>(dml_api_[ort::kAppendDml1])(
                 open.options, dev_.dml_device(DML_FEATURE_LEVEL_1_0), dev_.queue());
