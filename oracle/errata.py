@@ -213,5 +213,15 @@ ERRATA: dict[str, Erratum] = {
             True,
             refusal_observed=True,
         ),
+        Erratum(
+            "U-GRAPH-1",
+            "unspecified",
+            ("GRAPH.3",),
+            "No page says whether a DML graph may have an input no edge uses, nor how such an input is bound.",
+            "The suite binds it to nothing (DML_BINDING_TYPE_NONE), and the graph's outputs are judged. Observed on "
+            "DirectML 1.15.4: CompileGraph accepts it, and binding a buffer to it removes the device (0x887a0005).",
+            "conformance/backends/directml/native/dml_runner.cpp (Graph::uses_input)",
+            False,
+        ),
     )
 }

@@ -261,9 +261,12 @@ CLAUSES: dict[str, str] = {
     "LAYOUT.6": "GuaranteedBaseOffsetAlignment: 0, or a power of two at least the element size",
     "LAYOUT.7": "Flags: NONE or OWNED_BY_DML, the latter on input tensors only (bound at initialisation)",
     "LAYOUT.8": "A layout places elements; the operator's result on the logical tensors is the same",
+    "GRAPH.1": "IDMLDevice1::CompileGraph compiles operator nodes and their edges into one compiled operator",
+    "GRAPH.2": "A graph's outputs are its nodes' results composed along its edges",
+    "GRAPH.3": "A node output no edge reads, and a graph input no edge uses, leave the rest unchanged",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
-BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.")
+BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.")
 
 
 def beyond_seeds(clause: str) -> bool:

@@ -261,7 +261,7 @@ def test_default_feature_level_is_the_newest_table_row() -> None:
 
 def test_every_clause_belongs_to_common_one_operator_or_a_mode() -> None:
     """WRAP.* describes a DML_PADDING_MODE, not an operator: it belongs to every descriptor with a padding_mode;
-    LAYOUT.* describes DML_BUFFER_TENSOR_DESC, every operator's tensors (oracle.layout)."""
+    LAYOUT.* describes DML_BUFFER_TENSOR_DESC, every operator's tensors (oracle.layout); GRAPH.* DML graphs of them."""
     prefixes = {op: m.TABLES.clause_prefix for op, m in registry.REGISTRY.items()}
     with_mode = {
         op
@@ -272,4 +272,6 @@ def test_every_clause_belongs_to_common_one_operator_or_a_mode() -> None:
     assert oracle.op_padding.MODE_INTRODUCED[oracle.PaddingMode.WRAP][1] == "WRAP.1"
     for clause in oracle.CLAUSES:
         owners = [op for op, p in prefixes.items() if clause.startswith(p)]
-        assert clause.startswith(("COMMON.", "WRAP.", "LAYOUT.")) or len(owners) == 1, f"{clause}: owners {owners}"
+        assert clause.startswith(("COMMON.", "WRAP.", "LAYOUT.", "GRAPH.")) or len(owners) == 1, (
+            f"{clause}: owners {owners}"
+        )

@@ -14,8 +14,9 @@ import numpy as np
 import onnx
 
 from oracle import Descriptor, FeatureLevel
+from oracle.graph import GraphSpec
 
-from ..lowering import OPSET, Inexpressible, Lowering, build_model, lower
+from ..lowering import OPSET, Inexpressible, Lowering, build_graph_model, build_model, lower
 from .base import Backend, Capabilities, RunResult
 
 Runner = Callable[[dict[str, np.ndarray]], list[np.ndarray]]
@@ -93,6 +94,33 @@ class LoweredGraphBackend(Backend):
             notes=notes,
             timings={"compile_s": t1 - t0, "run_s": t2 - t1},
         )
+
+    def run_graph(self, graph: GraphSpec, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
+        """A DML graph (conformance.cases.compositions) as one ONNX model: Split then Concat, Pad then Slice."""
+        lowerings = []
+        for node in graph.nodes:
+            lowering = self.lower(node)
+            if isinstance(lowering, RunResult):
+                return lowering
+            reason = self.unsupported_reason(node, feature_level)
+            if reason is not None:
+                return RunResult.unsupported(reason)
+            lowerings.append(lowering)
+        reached = " + ".join(f"ONNX {lowering.onnx_operator}-{OPSET}" for lowering in lowerings)
+        model, names, _ = build_graph_model(graph, lowerings)
+        try:
+            runner = self._compile(model)
+        except Exception as e:
+            result = self._classify(e, "compile", lowerings[0])
+            result.reached_operator = reached
+            return result
+        try:
+            outputs = runner(dict(zip(names, (np.ascontiguousarray(x) for x in inputs))))
+        except Exception as e:
+            result = self._classify(e, "run", lowerings[0])
+            result.reached_operator = reached
+            return result
+        return RunResult.ok([np.asarray(y) for y in outputs], reached_operator=reached)
 
     def _runner(self, lowering: Lowering) -> Runner | RunResult:
         key = lowering.signature if self.parameters_as_inputs else lowering.full_signature

@@ -27,8 +27,18 @@ import numpy as np
 import onnx
 
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel
+from oracle.graph import GraphSpec
 
-from ..lowering import IR_VERSION, OPSET, Inexpressible, Lowering, batch_prefix, build_batch_model, lower
+from ..lowering import (
+    IR_VERSION,
+    OPSET,
+    Inexpressible,
+    Lowering,
+    batch_prefix,
+    build_batch_model,
+    build_graphs_model,
+    lower,
+)
 from .base import Backend, BackendUnavailable, Capabilities, RunResult
 from .onnxruntime_backend import CPU, DISABLE_CPU_FALLBACK, DML, KNOWN_LIMITS, NO_KERNEL
 
@@ -361,6 +371,77 @@ class OnnxRuntimeDirectMLBackend(Backend):
         if isinstance(result, BaseException):
             raise result
         return result
+
+    def run_graph(self, graph: GraphSpec, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
+        """A DML graph (conformance.cases.compositions) as one ONNX model: with DML graph fusion on, ORT compiles
+        its DirectML partition into one DML graph, as it does an application's model."""
+        (result,) = self.run_graphs([(graph, inputs, feature_level)])
+        return result
+
+    def run_graphs(self, items: Sequence[tuple[GraphSpec, list[np.ndarray], FeatureLevel]]) -> list[RunResult]:
+        """Several graphs in one model and one session (a session costs about a second); if ORT refuses the
+        batch, each graph alone, so that a refusal is its own graph's."""
+        results: list[RunResult | None] = [None] * len(items)
+        batch = []
+        for i, (graph, inputs, level) in enumerate(items):
+            lowered = self._lower_graph(graph, level)
+            if isinstance(lowered, RunResult):
+                results[i] = lowered
+            else:
+                batch.append((i, graph, lowered, inputs))
+        if batch:
+            done = self._graph_batch(batch)
+            if done is None:  # refused as a batch: one at a time
+                for one in batch:
+                    results[one[0]] = (self._graph_batch([one]) or {})[one[0]]
+            else:
+                for i, result in done.items():
+                    results[i] = result
+        return [r if r is not None else RunResult.error("no result") for r in results]
+
+    def _lower_graph(self, graph: GraphSpec, level: FeatureLevel) -> list[Lowering] | RunResult:
+        lowerings = []
+        for node in graph.nodes:
+            reason = self.unsupported_reason(node, level)
+            if reason:
+                return RunResult.unsupported(reason)
+            try:
+                lowerings.append(lower(node))
+            except Inexpressible as e:
+                return RunResult.unsupported(f"{self.name}: {e}")
+        return lowerings
+
+    def _graph_batch(self, batch: list) -> dict[int, RunResult] | None:
+        """Run `batch` (index, graph, lowerings, inputs) in one session; None if ORT refused it as a whole
+        (and it held more than one graph), else each graph's result."""
+        model, names = build_graphs_model([(graph, lowerings) for _, graph, lowerings, _ in batch])
+        suffix = " (graph)" if self.settings.dml_graph_fusion else ""
+        reached = {i: " + ".join(lw.dml_operator for lw in lowerings) + suffix for i, _, lowerings, _ in batch}
+        feeds = {
+            name: np.ascontiguousarray(x) for (_, _, _, xs), (ins, _) in zip(batch, names) for name, x in zip(ins, xs)
+        }
+        wanted = [name for _, outs in names for name in outs]
+        try:
+            session = self.sessions.create(model.SerializeToString())
+        except SessionFailed as e:
+            if len(batch) > 1:
+                return None
+            i, _, lowerings, _ = batch[0]
+            return {i: self._classify(e, "create a session for", lowerings[0])}
+        self.stats["sessions"] += 1
+        try:
+            ys = self.sessions.run(session, feeds, wanted)
+        except SessionFailed as e:
+            if len(batch) > 1:
+                return None
+            i, _, lowerings, _ = batch[0]
+            return {i: self._classify(e, "run", lowerings[0])}
+        finally:
+            self.sessions.release(session)
+        out: dict[int, RunResult] = {}
+        for (i, _, _, _), (_, outs) in zip(batch, names):
+            out[i] = RunResult.ok([ys.pop(0) for _ in outs], reached_operator=reached[i])
+        return out
 
     def run_many(
         self, items: Sequence[tuple[Descriptor, list[np.ndarray], FeatureLevel]]

@@ -6,6 +6,7 @@ import numpy as np
 
 import oracle
 from oracle import Descriptor, FeatureLevel
+from oracle.graph import GraphSpec, compose
 
 from .base import Backend, Capabilities, RunResult
 
@@ -33,6 +34,17 @@ class OracleBackend(Backend):
         for out, tensor in zip(outputs, descriptor.output_tensors):
             buffers.append(oracle.layout.pack(out, tensor, oracle.layout.output_buffer(tensor)))
         return RunResult.ok(outputs, buffers=buffers)
+
+    def run_graph(self, graph: GraphSpec, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
+        """A DML graph composed node by node (oracle.graph.compose)."""
+        for node in graph.nodes:
+            reason = self.unsupported_reason(node, feature_level)
+            if reason:
+                return RunResult.unsupported(f"{node.operator} node: {reason}")
+        try:
+            return RunResult.ok(compose(graph, inputs, feature_level))
+        except oracle.InvalidDescriptor as e:
+            return RunResult.rejected(str(e))
 
     def check_descriptor(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult:
         try:

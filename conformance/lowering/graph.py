@@ -145,6 +145,50 @@ def build_batch_model(lowerings: Sequence[Lowering]) -> onnx.ModelProto:
     return _model(nodes, inputs, outputs, initializers, f"dml_batch_{len(lowerings)}")
 
 
+def _graph_model_parts(graph, lowerings: Sequence[Lowering], prefix: str):
+    """One DML graph's ONNX nodes, inputs, outputs and initializers, every name prefixed with `prefix`."""
+    nodes, initializers, value_infos = [], [], {}
+    for n, lowering in enumerate(lowerings):
+        node, _, outs, inits = _graph_parts(lowering, f"{prefix}n{n}_", parameters_as_inputs=False)
+        nodes.append(node)
+        initializers += inits
+        value_infos.update({o.name: o for o in outs})
+    for g, n, k in graph.input_edges:
+        nodes[n].input[k] = f"{prefix}in{g}"
+    for a, j, n, k in graph.intermediate_edges:
+        nodes[n].input[k] = f"{prefix}n{a}_out{j}"
+    input_names = [f"{prefix}in{g}" for g in range(len(graph.inputs))]
+    inputs = [
+        helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(t.data_type.numpy), list(t.sizes))
+        for name, t in zip(input_names, graph.inputs)
+    ]
+    by_output = {g: f"{prefix}n{n}_out{j}" for n, j, g in graph.output_edges}
+    output_names = [by_output[g] for g in range(len(graph.outputs))]
+    return nodes, inputs, [value_infos[name] for name in output_names], initializers, input_names, output_names
+
+
+def build_graph_model(graph, lowerings: Sequence[Lowering]) -> tuple[onnx.ModelProto, list[str], list[str]]:
+    """A DML graph (oracle.graph.GraphSpec) as one ONNX model: node n is lowering n (names prefixed `n<n>_`,
+    parameters baked in), graph input g is `in<g>`, each edge a renamed input.  Returns the model, the graph
+    inputs' names (in order) and the graph outputs' (in order).  A graph input no edge uses stays declared."""
+    nodes, inputs, outputs, initializers, ins, outs = _graph_model_parts(graph, lowerings, "")
+    return _model(nodes, inputs, outputs, initializers, f"dml_graph_{len(nodes)}"), ins, outs
+
+
+def build_graphs_model(items: Sequence[tuple]) -> tuple[onnx.ModelProto, list[tuple[list[str], list[str]]]]:
+    """Many (graph, lowerings) in one model, graph i's names prefixed `g<i>_`: one session for a batch of them.
+    Returns the model and, per graph, its input and output names."""
+    nodes, inputs, outputs, initializers, names = [], [], [], [], []
+    for i, (graph, lowerings) in enumerate(items):
+        n, ins, outs, inits, in_names, out_names = _graph_model_parts(graph, lowerings, f"g{i}_")
+        nodes += n
+        inputs += ins
+        outputs += outs
+        initializers += inits
+        names.append((in_names, out_names))
+    return _model(nodes, inputs, outputs, initializers, f"dml_graphs_{len(items)}"), names
+
+
 def onnx_slice(descriptor: Descriptor, starts: list[int], ends: list[int], steps: list[int]) -> Lowering:
     """An ONNX Slice over every axis: what both DML_SLICE and DML_SLICE1 lower to (reached as DML_SLICE1)."""
     rank = descriptor.input_tensor.dimension_count

@@ -23,6 +23,7 @@ import oracle
 from oracle import FeatureLevel
 
 from ..backends.base import Backend, RunResult
+from ..cases.compositions import Composition
 from ..cases.corpus import Case
 from ..cases.stress import StressCase, make_inputs
 from ..judging import deviations
@@ -102,7 +103,19 @@ def prefetch(
     """
     if not (isinstance(getattr(backend, "batch_size", 1), int) and backend.batch_size > 1):
         return {}
-    return {w.index: r for w, r in prefetch_results(works, backend, level, max_bytes)}
+    found: dict[int, RunResult | BaseException] = {
+        w.index: r for w, r in prefetch_results(works, backend, level, max_bytes)
+    }
+    graphs = [w for w in works if isinstance(w.unit, Composition) and (level is None or w.unit.feature_level <= level)]
+    run_graphs = getattr(backend, "run_graphs", None)
+    if graphs and run_graphs is not None:  # the compositions of this batch in one call (one session for ORT)
+        try:
+            results = run_graphs([(w.unit.graph, list(w.unit.inputs), w.unit.feature_level) for w in graphs])  # type: ignore[union-attr]
+        except Exception:
+            results = None  # each runs alone, and reports its own fault
+        if isinstance(results, list) and len(results) == len(graphs):
+            found.update({w.index: r for w, r in zip(graphs, results)})
+    return found
 
 
 def prefetch_results(
@@ -149,7 +162,7 @@ def execute_case(
     for the backend's faults).  One path for every case: a stress case differs only in where its input
     comes from (its recipe) and how its outputs are compared (in chunks, conformance.run.large)."""
     case = work.unit
-    if not isinstance(case, (Case, StressCase)):
+    if not isinstance(case, (Case, StressCase, Composition)):
         raise TypeError(f"execute_case runs a case; {case!r} is a live unit (conformance.run.live)")
     record = blank_record(work)
     started = time.perf_counter()
@@ -182,7 +195,7 @@ def _run(record: Record, method: str, fn: Callable, *args, prefetched: Prefetche
 
 
 def _execute(
-    case: Case | StressCase,
+    case: Case | StressCase | Composition,
     backend: Backend,
     level: FeatureLevel | None,
     record: Record,
@@ -191,6 +204,9 @@ def _execute(
 ) -> None:
     if level is not None and case.feature_level > level:
         record.set(Category.UNSUPPORTED, f"the case needs feature level {case.feature_level}; the run targets {level}")
+        return
+    if isinstance(case, Composition):
+        _execute_composition(case, backend, record, prefetched)
         return
     if isinstance(case, Case) and not case.valid:
         _execute_invalid(case, backend, record)
@@ -327,3 +343,26 @@ def _execute_invalid(case: Case, backend: Backend, record: Record) -> None:
             )
     else:
         record.set(Category(result.status), result.reason or f"backend said {result.status}")
+
+
+def _execute_composition(case: Composition, backend: Backend, record: Record, prefetched: Prefetched = None) -> None:
+    """A small DML graph (conformance.cases.compositions): run by a backend that runs graphs (`run_graph`), judged
+    against the oracle's composition bit for bit."""
+    run_graph = getattr(backend, "run_graph", None)
+    if run_graph is None:
+        record.set(Category.UNSUPPORTED, f"{backend.name} runs no DML graphs (GRAPH.1): it has no run_graph()")
+        return
+    result = _run(
+        record, "run_graph", run_graph, case.graph, list(case.inputs), case.feature_level, prefetched=prefetched
+    )
+    if result is None:
+        return
+    if result.status != "ok":
+        record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
+        return
+    comparison = compare_outputs(list(case.expected.outputs), list(result.outputs))
+    if comparison.equal:
+        record.set(Category.PASS, "bit-exact")
+        return
+    record.mismatch = comparison
+    record.set(Category.FAIL, comparison.summary())

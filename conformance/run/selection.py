@@ -32,6 +32,7 @@ import numpy as np
 
 import oracle
 
+from ..cases.compositions import Composition, compositions
 from ..cases.corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
 from ..cases.generation.reach import reach_cases
 from ..cases.stress import StressCase, stress_cases
@@ -272,7 +273,7 @@ def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError]]:
     """The full selection of `config` (before sharding and resume), in its stable order."""
     exact = _exact(config.case)
     loaded = load_stored(stored_roots(config.profile, config.cases), exact)
-    cases: list[Case | StressCase] = list(loaded.cases)
+    cases: list[Case | StressCase | Composition] = list(loaded.cases)
     if config.profile_data.stress and not config.cases:
         cases.extend(stress_cases())
     if not config.cases and config.profile_data.reach:
@@ -285,6 +286,9 @@ def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError]]:
         else:
             generated = generated_cases(config.seed, config.generated_count)
         cases.extend(c for c in generated if c.id not in seen)
+    if not config.cases and not config.profile_data.stress:
+        # Small DML graphs around the stored cases (beyond the seed pages, GRAPH.*): after every case they build on.
+        cases.extend(c for c in compositions(loaded.cases) if exact is None or c.id in exact)
     if config.operators:
         cases = [c for c in cases if c.operator in config.operators]
     if config.data_types:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import oracle
 
+from ..cases.compositions import Composition
 from ..cases.corpus import Case
 from ..cases.stress import StressCase
 from .record import Category, Record
@@ -32,7 +33,7 @@ class LiveUnit:
         return f"hypothesis-{self.operator}"
 
 
-Unit = Case | LiveUnit | StressCase
+Unit = Case | LiveUnit | StressCase | Composition
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,8 @@ from processes import alive
 
 import oracle
 from conformance.backends.directml import DirectMLBackend, stack
+from conformance.backends.directml.backend import request
+from conformance.cases.compositions import compositions
 from conformance.cases.corpus import CASES_DIR, load
 from conformance.judging.expectations import known_issues
 from conformance.run.config import RunConfig
@@ -138,7 +140,7 @@ def test_feature_level_only_cases_are_accepted_by_directml_so_they_are_unsupport
         except InvalidDescriptor:
             continue
         seen += 1
-        header, _ = dml._send(case.descriptor, case.feature_level, b"", check_only=True)
+        header, _ = dml._send(request(case.descriptor, case.feature_level, check_only=True), b"", ())
         assert header["status"] == "accepted", (case.id, header)
         assert execute(dml, case).category is Category.UNSUPPORTED
     assert seen >= 5
@@ -399,3 +401,16 @@ def test_both_paths_must_agree_byte_for_byte():
         assert record.category is Category.ERROR and "operator and graph paths disagree" in record.reason
     finally:
         backend.close()
+
+
+def test_graph_compositions_fail_nothing_beyond_known_issues(dml):
+    """SPLIT then JOIN, PADDING then SLICE1, an unconnected SPLIT output and an unused graph input (bound to
+    nothing, U-GRAPH-1), each compiled as one DML graph, judged against the oracle's composition."""
+    units = compositions(STORED.cases)
+    records = [execute(dml, u) for u in units]
+    assert [(r.id, r.category, r.reason) for r in records if r.category.failing] == []
+    passed = Counter(u.kind for u, r in zip(units, records) if r.category is Category.PASS)
+    assert set(passed) == {"split-join", "padding-slice1", "unconnected-output", "unused-input"}
+    assert all(
+        r.reached_operator and r.reached_operator.endswith("(graph)") for r in records if r.category is Category.PASS
+    )

@@ -15,6 +15,7 @@ from onnx import TensorProto, helper, numpy_helper
 import oracle
 from conformance.backends.directml import DirectMLBackend
 from conformance.backends.onnxruntime_directml import OnnxRuntimeDirectMLBackend, SessionFailed
+from conformance.cases.compositions import compositions
 from conformance.cases.corpus import CASES_DIR, load
 from conformance.judging.compare import compare_outputs
 from conformance.lowering import IR_VERSION, OPSET
@@ -241,3 +242,20 @@ def test_one_report_compares_the_three_routes_on_the_same_cases(tmp_path):
     assert "<td>DML_PADDING</td><td>DML_PADDING1</td>" in reached
     assert "<td>DML_SLICE</td><td>DML_SLICE1</td>" in reached
     assert "<td>DML_PADDING</td><td>DML_PADDING</td>" in reached  # directml: the case's own operator
+
+
+def test_graph_compositions_as_onnx_graphs_run_bit_exact_in_one_session(ort_dml):
+    """The metamorphic ONNX family: Split then Concat, Pad then Slice, an unread Split output, an unused graph
+    input, all in one model (ORT fuses the DirectML partition into one DML graph), against the oracle."""
+    units = compositions(load([CASES_DIR / "examples", CASES_DIR / "curated"]).cases)
+    before = ort_dml.stats["sessions"]
+    results = ort_dml.run_graphs([(u.graph, list(u.inputs), u.feature_level) for u in units])
+    assert ort_dml.stats["sessions"] - before <= 3  # one session for the batch, unless ORT refused it
+    outcome = Counter()
+    for u, r in zip(units, results):
+        if r.status == "ok":
+            assert compare_outputs(list(u.expected.outputs), r.outputs).equal, u.id
+            outcome[u.kind] += 1
+        else:
+            assert r.status == "unsupported", (u.id, r.reason)  # SYMMETRIC, reflect past the axis: no ONNX form
+    assert set(outcome) == {"split-join", "padding-slice1", "unconnected-output", "unused-input"}

@@ -99,7 +99,7 @@ def test_parser_reads_all_three_languages() -> None:
     )
 
 
-CLAUSE_ID = re.compile(r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT)\.\d+)`", re.MULTILINE)
+CLAUSE_ID = re.compile(r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH)\.\d+)`", re.MULTILINE)
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
 
 

@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 import oracle
-from conformance.backends.base import BackendUnavailable, Capabilities, RunResult
+from conformance.backends.base import Backend, BackendUnavailable, Capabilities, RunResult
 from conformance.backends.oracle_backend import OracleBackend
 from oracle import FeatureLevel
 
@@ -390,3 +390,15 @@ class WritesPadding(_Buffers):
         total = oracle.layout.total_size(tensor)
         if not oracle.layout.addressed(tensor)[total - 1]:
             buffer[total - 1] = 0x00
+
+
+class NoGraphs(Backend):
+    """The oracle, one operator at a time, with no run_graph(): DML graphs are unsupported."""
+
+    name = "no-graphs"
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(feature_level=max(FeatureLevel))
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        return RunResult.ok(oracle.compute(descriptor, inputs, feature_level=feature_level))

@@ -67,3 +67,39 @@ def test_records_carry_the_layout_and_the_report_maps_it(tmp_path):
     assert {r.get("layout") for r in records if r["id"] == "SLICE1-layout-column-major-input"} == {"permuted"}
     html = next(tmp_path.glob("report-*.html")).read_text(encoding="utf-8")
     assert 'data-key="layout"' in html and "<th>permuted</th>" in html
+
+
+def test_compositions_run_on_backends_with_run_graph_and_are_unsupported_elsewhere(tmp_path):
+    from runner_helpers import case_lines, cli
+
+    proc = cli(
+        "run",
+        "--backend",
+        "oracle",
+        "--generated",
+        "0",
+        "--hypothesis-examples",
+        "0",
+        "-k",
+        "graph",
+        "--out",
+        str(tmp_path / "a"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    records = case_lines(next((tmp_path / "a").glob("results-*.jsonl")))
+    assert records and all(r["category"] == "pass" and ".graph-" in r["id"] for r in records)
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:NoGraphs",
+        "--generated",
+        "0",
+        "--hypothesis-examples",
+        "0",
+        "-k",
+        "graph",
+        "--out",
+        str(tmp_path / "b"),
+    )
+    records = case_lines(next((tmp_path / "b").glob("results-*.jsonl")))
+    assert records and all(r["category"] == "unsupported" and "runs no DML graphs" in r["reason"] for r in records)

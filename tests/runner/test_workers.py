@@ -302,5 +302,6 @@ def test_a_segfault_in_a_live_hypothesis_example_is_that_example_s(tmp_path):
     live = records["hypothesis-SPLIT"]
     assert live["category"] == "crash" and live["crash"]["signal_name"] == "SIGSEGV"
     assert live["case_json"]["operator"] == "SPLIT" and live["case_json"]["id"] in live["reason"]
-    valid = [r for r in records.values() if r["outcome"] == "valid"]
-    assert len(valid) > 1 and all(r["category"] == "crash" for r in valid)  # each stored SPLIT case on its own
+    # Each stored SPLIT case on its own (the graph compositions around them go through run_graph, which is fine).
+    valid = [r for r in records.values() if r["outcome"] == "valid" and ".graph-" not in r["id"]]
+    assert len(valid) > 1 and all(r["category"] == "crash" for r in valid)

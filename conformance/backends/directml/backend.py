@@ -15,19 +15,21 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 import oracle
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc, layout
+from oracle.graph import GraphSpec
 from oracle.op_padding1 import scalar_bits
 from oracle.padding_value import float32_bits
 
 from ...support.processes import Tree
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
 from .build import program_executable
-from .graph import Graph, graph_request
+from .graph import graph_request
 from .process import RunnerDied, RunnerError, RunnerProcess, RunnerTimeout
 from .stack import SETUP, Missing, Stack, discover, pinned_dlls, windows_path
 from .toolchain import SHIPPED, source_hash
@@ -55,6 +57,12 @@ HRESULTS = {
     0x887A002D: "DXGI_ERROR_SDK_COMPONENT_MISSING",
 }
 DEVICE_LOST = {0x887A0005, 0x887A0006, 0x887A0007, 0x887A0020}
+
+
+def _lost(header: dict) -> bool:
+    """The runner's answer names a device-removed HRESULT: whatever call returned it, the device is gone."""
+    hr = header.get("hresult")
+    return isinstance(hr, str) and int(hr, 16) in DEVICE_LOST
 
 
 def hresult_text(value: str | int | None) -> str:
@@ -160,7 +168,7 @@ def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False, 
     """The runner's request for one descriptor: the struct's fields as the case states them; with `graph`,
     the operator as the one node of a DML graph (--dml-path graph)."""
     if graph:
-        return graph_request(Graph.one_node(desc), level, node_fields, _tensor, check_only=check_only)
+        return graph_request(GraphSpec.one_node(desc), level, node_fields, _tensor, check_only=check_only)
     return {
         "op": "run",
         "operator": desc.operator,
@@ -485,17 +493,10 @@ class DirectMLBackend(Backend):
         return {**self.native.versions(), "dml_path": path}
 
     # -- running -----------------------------------------------------------------------------
-    def _send(
-        self, desc: Descriptor, level: FeatureLevel, payload: bytes, check_only: bool, graph: bool = False
-    ) -> tuple[dict, bytes]:
+    def _send(self, req: dict, payload: bytes, outputs: Sequence[TensorDesc]) -> tuple[dict, bytes]:
         self._ensure_running()
-        allowed = sum(layout.total_size(t) + layout.GUARD_BYTES for t in desc.output_tensors)
-        return self.native.request(
-            request(desc, level, check_only=check_only, graph=graph),
-            payload,
-            timeout=self.case_timeout,
-            max_payload=allowed,
-        )
+        allowed = sum(layout.total_size(t) + layout.GUARD_BYTES for t in outputs)
+        return self.native.request(req, payload, timeout=self.case_timeout, max_payload=allowed)
 
     def _refused(self, header: dict) -> str:
         return f"DirectML refused the descriptor: {failure_text(header)}"
@@ -514,36 +515,52 @@ class DirectMLBackend(Backend):
 
     def _run_path(self, descriptor: Descriptor, level: FeatureLevel, payload: bytes, graph: bool) -> RunResult:
         """One run through IDMLDevice::CompileOperator, or (graph) a one-node IDMLDevice1::CompileGraph."""
+        reached = f"{descriptor.operator} (graph)" if graph else descriptor.operator
+        req = request(descriptor, level, graph=graph)
+        return self._execute(req, payload, descriptor.output_tensors, reached, layout.has_layout(descriptor))
+
+    def run_graph(self, graph: GraphSpec, inputs: list[np.ndarray], level: FeatureLevel) -> RunResult:
+        """A DML graph of several nodes (conformance.cases.compositions) through IDMLDevice1::CompileGraph."""
+        for node in graph.nodes:
+            reason = self.unsupported_reason(node, level) or inexpressible(node)
+            if reason:
+                return RunResult.unsupported(f"{node.operator} node: {reason}")
+        reached = " + ".join(node.operator for node in graph.nodes) + " (graph)"
+        req = graph_request(graph, level, node_fields, _tensor)
+        payload = input_payload(inputs, graph.inputs)
+        return self._execute(req, payload, graph.outputs, reached, any(t.has_layout for t in graph.outputs))
+
+    def _execute(
+        self, req: dict, payload: bytes, output_tensors: Sequence[TensorDesc], reached: str, laid_out: bool
+    ) -> RunResult:
         t0 = time.perf_counter()
-        header, data = self._send(descriptor, level, payload, check_only=False, graph=graph)
+        header, data = self._send(req, payload, output_tensors)
         status = header.get("status")
         timings = {k: float(v) for k, v in header.items() if k.endswith("_s")}
         timings["round_trip_s"] = time.perf_counter() - t0
-        reached = f"{descriptor.operator} (graph)" if graph else descriptor.operator
-        if status == "refused":
+        if status == "refused" and not _lost(header):
             return RunResult.rejected(self._refused(header), reached_operator=reached, timings=timings)
-        if status != "ok":
-            return self._error(header, timings, descriptor, reached)
+        if status != "ok":  # a device lost at creation is no refusal of the descriptor: the device is gone
+            return self._error(header, timings, reached)
         outputs, buffers, offset, guard_written = [], [], 0, False
-        for j, (tensor, size) in enumerate(zip(descriptor.output_tensors, header["output_bytes"])):
+        for j, (tensor, size) in enumerate(zip(output_tensors, header["output_bytes"])):
             buffers.append(np.frombuffer(data, dtype=np.uint8, count=size, offset=offset))
             offset += size
             outputs.append(layout.unpack(buffers[-1], tensor))
             guard_written = guard_written or header["guard_written_at"][j] >= 0
-        if layout.has_layout(descriptor) or guard_written:
+        if laid_out or guard_written:
             # Every byte judged (conformance.judging.buffers): padding inside TotalTensorSizeInBytes, the guard.
             return RunResult.ok(outputs, buffers=buffers, reached_operator=reached, timings=timings)
         return RunResult.ok(outputs, reached_operator=reached, timings=timings)
 
-    def _error(self, header: dict, timings: dict, descriptor: Descriptor, reached: str | None = None) -> RunResult:
+    def _error(self, header: dict, timings: dict, reached: str) -> RunResult:
         text = failure_text(header)
-        hr = header.get("hresult")
-        if hr and int(hr, 16) in DEVICE_LOST:
+        if _lost(header):
             self.native.close()  # a lost device: a fresh runner for the next case
             text += " (device lost; the runner is restarted for the next case)"
         return RunResult.error(
             f"DirectML failed to run the operator: {text}",
-            reached_operator=reached or descriptor.operator,
+            reached_operator=reached,
             timings=timings,
         )
 
@@ -564,9 +581,10 @@ class DirectMLBackend(Backend):
                     f"implements and validates against whatever minimum the device is created with; invalid only at "
                     f"the case's level {feature_level}, so DirectML cannot be judged on it"
                 )
-        header, _ = self._send(descriptor, feature_level, b"", check_only=True, graph=self.dml_path == "graph")
-        if header.get("status") == "refused":
+        graph = self.dml_path == "graph"
+        header, _ = self._send(request(descriptor, feature_level, check_only=True, graph=graph), b"", ())
+        if header.get("status") == "refused" and not _lost(header):
             return RunResult.rejected(self._refused(header), reached_operator=descriptor.operator)
         if header.get("status") == "accepted":
             return RunResult.ok([], reached_operator=descriptor.operator)
-        return self._error(header, {}, descriptor)
+        return self._error(header, {}, descriptor.operator)

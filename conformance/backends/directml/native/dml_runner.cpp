@@ -234,6 +234,12 @@ struct Graph {
             intermediate_edges.push_back({e[0], e[1], e[2], e[3], nullptr});
     }
 
+    bool uses_input(UINT index) const {
+        for (const auto& e : input_edges)
+            if (e.GraphInputIndex == index) return true;
+        return false;
+    }
+
     // Create each node's operator, then compile the graph.  On a refusal: the call (naming the node) and HRESULT.
     HRESULT compile(IDMLDevice* dml, bool check_only, Com<IDMLCompiledOperator>& compiled, std::string& call) {
         std::vector<Com<IDMLOperator>> ops(nodes.size());
@@ -455,7 +461,10 @@ public:
         }
         for (size_t i = 0; i < inputs.size(); ++i) {
             bool owned = owned_bindings[i].Buffer != nullptr;
-            in_descs.push_back({owned ? DML_BINDING_TYPE_NONE : DML_BINDING_TYPE_BUFFER, owned ? nullptr : &in_bindings[i]});
+            // A graph input no edge uses is bound to nothing (GRAPH.3: nothing reads it).
+            bool unused = req.has("graph") && !g.uses_input(static_cast<UINT>(i));
+            bool none = owned || unused;
+            in_descs.push_back({none ? DML_BINDING_TYPE_NONE : DML_BINDING_TYPE_BUFFER, none ? nullptr : &in_bindings[i]});
         }
         DML_BUFFER_ARRAY_BINDING owned_array{static_cast<UINT>(owned_bindings.size()), owned_bindings.data()};
         DML_BINDING_DESC owned_desc{DML_BINDING_TYPE_BUFFER_ARRAY, &owned_array};
