@@ -199,6 +199,11 @@ class OneInOneOut:
     def tensors(self) -> dict[str, TensorDesc]:
         return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
 
+    def struct_fields(self) -> dict:
+        """The C struct's fields besides its tensor descs, as the case states them (what the native runner
+        and a reproducer fill in): DimensionCount and the per-dimension arrays; operators add their own."""
+        return {"dimension_count": self.dimension_count, **{name: list(getattr(self, name)) for name in self.ARRAYS}}
+
     @property
     def input_tensors(self) -> tuple[TensorDesc, ...]:
         return (self.input_tensor,)

@@ -34,6 +34,7 @@ from .tables import (
 )
 
 OPERATOR = "JOIN"
+PAGE_ORDER = 6  # its place in the registry (oracle.registry): the pages' order, then the ones past them
 TABLES = OperatorTables(
     support=(  # JOIN.7, the page's table
         SupportRow(FeatureLevel.FL_4_1, RANKS_1_8, ALL_DATA_TYPES),
@@ -79,6 +80,10 @@ class JoinDesc:
         named = {f"input_tensors[{j}]": t for j, t in enumerate(self.input_tensors)}
         named["output_tensor"] = self.output_tensor
         return named
+
+    def struct_fields(self) -> dict:
+        """The C struct's fields besides its tensor descs: DimensionCount (the tensors'), Axis, InputCount."""
+        return {"dimension_count": self.dimension_count, "axis": self.axis, "input_count": self.input_count}
 
     @property
     def output_tensors(self) -> tuple[TensorDesc, ...]:

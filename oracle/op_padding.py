@@ -27,7 +27,7 @@ from .checks import (
     check_uint,
     fail,
 )
-from .padding_value import as_float32, convert_padding_value
+from .padding_value import as_float32, convert_padding_value, float32_bits
 from .tables import (
     ALL_DATA_TYPES,
     FL30_TYPES,
@@ -39,6 +39,7 @@ from .tables import (
 )
 
 OPERATOR = "PADDING"
+PAGE_ORDER = 3  # its place in the registry (oracle.registry): the pages' order, then the ones past them
 # Its rows of the spec's tables: support table, clause ids (oracle.registry derives the rest).
 TABLES = OperatorTables(
     support=(  # PAD.6, seed 001: 1-8 dims from FL 3.1, not 3.0
@@ -95,6 +96,14 @@ class PaddingDesc(OneInOneOut):
         object.__setattr__(self, "padding_mode", PaddingMode.parse(self.padding_mode))
         object.__setattr__(self, "padding_value", as_float32(self.padding_value))
         super().__post_init__()
+
+    def struct_fields(self) -> dict:
+        """PaddingValue travels as the FLOAT's bits, NaN payloads included."""
+        return {
+            **super().struct_fields(),
+            "padding_mode": self.padding_mode.value,
+            "padding_value_bits": float32_bits(self.padding_value),
+        }
 
 
 DESCRIPTOR = PaddingDesc

@@ -23,6 +23,7 @@ from .op_padding import PaddingMode, check_geometry, check_output_sizes, mode_un
 from .tables import ALL_DATA_TYPES, RANKS_1_8, DataType, FeatureLevel, OperatorTables, SupportRow
 
 OPERATOR = "PADDING1"
+PAGE_ORDER = 5  # its place in the registry (oracle.registry): the pages' order, then the ones past them
 TABLES = OperatorTables(
     support=(SupportRow(FeatureLevel.FL_5_0, RANKS_1_8, ALL_DATA_TYPES),),  # PAD1.6
     support_clause="PAD1.6",
@@ -84,6 +85,15 @@ class Padding1Desc(OneInOneOut):
         object.__setattr__(self, "padding_value_data_type", data_type)
         object.__setattr__(self, "padding_value", scalar(self.padding_value, data_type))
         super().__post_init__()
+
+    def struct_fields(self) -> dict:
+        """PaddingValue travels as the DML_SCALAR_UNION's bits in its type's width."""
+        return {
+            **super().struct_fields(),
+            "padding_mode": self.padding_mode.value,
+            "padding_value_data_type": self.padding_value_data_type.value,
+            "padding_value_bits": scalar_bits(self.padding_value),
+        }
 
 
 DESCRIPTOR = Padding1Desc

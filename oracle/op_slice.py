@@ -27,6 +27,7 @@ from .tables import (
 )
 
 OPERATOR = "SLICE"
+PAGE_ORDER = 1  # its place in the registry (oracle.registry): the pages' order, then the ones past them
 # Its rows of the spec's tables: support table, clause ids (oracle.registry derives the rest).
 TABLES = OperatorTables(
     support=(  # SLICE.7, seed 002

@@ -32,6 +32,7 @@ from .tables import (
 )
 
 OPERATOR = "SLICE1"
+PAGE_ORDER = 2  # its place in the registry (oracle.registry): the pages' order, then the ones past them
 # Its rows of the spec's tables: support table, clause ids (oracle.registry derives the rest).
 TABLES = OperatorTables(
     support=(  # SLICE1.8, seeds 000 and 003

@@ -33,6 +33,7 @@ from .tables import (
 )
 
 OPERATOR = "SPLIT"
+PAGE_ORDER = 4  # its place in the registry (oracle.registry): the pages' order, then the ones past them
 # Its rows of the spec's tables: support table, clause ids (oracle.registry derives the rest).
 TABLES = OperatorTables(
     support=(  # SPLIT.7, seed 004
@@ -69,6 +70,10 @@ class SplitDesc:
     @property
     def dimension_count(self) -> int:
         return self.input_tensor.dimension_count
+
+    def struct_fields(self) -> dict:
+        """The C struct's fields besides its tensor descs: DimensionCount (the tensors'), Axis, OutputCount."""
+        return {"dimension_count": self.dimension_count, "axis": self.axis, "output_count": self.output_count}
 
     @property
     def input_tensors(self) -> tuple[TensorDesc, ...]:

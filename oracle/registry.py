@@ -9,12 +9,15 @@ tests/test_structure.py checks every registered operator has all its parts.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, Protocol, cast
 
 import numpy as np
 
-from . import op_join, op_padding, op_padding1, op_slice, op_slice1, op_split
+from . import op_padding
 from .tables import DataType, FeatureLevel, OperatorTables, SupportRow, beyond_seeds
 
 
@@ -60,8 +63,34 @@ def _register(*modules: OperatorModule) -> dict[str, OperatorModule]:
     return {m.OPERATOR: m for m in modules}
 
 
+def _discover() -> list[OperatorModule]:
+    """Every `op_*.py` of this package, ordered by its PAGE_ORDER: adding an operator is adding its module."""
+    found = []
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if info.name.startswith("op_"):
+            found.append(importlib.import_module(f"{__package__}.{info.name}"))
+    return cast(list[OperatorModule], sorted(found, key=lambda m: m.PAGE_ORDER))
+
+
 # Operator name as the suite spells it (case files, ids, reports) -> its module, in the pages' order.
-REGISTRY: dict[str, OperatorModule] = _register(op_slice, op_slice1, op_padding, op_split, op_padding1, op_join)
+REGISTRY: dict[str, OperatorModule] = _register(*_discover())
+
+
+def layer_modules(package: str, what: str) -> dict[str, Any]:
+    """Operator -> the module of `package` named after it in lower case (conformance/lowering/slice1.py for
+    SLICE1): how the other layers find an operator's module without a list to edit.  A missing one is an
+    ImportError naming the file to write."""
+    out = {}
+    for operator in REGISTRY:
+        try:
+            out[operator] = importlib.import_module(f"{package}.{operator.lower()}")
+        except ModuleNotFoundError as e:
+            raise ImportError(
+                f"DML_{operator} has no {what} module: write {package.replace('.', '/')}/{operator.lower()}.py "
+                "(docs/adding-an-operator.md)"
+            ) from e
+    return out
+
 
 OPERATORS: tuple[str, ...] = tuple(REGISTRY)
 DESCRIPTOR_TYPES: dict[str, type] = {name: m.DESCRIPTOR for name, m in REGISTRY.items()}

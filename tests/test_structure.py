@@ -136,7 +136,7 @@ def test_the_graph_is_read() -> None:
     assert "oracle.registry" in GRAPH["oracle.api"]
     assert "conformance.lowering" in GRAPH["conformance.backends.lowered"]
     assert "conformance.run.record" in GRAPH["conformance.report.html"]
-    assert "conformance.cases.generation.slice" in GRAPH["conformance.cases.generation.operators"]
+    assert "conformance.cases.generation.common" in GRAPH["conformance.cases.generation.operators"]
 
 
 def test_every_module_has_a_layer() -> None:

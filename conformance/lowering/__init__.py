@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import oracle.registry
 from oracle import Descriptor
 
-from . import join, padding, padding1, slice1, split
-from . import slice as slice_
 from .graph import (
     DATA,
     INT64_MIN,
@@ -46,14 +45,9 @@ __all__ = [
     "onnx_slice",
 ]
 
-# Operator -> its lowering (each module's `lower`, typed against its own descriptor class).
+# Operator -> its lowering: the `lower` of its module here, named after it (slice1.py for SLICE1), found, not listed.
 LOWERINGS: dict[str, Callable[..., Lowering]] = {
-    slice_.OPERATOR: slice_.lower,
-    slice1.OPERATOR: slice1.lower,
-    padding.OPERATOR: padding.lower,
-    split.OPERATOR: split.lower,
-    padding1.OPERATOR: padding1.lower,
-    join.OPERATOR: join.lower,
+    operator: module.lower for operator, module in oracle.registry.layer_modules(__package__, "lowering").items()
 }
 
 

@@ -23,8 +23,6 @@ import numpy as np
 import oracle
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc, layout
 from oracle.graph import GraphSpec
-from oracle.op_padding1 import scalar_bits
-from oracle.padding_value import float32_bits
 
 from ...support.processes import Tree
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
@@ -145,23 +143,8 @@ def inexpressible(desc: Descriptor) -> str | None:
 
 
 def node_fields(desc: Descriptor) -> dict:
-    """The operator struct's fields (besides its tensors) as the case states them."""
-    fields: dict = {"dimension_count": desc.dimension_count}
-    if isinstance(desc, oracle.SplitDesc):
-        fields |= {"axis": desc.axis, "output_count": desc.output_count}
-    elif isinstance(desc, oracle.JoinDesc):
-        fields |= {"axis": desc.axis, "input_count": desc.input_count}
-    else:
-        fields |= {name: list(getattr(desc, name)) for name in desc.ARRAYS}
-    if isinstance(desc, oracle.PaddingDesc):
-        fields |= {"padding_mode": desc.padding_mode.value, "padding_value_bits": float32_bits(desc.padding_value)}
-    if isinstance(desc, oracle.Padding1Desc):
-        fields |= {
-            "padding_mode": desc.padding_mode.value,
-            "padding_value_data_type": desc.padding_value_data_type.value,
-            "padding_value_bits": scalar_bits(desc.padding_value),
-        }
-    return fields
+    """The operator struct's fields (besides its tensors) as the case states them: the descriptor's own."""
+    return desc.struct_fields()
 
 
 def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False, graph: bool = False) -> dict:

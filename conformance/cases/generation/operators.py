@@ -12,8 +12,7 @@ from typing import Any, Protocol
 import oracle
 from oracle import FeatureLevel
 
-from . import join, layouts, padding, padding1, slice1, split
-from . import slice as slice_
+from . import layouts
 from .common import (
     CaseSpec,
     Chooser,
@@ -49,8 +48,8 @@ class OperatorGeneration(Protocol):
 
 REQUIRED = ("OPERATOR", "DESCRIPTOR", "VALID_CLAUSES", "build", "corners", "extra_clauses", "families")
 
-_MODULES: tuple[OperatorGeneration, ...] = (slice_, slice1, padding, split, padding1, join)
-GENERATORS: dict[str, OperatorGeneration] = {m.OPERATOR: m for m in _MODULES}
+# Each operator's module of this package, named after it (slice1.py for SLICE1): found, not listed.
+GENERATORS: dict[str, OperatorGeneration] = oracle.registry.layer_modules(__package__, "generation")
 
 # Operator -> its invalid families, in the order the generator draws them by index.
 INVALID_FAMILIES: dict[str, list[Family]] = {
