@@ -103,3 +103,21 @@ def test_compositions_run_on_backends_with_run_graph_and_are_unsupported_elsewhe
     )
     records = case_lines(next((tmp_path / "b").glob("results-*.jsonl")))
     assert records and all(r["category"] == "unsupported" and "runs no DML graphs" in r["reason"] for r in records)
+
+
+def test_a_one_node_composition_is_explained_by_its_operators_known_deviation():
+    """The node alone deviates as its operator does (here DML_SLICE1's merged axes): the known issue applies."""
+    from conformance.backends.base import RunResult
+    from conformance.cases.compositions import compositions
+    from conformance.judging import deviations
+    from conformance.judging.expectations import known_issues
+
+    class MergesAxes(AllLevels):
+        def run_graph(self, graph, inputs, feature_level):
+            return RunResult.ok(deviations.dml_slice1_merged_axes(graph.nodes[0], inputs[:1]))
+
+    stored = load([CASES_DIR / "curated"]).cases
+    unit = next(u for u in compositions(stored) if u.id == "SLICE1-output-shorter-than-full-window.graph-unused-input")
+    record = run(MergesAxes(), unit)
+    assert record.category is Category.FAIL and record.mismatch.explained_by == ["dml-slice1-merged-axes"]
+    assert known_issues("directml").apply(record).category is Category.WAIVED
