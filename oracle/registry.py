@@ -1,9 +1,10 @@
 """The operators, one module each: what every part of the suite derives from.
 
-An operator is one module of this package (op_slice, op_slice1, op_padding, op_split) that
-implements `OperatorModule`; REGISTRY names them.  The operator list, the support tables,
-clause prefixes and case-id patterns are derived here, so adding an operator is adding its
-module (docs/adding-an-operator.md) instead of editing a dict in eight places.
+An operator is one `op_*.py` module of this package (op_slice, op_slice1, op_padding, op_split,
+op_padding1, op_join) that implements `OperatorModule`; REGISTRY finds them, in their PAGE_ORDER.
+The operator list, the support tables, clause prefixes and case-id patterns are derived here, and
+the other layers find their module of each operator by its name (`layer_modules`), so adding an
+operator is adding its modules (docs/adding-an-operator.md), not editing lists.
 tests/test_structure.py checks every registered operator has all its parts.
 """
 
