@@ -57,6 +57,7 @@ class _Progress:
 def _run(args: argparse.Namespace) -> int:
     from .report.html import ReportError, write_report
     from .run.config import RunConfig, UsageError
+    from .run.identity import short as identity_short
     from .run.pool import BackendStartError
     from .run.record import Verdict
     from .run.session import Session
@@ -89,6 +90,9 @@ def _run(args: argparse.Namespace) -> int:
             + f" on {session.jobs} worker(s)",
             file=sys.stderr,
         )
+        print(f"identity: {identity_short(session.identity)}", file=sys.stderr)
+        if session.identity_mismatch:
+            print(f"dml-conformance: warning: {session.identity_mismatch}", file=sys.stderr)
         progress = _Progress(len(session.selection.works))
         stopped = session.run(stop, progress.update)
         progress.end()

@@ -152,11 +152,14 @@ class DmlPlugin:
         info = s.info
         versions = ", ".join(f"{k} {v}" for k, v in info.versions.items()) if info else "started in the xdist workers"
         from .report.html import device_line
+        from .run.identity import short as identity_short
 
         device = device_line(info.versions) if info else ""
         lines = [
             f"dml-conformance: backend {c.backend} ({versions or 'no versions reported'})",
             *([f"dml-conformance: device {device}"] if device else []),
+            *([f"dml-conformance: identity {identity_short(s.identity)}"] if s.identity else []),
+            *([f"dml-conformance: WARNING {s.identity_mismatch}"] if s.identity_mismatch else []),
             f"dml-conformance: feature level {c.feature_level or (info.feature_level if info else 'the backend')}, "
             f"profile {c.profile}, --dml-seed={c.seed}, {len(s.selection.works)} cases"
             + (f" (shard {c.shard})" if c.shard else "")

@@ -397,6 +397,12 @@ def expectations_schema() -> Schema:
         "schema_version": {"type": "integer", "enum": [expectations.SCHEMA_VERSION]},
         "waivers": {"type": "array", "items": ref("waiver")},
         "comment": {"description": "anything: for the file's readers"},
+        "identities": {
+            "type": "object",
+            "description": "per backend, the identity of the run it was made from (DirectML.dll, adapter, driver, OS, "
+            "fingerprint): a run of that backend with another identity refuses it unless --allow-identity-mismatch",
+            "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
     }
     return {
         "$schema": DRAFT,

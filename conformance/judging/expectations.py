@@ -153,6 +153,10 @@ class Waiver:
 class Expectations:
     path: str = ""
     waivers: list[Waiver] = field(default_factory=list)
+    # Per backend, the identity of the run a baseline was made from (conformance.run.identity), and the file
+    # that says so: a run of that backend with another identity refuses these waivers unless told otherwise.
+    identities: dict[str, dict[str, str]] = field(default_factory=dict)
+    identity_source: str = ""
 
     def find(self, record: Waivable) -> Waiver | None:
         """The exact-id waiver that applies if any, else the applying one with the longest prefix."""
@@ -168,15 +172,20 @@ class Expectations:
     def extend(self, other: Expectations) -> Expectations:
         """Both files' waivers (a backend's known issues, then a vendor's expectations)."""
         paths = [p for p in (self.path, other.path) if p]
-        return Expectations(" + ".join(paths), self.waivers + other.waivers)
+        made_on = (
+            (other.identities, other.identity_source) if other.identities else (self.identities, self.identity_source)
+        )
+        return Expectations(" + ".join(paths), self.waivers + other.waivers, *made_on)
 
     def for_backend(self, *names: str) -> Expectations:
         """The waivers that apply to a run of a backend known by `names` (its name, its --backend spec)."""
-        return Expectations(self.path, [w for w in self.waivers if w.backend is None or w.backend in names])
+        kept = [w for w in self.waivers if w.backend is None or w.backend in names]
+        return Expectations(self.path, kept, self.identities, self.identity_source)
 
     def for_versions(self, versions: dict[str, str]) -> Expectations:
         """The waivers whose `versions` ranges the backend's reported versions fall in (all without ranges)."""
-        return Expectations(self.path, [w for w in self.waivers if _in_ranges(w.versions, versions)])
+        kept = [w for w in self.waivers if _in_ranges(w.versions, versions)]
+        return Expectations(self.path, kept, self.identities, self.identity_source)
 
     def unmatched(self, case_ids: list[str]) -> list[Waiver]:
         """The waivers that match none of `case_ids` (the run's cases): stale entries, warned about."""
@@ -222,7 +231,10 @@ def load_expectations(path: str | Path) -> Expectations:
                     f"$.waivers[{i}].versions.{name}",
                     f"{wanted!r} is not a version range (e.g. '<1.32', '>=1.24,<2')",
                 ) from None
-    return Expectations(str(path), waivers)
+    made_on = {
+        str(b): {str(k): str(v) for k, v in fields.items()} for b, fields in (obj.get("identities") or {}).items()
+    }
+    return Expectations(str(path), waivers, made_on, str(path) if made_on else "")
 
 
 def _in_ranges(ranges: dict[str, str], versions: dict[str, str]) -> bool:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..judging.expectations import is_known_issue
+from ..run.identity import short as identity_short
 from ..run.record import WAIVABLE, Category, Record
 from ..run.results import Results
 
@@ -68,11 +69,24 @@ def write_baseline(runs: list[Results], output: Path, *, force: bool = False) ->
     if output.exists() and not force:
         raise BaselineError(f"-o: {output} exists; give --force to overwrite it")
     waivers = baseline_waivers(runs)
-    document = {
+    identities: dict[str, dict[str, str]] = {}
+    for run in runs:
+        made_on = run.header.identity
+        if not made_on:
+            continue
+        seen = identities.setdefault(run.backend, made_on)
+        if seen.get("fingerprint") != made_on.get("fingerprint"):
+            raise BaselineError(
+                f"two runs of {run.backend} have different identities ({identity_short(seen)}; "
+                f"{identity_short(made_on)}, {run.path}): make one baseline per identity"
+            )
+    document: dict[str, Any] = {
         "schema_version": 1,
         "comment": "written by dml-conformance baseline from " + ", ".join(r.path for r in runs),
-        "waivers": waivers,
     }
+    if identities:  # a run of one of these backends with another identity refuses this file (conformance.run.identity)
+        document["identities"] = identities
+    document["waivers"] = waivers
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")

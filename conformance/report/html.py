@@ -22,6 +22,7 @@ from pathlib import Path
 import oracle
 
 from ..cases.coverage import carried_by
+from ..run.identity import short as identity_short
 from ..run.outputs import GENERATOR, ReportError
 from ..run.record import CATEGORIES, Category, Digests, Record, TensorData, Verdict, repro_command
 from ..run.results import Results
@@ -60,6 +61,7 @@ pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}
 code.repro{background:#222;color:#eee;padding:2px 6px;display:inline-block}
 #filters{position:sticky;top:0;background:#fff;padding:.5em 0;border-bottom:1px solid #ccc;z-index:1}
 .note{color:#740}
+.identity-mismatch{color:#b00;font-weight:bold}
 .part-PASS{color:#064;font-weight:bold}.part-FAIL,.part-INCOMPLETE,.part-UNTESTED{color:#900;font-weight:bold}
 .beyond{font-size:.8em;background:#e6e0f8;color:#436;padding:0 .3em;border-radius:3px;white-space:nowrap}
 """
@@ -137,6 +139,11 @@ def _summary(runs: list[Results]) -> str:
         versions = ", ".join(f"{k} {v}" for k, v in h.backend_versions.items())
         device = device_line(h.backend_versions)
         device = f'<div class="device">device: {esc(device)}</div>' if device else ""
+        if h.identity:  # what the results are the results of (conformance.run.identity)
+            device += f'<div class="identity">identity: {esc(identity_short(h.identity))}</div>'
+        device += "".join(
+            f'<div class="identity-mismatch">{esc(n)}</div>' for n in h.notes if n.startswith("identity mismatch")
+        )
         cells = "".join(f'<td class="num c-{c.value}">{counts[c]}</td>' for c in CATEGORIES)
         waived_passed = sum(1 for r in run.records if r.waived_but_passed)
         notes = "".join(f'<div class="note">{esc(n)}</div>' for n in [*run.notes, *h.input_errors])

@@ -57,6 +57,8 @@ class RunConfig:
     hypothesis_examples: int | None = None  # None: the profile's count
     expectations: str | None = None
     no_known_issues: bool = False
+    expect_adapter: str | None = None
+    allow_identity_mismatch: bool = False
     label: str | None = None
     jobs: int | None = None  # None: the number of cores
     timeout: float = DEFAULT_TIMEOUT_S

@@ -426,6 +426,22 @@ OPTIONS: tuple[Option, ...] = (
         identity=True,
     ),
     Option(
+        "expect_adapter",
+        "--expect-adapter",
+        "--dml-expect-adapter",
+        "refuse to run (exit 2, before any case) unless the backend's adapter name matches this regular "
+        "expression: the run is on the device you meant",
+        metavar="REGEX",
+    ),
+    Option(
+        "allow_identity_mismatch",
+        "--allow-identity-mismatch",
+        "--dml-allow-identity-mismatch",
+        "apply an expectations file made on another identity (backend, DirectML.dll, adapter, driver, OS) "
+        "instead of refusing it; the header and report say so, in red",
+        action="store_true",
+    ),
+    Option(
         "label",
         "--label",
         "--dml-label",

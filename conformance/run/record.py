@@ -256,6 +256,8 @@ class Header:
     backend_spec: str = ""
     backend_options: dict[str, str] = field(default_factory=dict)
     backend_versions: dict[str, str] = field(default_factory=dict)
+    # What the results are the results of, with its fingerprint (conformance.run.identity).
+    identity: dict[str, str] = field(default_factory=dict)
     label: str | None = None
     feature_level: str = ""
     profile: str = ""

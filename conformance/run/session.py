@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import platform
+import re
 import sys
 import time
 import uuid
@@ -30,6 +31,9 @@ from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
 from ..cases.corpus import case_from_json
 from ..judging.expectations import Expectations, ExpectationsError, known_issues, load_expectations
 from .config import RunConfig, UsageError
+from .identity import differences as identity_differences
+from .identity import identity as identity_of
+from .identity import short as identity_short
 from .options import BACKEND_KWARGS, default_jobs, flag
 from .outputs import check_folder, check_target
 from .pool import BackendStartError, Pool, WorkerInfo
@@ -116,6 +120,8 @@ class Session:
         self.config = config
         self.factory = self._backend()
         self.expectations = self._expectations()
+        self.identity: dict[str, str] = {}
+        self.identity_mismatch: str | None = None  # applied anyway (--allow-identity-mismatch): the report says so
         self.versions_applied = False  # the waivers' `versions` ranges, checked once the backend's versions are known
         self.write = write
         self.results_path, self.report_path = self._outputs() if write else (None, None)
@@ -241,9 +247,38 @@ class Session:
                 self.pool.close(grace=1.0)
                 return False
         self._narrow_waivers()
+        if self.info is not None:
+            self.identity = identity_of(self.info.name, self.info.versions, platform_info())
+            try:
+                self._check_identity()
+            except UsageError:
+                self.write = False  # refused before any case: no results file to leave behind
+                if self.pool is not None:
+                    self.pool.close(grace=1.0)
+                raise
         if self.write and self.info is not None:
             self._open()
         return True
+
+    def _check_identity(self) -> None:
+        """--expect-adapter, and the identity an expectations file was made on (exit 2 before any case)."""
+        c = self.config
+        adapter = self.identity.get("adapter", "")
+        if c.expect_adapter and not re.search(c.expect_adapter, adapter):
+            raise UsageError(
+                f"{self._flag('expect_adapter')} {c.expect_adapter!r}: this run's adapter is "
+                f"{adapter or '(none: the backend reports no adapter)'!r}; nothing was run"
+            )
+        made_on = self.expectations.identities.get(self.identity.get("backend", ""))
+        if made_on and made_on.get("fingerprint") != self.identity.get("fingerprint"):
+            differ = identity_differences(made_on, self.identity)
+            text = (
+                f"{self.expectations.identity_source} was made on {identity_short(made_on)}, this run is "
+                f"{identity_short(self.identity)}; they differ in " + "; ".join(differ)
+            )
+            if not c.allow_identity_mismatch:
+                raise UsageError(f"{text}. Give {self._flag('allow_identity_mismatch')} to apply it anyway")
+            self.identity_mismatch = text
 
     def _narrow_waivers(self) -> None:
         """Keep the waivers whose `versions` ranges hold for this backend (a deviation of some releases only)."""
@@ -303,6 +338,7 @@ class Session:
             backend_spec=c.backend,
             backend_options=c.backend_kwargs,
             backend_versions=info.versions if info else {},
+            identity=self.identity,
             label=c.label,
             feature_level=str(c.feature_level) if c.feature_level else (info.feature_level if info else ""),
             profile=c.profile,
@@ -328,6 +364,9 @@ class Session:
             config=c.identity(),
             expectations={"path": self.expectations.path, "waivers": [w.to_json() for w in self.expectations.waivers]},
             repro=c.repro(),
+            notes=[f"identity mismatch, applied anyway (--allow-identity-mismatch): {self.identity_mismatch}"]
+            if self.identity_mismatch
+            else [],
             input_errors=[str(e) for e in self.selection.errors],
             jobs=self.jobs,
             timeout_s=c.timeout_s or 0.0,
