@@ -42,6 +42,7 @@ class RunConfig:
     adapter: str | None = None
     ort_host: str | None = None
     dml_path: str | None = None
+    allow_software_adapter: bool | None = None  # None: not given (then not passed to the backend)
     ort_graph_optimization: str | None = None
     ort_dml_graph_fusion: str | None = None
     profile: str = "quick"

@@ -253,6 +253,16 @@ OPTIONS: tuple[Option, ...] = (
         backend_kwarg="adapter",
     ),
     Option(
+        "allow_software_adapter",
+        "--allow-software-adapter",
+        "--dml-allow-software-adapter",
+        "directml: run on a Windows software adapter (WARP, the Microsoft Basic Render Driver) that was not asked "
+        "for by name, instead of refusing it (passed to the backend as allow_software_adapter=)",
+        action="store_true",
+        identity=True,
+        backend_kwarg="allow_software_adapter",
+    ),
+    Option(
         "ort_host",
         "--ort-host",
         "--dml-ort-host",

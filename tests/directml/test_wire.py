@@ -111,3 +111,19 @@ def test_hresults_are_named():
     assert hresult_text("0x80070057") == "0x80070057 (E_INVALIDARG)"
     assert hresult_text(0x887A0005) == "0x887a0005 (DXGI_ERROR_DEVICE_REMOVED)"
     assert hresult_text("0x12345678") == "0x12345678"
+
+
+def test_a_windows_software_adapter_nobody_asked_for_is_refused():
+    """A machine whose only adapter is the Microsoft Basic Render Driver: DirectML would run on the CPU."""
+    from conformance.backends.directml.backend import software_refusal
+
+    only = {"adapter": "Microsoft Basic Render Driver", "adapters": "0: Microsoft Basic Render Driver"}
+    reason = software_refusal(only, None, False)
+    assert reason and "software rasteriser" in reason and "--allow-software-adapter" in reason
+    assert software_refusal(only, "0", False)  # an index is no request for a software adapter by name
+    assert software_refusal(only, "Basic Render", False) is None  # asked for by name: on purpose
+    assert software_refusal(only, None, True) is None
+    assert software_refusal({"adapter": "Microsoft WARP"}, None, False)
+    # The suite's own Linux stack is the adapter expected there.
+    assert software_refusal({"adapter": "llvmpipe (LLVM 15.0.6, 256 bits)"}, None, False) is None
+    assert software_refusal({"adapter": "NVIDIA GeForce RTX 4090"}, None, False) is None

@@ -12,6 +12,7 @@ results from a software adapter, always recorded with the stack that produced th
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -350,6 +351,27 @@ class NativeProgram:
             self.xserver = None
 
 
+# Windows' own software rasterisers: a machine without a working GPU driver lands on them.  (The suite's Linux
+# stack, llvmpipe under Wine, is the adapter expected there; the identity calls both "software adapter".)
+WINDOWS_SOFTWARE_ADAPTER = re.compile(r"Microsoft Basic Render Driver|\bWARP\b", re.IGNORECASE)
+
+
+def software_refusal(info: dict, asked: str | None, allow: bool) -> str | None:
+    """Why the backend refuses the adapter the runner chose: a Windows software rasteriser nobody asked for by
+    name (a vendor would read a CPU's results as their GPU's).  None when it is fine."""
+    name = str(info.get("adapter", ""))
+    if allow or not WINDOWS_SOFTWARE_ADAPTER.search(name):
+        return None
+    if asked and not asked.isdigit() and asked.lower() in name.lower():
+        return None  # asked for by name: testing the software adapter on purpose
+    return (
+        f"the adapter DirectML would run on is {name!r}, a software rasteriser (adapters: "
+        f"{info.get('adapters') or name}): its results would be a CPU's, not a GPU's. Install the GPU's driver, "
+        f"pick the GPU with --adapter, or test this adapter on purpose with --adapter {name!r} or "
+        "--allow-software-adapter"
+    )
+
+
 # How the runner compiles a case (--dml-path): IDMLDevice::CompileOperator, a one-node DML graph through
 # IDMLDevice1::CompileGraph (as ONNX Runtime reaches DirectML), or both, which must agree byte for byte.
 DML_PATHS = ("operator", "graph", "both")
@@ -400,6 +422,7 @@ class DirectMLBackend(Backend):
         adapter: str | None = None,
         case_timeout: float = 300.0,
         dml_path: str = "operator",
+        allow_software_adapter: bool = False,
         log=None,
     ):
         if dml_path not in DML_PATHS:
@@ -407,6 +430,10 @@ class DirectMLBackend(Backend):
         self.dml_path = dml_path
         self.case_timeout = case_timeout
         self.native = NativeProgram("dml_runner", dml_dll=dml_dll, adapter=adapter, log=log)
+        refusal = software_refusal(self.info, adapter, allow_software_adapter)
+        if refusal:
+            self.close()
+            raise BackendUnavailable(refusal)
         self._self_test()
         self._caps = Capabilities(
             data_types=self.native.data_types(),
