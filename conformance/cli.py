@@ -222,6 +222,25 @@ def _baseline(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _lint(args: argparse.Namespace) -> int:
+    from .judging.expectations import ExpectationsError, load_expectations
+    from .run.lint import full_profile_cases, lint
+
+    try:
+        files = [load_expectations(f) for f in args.files]
+    except ExpectationsError as e:
+        return _error(str(e))
+    cases = full_profile_cases()
+    problems = [f"{e.path}: {p}" for e in files for p in lint(e, cases, allow_untracked=args.allow_untracked)]
+    for problem in problems:
+        print(problem)
+    waivers = sum(len(e.waivers) for e in files)
+    print(
+        f"{len(args.files)} file(s), {waivers} waiver(s), {len(problems)} problem(s); {len(cases)} cases in the full profile"
+    )
+    return EXIT_FAILURES if problems else EXIT_OK
+
+
 def _explain_target(args: argparse.Namespace):
     """The case `args.case_id` names: a case file (its first case), or an id in the corpus or generated."""
     from .cases.corpus import load_file
@@ -418,6 +437,18 @@ def build_parser() -> argparse.ArgumentParser:
     base.add_argument("-o", "--output", required=True, metavar="FILE", help="the expectations file to write")
     base.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
     base.set_defaults(func=_baseline)
+
+    ex = sub.add_parser("expectations", help="check an expectations file").add_subparsers(
+        dest="expectations_command", required=True
+    )
+    li = ex.add_parser(
+        "lint",
+        help="every waiver names a case of the full profile, has a tracker link and a valid expires date",
+        description="Exit 0 when every file is clean, 1 listing each problem with its entry, 2 on a malformed file.",
+    )
+    li.add_argument("files", nargs="+", metavar="FILE")
+    li.add_argument("--allow-untracked", action="store_true", help="do not require a tracker link on each waiver")
+    li.set_defaults(func=_lint)
 
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
     exp.add_argument("case_id", metavar="CASE_ID_OR_FILE", help="a case id (corpus or generated), or a case file")

@@ -36,6 +36,7 @@ are reported.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -99,6 +100,10 @@ class Waiver:
     backend: str | None = None  # only runs of this backend
     versions: dict[str, str] = field(default_factory=dict)  # only runs whose backend versions are in these ranges
     label: str | None = None  # the run it was taken from (informational)
+    expires: str | None = None  # YYYY-MM-DD: from that day it no longer waives (the run lists it)
+
+    def expired(self, today: str | None = None) -> bool:
+        return self.expires is not None and (today or datetime.date.today().isoformat()) >= self.expires
 
     @property
     def pattern(self) -> str:
@@ -112,6 +117,8 @@ class Waiver:
 
         A live Hypothesis failure is its shrunk case: a waiver naming that case's id (or prefix) applies.
         """
+        if self.expired():
+            return False
         ids = [record.id] + ([str(record.case_json.get("id"))] if record.hypothesis and record.case_json else [])
         if not any(self.matches(i) for i in ids):
             return False

@@ -142,7 +142,10 @@ def _summary(runs: list[Results]) -> str:
         if h.identity:  # what the results are the results of (conformance.run.identity)
             device += f'<div class="identity">identity: {esc(identity_short(h.identity))}</div>'
         device += "".join(
-            f'<div class="identity-mismatch">{esc(n)}</div>' for n in h.notes if n.startswith("identity mismatch")
+            f'<div class="identity-mismatch">{esc(n)}</div>'
+            if n.startswith("identity mismatch")
+            else f'<div class="note">{esc(n)}</div>'
+            for n in h.notes
         )
         cells = "".join(f'<td class="num c-{c.value}">{counts[c]}</td>' for c in CATEGORIES)
         waived_passed = sum(1 for r in run.records if r.waived_but_passed)

@@ -364,15 +364,24 @@ class Session:
             config=c.identity(),
             expectations={"path": self.expectations.path, "waivers": [w.to_json() for w in self.expectations.waivers]},
             repro=c.repro(),
-            notes=[f"identity mismatch, applied anyway (--allow-identity-mismatch): {self.identity_mismatch}"]
-            if self.identity_mismatch
-            else [],
+            notes=self._notes(),
             input_errors=[str(e) for e in self.selection.errors],
             jobs=self.jobs,
             timeout_s=c.timeout_s or 0.0,
             max_bytes=c.max_bytes_budget,
             tables=spec_tables(),
         )
+
+    def _notes(self) -> list[str]:
+        """What a reader of the header must know: an identity mismatch applied anyway, expired waivers."""
+        notes = [f"identity mismatch, applied anyway (--allow-identity-mismatch): {self.identity_mismatch}"]
+        notes = notes if self.identity_mismatch else []
+        notes += [
+            f"waiver {w.pattern} ({w.source}) expired on {w.expires}: it no longer waives"
+            for w in self.expectations.waivers
+            if w.expired()
+        ]
+        return notes
 
     def ordered(self, works: Iterable[Work] | None = None) -> list[Work]:
         """The order to run in: live Hypothesis batches first (long: started first, they do not finish last),
