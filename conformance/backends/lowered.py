@@ -22,6 +22,21 @@ from .base import Backend, Capabilities, RunResult
 Runner = Callable[[dict[str, np.ndarray]], list[np.ndarray]]
 
 
+def lower_graph(backend: Backend, graph: GraphSpec, level: FeatureLevel) -> list[Lowering] | RunResult:
+    """Each node of a DML graph as its ONNX node, or why the backend cannot run the graph: a node with no ONNX
+    form first (its reason is the specific one: "no symmetric mode"), then the backend's own limits."""
+    lowerings = []
+    for node in graph.nodes:
+        try:
+            lowerings.append(lower(node))
+        except Inexpressible as e:
+            return RunResult.unsupported(f"{backend.name}: {e}")
+        reason = backend.unsupported_reason(node, level)
+        if reason is not None:
+            return RunResult.unsupported(reason)
+    return lowerings
+
+
 class LoweredGraphBackend(Backend):
     """A backend that runs lowered graphs, compiling each graph signature once.
 
@@ -97,15 +112,9 @@ class LoweredGraphBackend(Backend):
 
     def run_graph(self, graph: GraphSpec, inputs: list[np.ndarray], feature_level: FeatureLevel) -> RunResult:
         """A DML graph (conformance.cases.compositions) as one ONNX model: Split then Concat, Pad then Slice."""
-        lowerings = []
-        for node in graph.nodes:
-            lowering = self.lower(node)
-            if isinstance(lowering, RunResult):
-                return lowering
-            reason = self.unsupported_reason(node, feature_level)
-            if reason is not None:
-                return RunResult.unsupported(reason)
-            lowerings.append(lowering)
+        lowerings = lower_graph(self, graph, feature_level)
+        if isinstance(lowerings, RunResult):
+            return lowerings
         reached = " + ".join(f"ONNX {lowering.onnx_operator}-{OPSET}" for lowering in lowerings)
         model, names, _ = build_graph_model(graph, lowerings)
         try:

@@ -40,6 +40,7 @@ from ..lowering import (
     lower,
 )
 from .base import Backend, BackendUnavailable, Capabilities, RunResult
+from .lowered import lower_graph
 from .onnxruntime_backend import CPU, DISABLE_CPU_FALLBACK, DML, KNOWN_LIMITS, NO_KERNEL
 
 # ORT's GraphOptimizationLevel by name (--ort-graph-optimization); "all" is ORT's default, as applications run.
@@ -384,7 +385,7 @@ class OnnxRuntimeDirectMLBackend(Backend):
         results: list[RunResult | None] = [None] * len(items)
         batch = []
         for i, (graph, inputs, level) in enumerate(items):
-            lowered = self._lower_graph(graph, level)
+            lowered = lower_graph(self, graph, level)
             if isinstance(lowered, RunResult):
                 results[i] = lowered
             else:
@@ -399,18 +400,6 @@ class OnnxRuntimeDirectMLBackend(Backend):
                     results[i] = result
         return [r if r is not None else RunResult.error("no result") for r in results]
 
-    def _lower_graph(self, graph: GraphSpec, level: FeatureLevel) -> list[Lowering] | RunResult:
-        lowerings = []
-        for node in graph.nodes:
-            reason = self.unsupported_reason(node, level)
-            if reason:
-                return RunResult.unsupported(reason)
-            try:
-                lowerings.append(lower(node))
-            except Inexpressible as e:
-                return RunResult.unsupported(f"{self.name}: {e}")
-        return lowerings
-
     def _graph_batch(self, batch: list) -> dict[int, RunResult] | None:
         """Run `batch` (index, graph, lowerings, inputs) in one session; None if ORT refused it as a whole
         (and it held more than one graph), else each graph's result."""
@@ -421,23 +410,20 @@ class OnnxRuntimeDirectMLBackend(Backend):
             name: np.ascontiguousarray(x) for (_, _, _, xs), (ins, _) in zip(batch, names) for name, x in zip(ins, xs)
         }
         wanted = [name for _, outs in names for name in outs]
+        phase = "create a session for"
         try:
             session = self.sessions.create(model.SerializeToString())
+            self.stats["sessions"] += 1
+            phase = "run"
+            try:
+                ys = self.sessions.run(session, feeds, wanted)
+            finally:
+                self.sessions.release(session)
         except SessionFailed as e:
             if len(batch) > 1:
                 return None
             i, _, lowerings, _ = batch[0]
-            return {i: self._classify(e, "create a session for", lowerings[0])}
-        self.stats["sessions"] += 1
-        try:
-            ys = self.sessions.run(session, feeds, wanted)
-        except SessionFailed as e:
-            if len(batch) > 1:
-                return None
-            i, _, lowerings, _ = batch[0]
-            return {i: self._classify(e, "run", lowerings[0])}
-        finally:
-            self.sessions.release(session)
+            return {i: self._classify(e, phase, lowerings[0])}
         out: dict[int, RunResult] = {}
         for (i, _, _, _), (_, outs) in zip(batch, names):
             out[i] = RunResult.ok([ys.pop(0) for _ in outs], reached_operator=reached[i])

@@ -11,11 +11,12 @@ with oracle.layout.OUTPUT_FILL before the run.  Three regions (docs/spec/beyond-
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from oracle import Descriptor, layout
+from oracle import TensorDesc, layout
 
 
 @dataclass
@@ -25,10 +26,9 @@ class BufferJudgement:
     padding: list[str] = field(default_factory=list)  # U-LAYOUT-1 observations
 
 
-def judge_buffers(desc: Descriptor, buffers: list[np.ndarray]) -> BufferJudgement:
-    """Read each output through its layout and check the bytes no element owns."""
+def judge_buffers(tensors: Sequence[TensorDesc], buffers: list[np.ndarray]) -> BufferJudgement:
+    """Read each output (of the descs `tensors`) through its layout and check the bytes no element owns."""
     out = BufferJudgement()
-    tensors = desc.output_tensors
     if len(buffers) != len(tensors):
         out.problems.append(f"expected {len(tensors)} output buffer(s), got {len(buffers)}")
         return out

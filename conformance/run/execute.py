@@ -15,12 +15,12 @@ from __future__ import annotations
 import math
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 import oracle
-from oracle import FeatureLevel
+from oracle import FeatureLevel, TensorDesc
 
 from ..backends.base import Backend, RunResult
 from ..cases.compositions import Composition
@@ -250,17 +250,27 @@ def _execute(
     _judge(case, result, record)
 
 
+def _read_outputs(
+    tensors: Sequence[TensorDesc], result: RunResult, record: Record
+) -> tuple[list[np.ndarray], list[str]] | None:
+    """The outputs to compare and the padding writes seen (U-LAYOUT-1), or None when the record already fails:
+    with `buffers`, every byte judged (a guard byte written fails), the outputs read through their strides."""
+    if result.buffers is None:
+        return list(result.outputs), []
+    judged = judge_buffers(tensors, list(result.buffers))
+    if judged.problems:
+        record.mismatch = Comparison(False, judged.problems)
+        record.set(Category.FAIL, "; ".join(judged.problems))
+        return None
+    record.notes += judged.padding
+    return judged.outputs, judged.padding
+
+
 def _judge(case: Case, result: RunResult, record: Record) -> None:
-    outputs = list(result.outputs)
-    padding: list[str] = []
-    if result.buffers is not None:  # the outputs' whole buffers: read through the strides, every byte judged
-        judged = judge_buffers(case.descriptor, list(result.buffers))
-        if judged.problems:
-            record.mismatch = Comparison(False, judged.problems)
-            record.set(Category.FAIL, "; ".join(judged.problems))
-            return
-        outputs, padding = judged.outputs, judged.padding
-        record.notes += padding
+    read = _read_outputs(case.descriptor.output_tensors, result, record)
+    if read is None:
+        return
+    outputs, padding = read
     too_big = oversized(case.descriptor, outputs)
     if too_big:  # not read: neither compared nor kept
         record.mismatch = Comparison(False, [too_big])
@@ -360,13 +370,21 @@ def _execute_composition(case: Composition, backend: Backend, record: Record, pr
     if result.status != "ok":
         record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
         return
-    comparison = compare_outputs(list(case.expected.outputs), list(result.outputs))
+    read = _read_outputs(case.graph.outputs, result, record)
+    if read is None:
+        return
+    outputs, padding = read
+    comparison = compare_outputs(list(case.expected.outputs), outputs)
     if comparison.equal:
-        record.set(Category.PASS, "bit-exact")
+        if padding:
+            record.observed = Observed(True, 0)
+            record.set(Category.OBSERVED, f"bit-exact; {'; '.join(padding)}")
+        else:
+            record.set(Category.PASS, "bit-exact")
         return
     record.mismatch = comparison
     node = case.graph.nodes[0]
     if len(case.graph.nodes) == 1 and not comparison.problems:
         # One node: the known deviations of its operator predict it as they would the node alone.
-        comparison.explained_by = deviations.explain(node, list(case.inputs)[: len(node.input_tensors)], result.outputs)
+        comparison.explained_by = deviations.explain(node, list(case.inputs)[: len(node.input_tensors)], outputs)
     record.set(Category.FAIL, comparison.summary())

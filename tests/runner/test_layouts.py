@@ -121,3 +121,27 @@ def test_a_one_node_composition_is_explained_by_its_operators_known_deviation():
     record = run(MergesAxes(), unit)
     assert record.category is Category.FAIL and record.mismatch.explained_by == ["dml-slice1-merged-axes"]
     assert known_issues("directml").apply(record).category is Category.WAIVED
+
+
+def test_a_composition_whose_graph_writes_past_an_output_fails_naming_the_byte():
+    """A graph's output buffers are judged as a case's are: the guard after TotalTensorSizeInBytes is not the tensor's."""
+    from conformance.backends.base import RunResult
+    from conformance.cases.compositions import compositions
+
+    class GraphWritesPastOutput(WritesPastOutput):
+        def run_graph(self, graph, inputs, feature_level):
+            result = super().run_graph(graph, inputs, feature_level)
+            buffers = []
+            for out, tensor in zip(result.outputs, graph.outputs):
+                buffer = oracle.layout.pack(out, tensor, oracle.layout.output_buffer(tensor))
+                self.touch(buffer, tensor)
+                buffers.append(buffer)
+            return RunResult.ok([], buffers=buffers)
+
+    stored = load([CASES_DIR / "examples"]).cases
+    unit = next(u for u in compositions(stored) if u.id == "SPLIT-example-1.graph-split-join")
+    record = run(GraphWritesPastOutput(), unit)
+    # The JOIN's output is the example's input, FLOAT32 [1, 1, 6, 2]: 48 bytes; the element written after it starts at byte 48.
+    assert (
+        record.category is Category.FAIL and "byte 48" in record.reason and "TotalTensorSizeInBytes=48" in record.reason
+    )

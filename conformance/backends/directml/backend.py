@@ -143,16 +143,11 @@ def inexpressible(desc: Descriptor) -> str | None:
     return None
 
 
-def node_fields(desc: Descriptor) -> dict:
-    """The operator struct's fields (besides its tensors) as the case states them: the descriptor's own."""
-    return desc.struct_fields()
-
-
 def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False, graph: bool = False) -> dict:
     """The runner's request for one descriptor: the struct's fields as the case states them; with `graph`,
     the operator as the one node of a DML graph (--dml-path graph)."""
     if graph:
-        return graph_request(GraphSpec.one_node(desc), level, node_fields, _tensor, check_only=check_only)
+        return graph_request(GraphSpec.one_node(desc), level, _tensor, check_only=check_only)
     return {
         "op": "run",
         "operator": desc.operator,
@@ -162,7 +157,7 @@ def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False, 
             "inputs": [_tensor(t) for t in desc.input_tensors],
             "outputs": [_tensor(t) for t in desc.output_tensors],
         },
-        "fields": node_fields(desc),
+        "fields": desc.struct_fields(),
     }
 
 
@@ -389,15 +384,22 @@ def both_paths(operator: RunResult, graph: RunResult) -> RunResult:
         )
     if graph.status != "ok":
         return graph
-    mine = operator.buffers if graph.buffers is not None else operator.outputs
-    theirs = graph.buffers if graph.buffers is not None else graph.outputs
-    for j, (a, b) in enumerate(zip(mine or [], theirs or [])):
+    if (operator.buffers is None) != (graph.buffers is None):  # a guard written on one path only
+        wrote = "operator" if operator.buffers is not None else "graph"
+        return RunResult.error(
+            f"the operator and graph paths disagree: only the {wrote} path wrote past an output's buffer",
+            reached_operator=graph.reached_operator,
+        )
+    mine, theirs = (
+        (operator.buffers, graph.buffers) if operator.buffers and graph.buffers else (operator.outputs, graph.outputs)
+    )
+    for j, (a, b) in enumerate(zip(mine, theirs)):
         ab, bb = np.ascontiguousarray(a).view(np.uint8).ravel(), np.ascontiguousarray(b).view(np.uint8).ravel()
-        if ab.size != bb.size or not np.array_equal(ab, bb):
-            k = int(np.flatnonzero(ab[: bb.size] != bb[: ab.size])[0]) if ab.size == bb.size else min(ab.size, bb.size)
+        if not np.array_equal(ab, bb):  # the same descriptor's outputs: the same sizes on both paths
+            k = int(np.flatnonzero(ab != bb)[0])
             return RunResult.error(
-                f"the operator and graph paths disagree: output {j} byte {k} (operator path "
-                f"0x{int(ab[k]) if k < ab.size else 0:02x}, graph path 0x{int(bb[k]) if k < bb.size else 0:02x})",
+                f"the operator and graph paths disagree: output {j} byte {k} (operator path 0x{int(ab[k]):02x}, "
+                f"graph path 0x{int(bb[k]):02x})",
                 reached_operator=graph.reached_operator,
             )
     graph.notes = [*graph.notes, note]
@@ -536,7 +538,7 @@ class DirectMLBackend(Backend):
             if reason:
                 return RunResult.unsupported(f"{node.operator} node: {reason}")
         reached = " + ".join(node.operator for node in graph.nodes) + " (graph)"
-        req = graph_request(graph, level, node_fields, _tensor)
+        req = graph_request(graph, level, _tensor)
         payload = input_payload(inputs, graph.inputs)
         return self._execute(req, payload, graph.outputs, reached, any(t.has_layout for t in graph.outputs))
 

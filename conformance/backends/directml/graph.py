@@ -9,17 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oracle import Descriptor, FeatureLevel, TensorDesc
+from oracle import FeatureLevel, TensorDesc
 from oracle.graph import GraphSpec
 
 
 def graph_request(
-    graph: GraphSpec,
-    level: FeatureLevel,
-    node_fields: Callable[[Descriptor], dict],
-    tensor_json: Callable[[TensorDesc], dict],
-    *,
-    check_only: bool = False,
+    graph: GraphSpec, level: FeatureLevel, tensor_json: Callable[[TensorDesc], dict], *, check_only: bool = False
 ) -> dict:
     """The runner's request for a graph."""
     nodes = [
@@ -29,7 +24,7 @@ def graph_request(
                 "inputs": [tensor_json(t) for t in desc.input_tensors],
                 "outputs": [tensor_json(t) for t in desc.output_tensors],
             },
-            "fields": node_fields(desc),
+            "fields": desc.struct_fields(),
         }
         for desc in graph.nodes
     ]
