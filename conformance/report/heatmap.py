@@ -19,11 +19,6 @@ from .escape import esc
 # The layout kinds (oracle.layout.kind) in the order a reader meets them.
 LAYOUT_ORDER = ("packed", "padded", "permuted", "broadcast", "oversized", "overlapping", "malformed")
 PASSING = frozenset({Category.PASS, Category.OBSERVED, Category.FLAKY})  # unless the category fails the run
-CSS = """
-.heat td.heat{min-width:3.5em}
-.heat td.hatched,.legend .hatched{background-image:repeating-linear-gradient(45deg,rgba(0,0,0,.18) 0 2px,transparent 2px 7px)}
-.legend span{display:inline-block;padding:0 .6em;margin-right:.3em;border:1px solid #ccc}
-"""
 
 
 def heat_colour(rate: float) -> str:

@@ -11,60 +11,46 @@ replace anything that is not a report: a results file given as `-o` is never ove
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
+
+from markupsafe import Markup
 
 import oracle
 
 from ..cases.coverage import carried_by
 from ..run.identity import short as identity_short
-from ..run.outputs import GENERATOR, ReportError
+from ..run.outputs import ReportError  # noqa: F401 (re-exported: callers catch it from here)
 from ..run.record import CATEGORIES, Category, Digests, Record, TensorData, Verdict, repro_command
 from ..run.results import Results
 from .escape import esc
-from .heatmap import CSS as HEATMAP_CSS
 from .heatmap import heat_maps
 from .regression import regression_view
+from .render import render_page, write_page
 
 # What DirectML's own pages add past the four seed pages (docs/spec/beyond-seeds.md): marked wherever it shows.
 BEYOND = "<span class='beyond' title='docs/spec/beyond-seeds.md'>beyond the seed pages</span>"
 
 # GENERATOR and REPORT_MARKERS: how a report starts (run.outputs checks a --report target by them).
 
+NAV = (
+    ("summary", "summary"),
+    ("regression", "regressions"),
+    ("matrix", "heat maps"),
+    ("grid", "comparison"),
+    ("reached", "reached operators"),
+    ("clauses", "clauses"),
+    ("errata", "errata"),
+    ("failures", "failures"),
+    ("flaky", "flaky"),
+    ("cases", "all cases"),
+)
 MAX_LISTED_PER_ERRATUM = 25
 MAX_GRID_ROWS = 1000
 MAX_REASON = 240
 MAX_BRIEF_MISMATCHES = 3  # listed for a waived or observed difference (a failure lists all it stored)
-
-CSS = """
-body{font:14px/1.4 system-ui,sans-serif;margin:0 2em 4em;color:#222}
-h1{margin:.6em 0 .2em}h2{border-bottom:2px solid #ccc;margin-top:2em}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}
-th{background:#f3f3f3}.num{text-align:right}
-.verdict{font-size:1.4em;font-weight:bold;padding:.3em .8em;display:inline-block;border-radius:4px}
-.v-PASS{background:#d4f4d4;color:#064}.v-FAIL{background:#f8d0d0;color:#900}.v-INCOMPLETE{background:#fbeec0;color:#740}
-.v-UNTESTED{background:#e4e4e4;color:#444}
-.c-pass{background:#e3f6e3}.c-fail,.c-rejected,.c-error,.c-crash,.c-timeout{background:#f9d6d6}
-.c-unsupported{background:#eee;color:#555}.c-observed{background:#e2ecfb}.c-waived{background:#fbeec0}
-.c-interrupted{background:#fbeec0;color:#740}.c-flaky{background:#f3e3fb}
-.attempts li{margin:0}tr.sum td{color:#555;font-style:italic}
-.cell-ok{background:#e3f6e3}.cell-bad{background:#f9d6d6}.cell-none{background:#f6f6f6;color:#999}.cell-part{background:#eef}
-.failure{border:1px solid #d99;border-radius:4px;padding:.5em 1em;margin:1em 0}
-.diff td{font-family:monospace;font-size:12px;padding:1px 4px}.diff td.bad{background:#f4a0a0;font-weight:bold}
-.diff td.open{background:#c9dcf7}
-pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}
-code.repro{background:#222;color:#eee;padding:2px 6px;display:inline-block}
-#filters{position:sticky;top:0;background:#fff;padding:.5em 0;border-bottom:1px solid #ccc;z-index:1}
-.note{color:#740}
-.identity-mismatch{color:#b00;font-weight:bold}
-.part-PASS{color:#064;font-weight:bold}.part-FAIL,.part-INCOMPLETE,.part-UNTESTED{color:#900;font-weight:bold}
-.beyond{font-size:.8em;background:#e6e0f8;color:#436;padding:0 .3em;border-radius:3px;white-space:nowrap}
-"""
 
 JS = """
 function applyFilters(){
@@ -583,26 +569,7 @@ def render(runs: list[Results]) -> str:
     """The whole report as one HTML string (inline CSS and JS, no external resources)."""
     if not runs:
         raise ValueError("no results to report")
-    overall = overall_verdict(runs).value
-    total = sum(len(r.records) for r in runs)
-    nav = " · ".join(
-        f"<a href='#{a}'>{t}</a>"
-        for a, t in (
-            ("summary", "summary"),
-            ("regression", "regressions"),
-            ("matrix", "heat maps"),
-            ("grid", "comparison"),
-            ("reached", "reached operators"),
-            ("clauses", "clauses"),
-            ("errata", "errata"),
-            ("failures", "failures"),
-            ("flaky", "flaky"),
-            ("cases", "all cases"),
-        )
-    )
-    body = [
-        f"<h1>DirectML data-movement conformance</h1><p><span id='overall' class='verdict v-{overall}'>{overall}</span>"
-        f" {len(runs)} run(s), {total} case results. {nav}</p>",
+    sections = [
         _summary(runs),
         regression_view(runs, [_run_name(i, run) for i, run in enumerate(runs)]),
         _matrices(runs),
@@ -615,10 +582,14 @@ def render(runs: list[Results]) -> str:
         _flaky(runs),
         _cases_table(runs),
     ]
-    return (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        f"<meta name='generator' content='{GENERATOR}'><title>DirectML conformance report</title>"
-        f"<style>{CSS}{HEATMAP_CSS}</style><script>{JS}</script></head><body>{''.join(body)}</body></html>"
+    return render_page(
+        "report.html.j2",
+        runs=runs,
+        overall=overall_verdict(runs).value,
+        total=sum(len(r.records) for r in runs),
+        nav=NAV,
+        sections=[Markup(s) for s in sections],  # built with esc() on every value taken from a results file
+        script=JS,
     )
 
 
@@ -627,19 +598,4 @@ def render(runs: list[Results]) -> str:
 
 def write_report(runs: list[Results], path: str | Path) -> Path:
     """Write atomically: a unique temporary file next to `path`, then a rename; ReportError if it cannot."""
-    path = Path(path)
-    text = render(runs).encode("utf-8", "replace")  # the records' text is clean; this is a second guard
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except OSError as e:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-        raise ReportError(e.errno, f"cannot write the report {path}: {e.strerror or e}") from None
-    return path
+    return write_page(render(runs), path)

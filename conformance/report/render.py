@@ -1,0 +1,62 @@
+"""Pages from Jinja2 templates (conformance/report/templates), autoescaped, written atomically.
+
+Every page the suite writes (the report, the history, the conformance statement) extends
+base.html.j2: one stylesheet (report.css, inlined), no external resource, so a page stays one
+self-contained file.  Autoescaping is on for every template: text from a results file (a vendor
+backend's error message, a version string) can never become markup; what is markup on purpose
+is built in a template, or marked with `Markup` in Python where a helper returns HTML.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import jinja2
+
+from ..run.outputs import GENERATOR, ReportError
+
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,  # every template, whatever its name ends in
+        undefined=jinja2.StrictUndefined,  # a misspelt variable is an error, not an empty cell
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals["generator"] = GENERATOR
+    env.globals["stylesheet"] = (TEMPLATES / "report.css").read_text(encoding="utf-8")
+    return env
+
+
+def render_page(template: str, **context: object) -> str:
+    """The page `template` renders with `context` (names the template uses, StrictUndefined)."""
+    return environment().get_template(template).render(**context)
+
+
+def write_page(text: str, path: str | Path, what: str = "the report") -> Path:
+    """Write atomically: a unique temporary file next to `path`, then a rename; ReportError if it cannot."""
+    path = Path(path)
+    data = text.encode("utf-8", "replace")  # the records' text is clean; this is a second guard
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as e:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise ReportError(e.errno, f"cannot write {what} {path}: {e.strerror or e}") from None
+    return path
