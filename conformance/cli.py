@@ -104,6 +104,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"dml-conformance: error: {e}", file=sys.stderr)
     junit_failed = _write_junit(session.config.junit_xml, [results])
     _print_summary(session, results, report)
+    update_failed = _update_expectations(session.config, results)
     if session.write_error is not None:
         print(
             f"dml-conformance: error: {session.write_error}; the run stopped after {session.writer.written if session.writer else 0} "
@@ -111,12 +112,27 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_FAILURES
-    if stop.reason is not None or junit_failed:
+    if stop.reason is not None or junit_failed or update_failed:
         return EXIT_FAILURES
     if session.selection.errors:
         return EXIT_USAGE  # malformed case files: every good case still ran, but the input needs fixing
     verdict = results.verdict()
     return {Verdict.PASS: EXIT_OK, Verdict.UNTESTED: EXIT_UNTESTED}.get(verdict, EXIT_FAILURES)
+
+
+def _update_expectations(config, results) -> bool:
+    """--update-expectations: write the file, print what was removed and the diff; True if it could not be written."""
+    if not config.update_expectations:
+        return False
+    from .report.baseline import BaselineError, update_lines
+
+    try:
+        lines = update_lines(results, Path(config.expectations), Path(config.update_expectations))
+    except BaselineError as e:
+        print(f"dml-conformance: error: {e}", file=sys.stderr)
+        return True
+    print("\n".join(lines))
+    return False
 
 
 def _write_junit(path: str | None, runs) -> bool:

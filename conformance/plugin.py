@@ -17,6 +17,7 @@ report; the controller writes the one results file and the one report.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -282,6 +283,20 @@ class DmlPlugin:
             self.report_error = str(e)
         if self.results.verdict() is Verdict.UNTESTED and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED  # nothing tested is not a pass
+        self.update_lines = self._update_expectations()
+
+    def _update_expectations(self) -> list[str]:
+        """--dml-update-expectations: written here, printed in the summary (an error as the line it says)."""
+        config = self.session.config
+        if not config.update_expectations:
+            return []
+        from .report.baseline import BaselineError, update_lines
+
+        try:
+            return update_lines(self.results, Path(config.expectations or ""), Path(config.update_expectations))
+        except BaselineError as e:
+            self.report_error = str(e)
+            return []
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self.stop.restore()
@@ -308,6 +323,8 @@ class DmlPlugin:
             tr.write_line(f"error: {self.session.write_error}", red=True)
         if getattr(self, "report_error", None):
             tr.write_line(f"error: {self.report_error}", red=True)
+        for line in getattr(self, "update_lines", ()):
+            tr.write_line(line)
         verdict = self.results.verdict()
         parts = self.results.part_verdicts()
         tr.write_line(

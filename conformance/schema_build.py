@@ -377,6 +377,16 @@ def expectations_schema() -> Schema:
             (waiver_cls, "id"): {"type": "string", "minLength": 1},
             (waiver_cls, "prefix"): {"type": "string", "minLength": 1},
             (waiver_cls, "when"): ref("when"),
+            (waiver_cls, "flaky_rate"): {
+                "type": "object",
+                "description": "a known flake's failing attempts among its attempts, as `baseline` saw them",
+                "required": ["failed", "attempts"],
+                "properties": {
+                    "failed": {"type": "integer", "minimum": 0},
+                    "attempts": {"type": "integer", "minimum": 1},
+                },
+                "additionalProperties": False,
+            },
         },
     )
     hints.define(waiver_cls)

@@ -23,7 +23,8 @@ failure outside the conditions is not waived.
 --backend); `versions` to runs whose backend reports versions inside these PEP 440 ranges
 (`{"onnxruntime": "<1.32"}`: a deviation seen in some releases only; a version the run does not
 report, or cannot be read as one, and the waiver does not apply); `label` says which run it was
-taken from (informational: a nightly's label changes).
+taken from (informational: a nightly's label changes); `expires` (YYYY-MM-DD) the day it stops
+waiving; `flaky_rate` ({"failed": F, "attempts": N}) how often a known flake failed when it was baselined.
 `dml-conformance baseline` writes such a file from a run's failures (conformance.report.baseline).
 
 A waiver turns a failing category (fail, rejected, error, crash, timeout) into `waived` and
@@ -101,6 +102,8 @@ class Waiver:
     versions: dict[str, str] = field(default_factory=dict)  # only runs whose backend versions are in these ranges
     label: str | None = None  # the run it was taken from (informational)
     expires: str | None = None  # YYYY-MM-DD: from that day it no longer waives (the run lists it)
+    # A known flake's rate as seen: {"failed": F, "attempts": N} over the --retries runs `baseline` read.
+    flaky_rate: dict[str, int] = field(default_factory=dict)
 
     def expired(self, today: str | None = None) -> bool:
         return self.expires is not None and (today or datetime.date.today().isoformat()) >= self.expires
@@ -146,11 +149,13 @@ class Waiver:
         out["reason"] = self.reason
         if self.tracker:
             out["tracker"] = self.tracker
-        for key in ("backend", "label"):
+        for key in ("backend", "label", "expires"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         if self.versions:
             out["versions"] = dict(self.versions)
+        if self.flaky_rate:
+            out["flaky_rate"] = dict(self.flaky_rate)
         if self.source:
             out["source"] = self.source
         return out

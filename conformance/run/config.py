@@ -60,6 +60,7 @@ class RunConfig:
     no_known_issues: bool = False
     expect_adapter: str | None = None
     allow_identity_mismatch: bool = False
+    update_expectations: str | None = None  # after the run: the expectations file without its stale waivers
     label: str | None = None
     jobs: int | None = None  # None: the number of cores
     timeout: float = DEFAULT_TIMEOUT_S

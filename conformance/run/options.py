@@ -452,6 +452,14 @@ OPTIONS: tuple[Option, ...] = (
         action="store_true",
     ),
     Option(
+        "update_expectations",
+        "--update-expectations",
+        "--dml-update-expectations",
+        "after the run, write the --expectations file to FILE without the waivers this run proves stale (every "
+        "case it names passed); nothing is added; the diff is printed",
+        metavar="FILE",
+    ),
+    Option(
         "label",
         "--label",
         "--dml-label",

@@ -126,6 +126,8 @@ class Session:
         self.write = write
         self.results_path, self.report_path = self._outputs() if write else (None, None)
         self.selection: Selection = select(config, finished)
+        self._check_vendor_waivers()
+        self._check_update_target()
         if config.case and not self.selection.works and not finished:
             raise UsageError(
                 f"{self._flag('case')}: no case matches {', '.join(config.case)} (profile "
@@ -170,6 +172,43 @@ class Session:
         resumed = dataclasses.replace(resumed, shard=previous.header.shard)
         self.prior, self.prior_header = previous.records, previous.header
         return resumed, {r.id for r in previous.records if r.category is not Category.INTERRUPTED and not r.synthesized}
+
+    def _check_vendor_waivers(self) -> None:
+        """A vendor's waiver that names no case of the suite (a typo, a case since renamed) would waive nothing,
+        silently: refuse the file, naming the entry (`dml-conformance expectations lint` says the same)."""
+        if not self.config.expectations:
+            return
+        from .lint import CaseKey, load_problems
+
+        run_cases = [
+            CaseKey(w.unit.id, w.unit.operator, w.unit.data_type.value)
+            for w in self.selection.works
+            if hasattr(w.unit, "data_type")
+        ]
+        source = str(self.config.expectations)
+        problems = load_problems(self.expectations, source, run_cases)
+        if problems:
+            raise UsageError(
+                f"{self._flag('expectations')}: {source}: " + "; ".join(problems) + " (`dml-conformance expectations "
+                "lint` checks a file without running)"
+            )
+
+    def _check_update_target(self) -> None:
+        """--update-expectations: checked before anything runs, so a long run never ends unable to write it."""
+        target = self.config.update_expectations
+        if not target:
+            return
+        flag_ = self._flag("update_expectations")
+        if not self.config.expectations:
+            raise UsageError(
+                f"{flag_} needs {self._flag('expectations')}: it writes that file without its stale waivers"
+            )
+        path = Path(target)
+        if path.exists() and path.resolve() != Path(self.config.expectations).resolve():
+            raise UsageError(
+                f"{flag_}: {path} exists and is not the {self._flag('expectations')} file; choose a new name"
+            )
+        check_folder(path.parent, flag_)
 
     def _backend(self) -> BackendFactory:
         try:

@@ -182,6 +182,23 @@ def test_a_known_flake_in_the_expectations_is_waived_under_flaky_fails(tmp_path)
 # --- baselines ----------------------------------------------------------------------------------------------
 
 
+def test_baseline_of_a_retried_run_gives_a_known_flake_its_rate_and_lint_asks_for_one(tmp_path):
+    """SLICE1-example-2 fails once, then passes on its retry: 1 failing attempt of 2, what its waiver carries."""
+    proc, results, _ = _hostile(tmp_path, {"SLICE1-example-2": "garbage_once"}, "--retries", "2")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    baseline = tmp_path / "flakes.json"
+    assert cli("baseline", str(results), "-o", str(baseline)).returncode == 0
+    (waiver,) = json.loads(baseline.read_text())["waivers"]
+    assert waiver["id"] == "SLICE1-example-2" and waiver["when"] == {"category": "flaky"}
+    assert waiver["flaky_rate"] == {"failed": 1, "attempts": 2}
+    lint = cli("expectations", "lint", "--allow-untracked", str(baseline))
+    assert lint.returncode == 0, lint.stdout
+    del waiver["flaky_rate"]
+    baseline.write_text(json.dumps({"waivers": [waiver]}))
+    lint = cli("expectations", "lint", "--allow-untracked", str(baseline))
+    assert lint.returncode == 1 and "$.waivers[0] (SLICE1-example-2): a known flake without flaky_rate" in lint.stdout
+
+
 def test_a_heat_map_cell_counts_flaky_as_failing_only_under_flaky_fails():
     counts = Counter({"pass": 3, "flaky": 1, "unsupported": 1})
     assert ">4/5</td>" in _cell(counts) and "✗" not in _cell(counts)
