@@ -103,8 +103,7 @@ class RunLine:
     """One run on one line (its identity's short form), its provenance folded behind it, printed once."""
 
     index: int
-    name: str  # "2: bit-flip build": how the other sections name the run
-    label: str  # shown before the identity when it says more than the backend's name
+    name: str  # "2: bit-flip build": how every section names the run
     short: str  # conformance.run.identity.short: backend, DirectML, ONNX Runtime, adapter, driver, OS, fingerprint
     verdict: str
     parts: tuple[str, str] | None  # the four seed pages' verdict and beyond them, where they differ
@@ -188,12 +187,10 @@ def run_line(i: int, run: Results) -> RunLine:
     line, full = _settings(run)
     alarms, notes = _notes(run)
     short = identity_short(identity_of_run(run))
-    label = run.label if run.label != run.backend else ""
     counts = {c.value: n for c, n in run.counts().items()}
     return RunLine(
         i,
         run_name(i, run),
-        label,
         short,
         run.verdict().value,
         seeds_and_beyond,
