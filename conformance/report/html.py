@@ -239,7 +239,9 @@ def _clauses(runs: list[Results]) -> list[ClauseRow]:
     for i, run in enumerate(runs):
         for r in run.records:
             for c in r.clauses:
-                per.setdefault(c, [Counter() for _ in runs])[i][r.category.value] += 1
+                if c not in per:
+                    per[c] = [Counter() for _ in runs]
+                per[c][i][r.category.value] += 1
     carried = carried_by(((r.id, r.clauses, r.expected_clause) for run in runs for r in run.records), clauses)
     return [
         ClauseRow(
@@ -277,8 +279,7 @@ class Erratum:
     runs: tuple[ErratumRun, ...]
 
 
-def _erratum_run(eid: str, i: int, run: Results, name: str) -> ErratumRun:
-    hits = [r for r in run.records if eid in r.unspecified or eid in r.tags]
+def _erratum_run(hits: list[Record], i: int, name: str) -> ErratumRun:
     counts = Counter(r.category.value for r in hits)
     cases = []
     for r in hits[:MAX_LISTED_PER_ERRATUM]:
@@ -294,7 +295,7 @@ def _erratum_run(eid: str, i: int, run: Results, name: str) -> ErratumRun:
     return ErratumRun(i, name, summary, tuple(cases), max(0, len(hits) - MAX_LISTED_PER_ERRATUM))
 
 
-def _erratum(e: dict, runs: list[Results], names: list[str]) -> Erratum:
+def _erratum(e: dict, hits: list[dict[str, list[Record]]], names: list[str]) -> Erratum:
     def text(key: str) -> str:
         return str(e.get(key) or "")
 
@@ -308,7 +309,7 @@ def _erratum(e: dict, runs: list[Results], names: list[str]) -> Erratum:
         text("decided_by"),
         bool(e.get("observed")),
         any(map(oracle.beyond_seeds, clauses)),
-        tuple(_erratum_run(text("id"), i, run, names[i]) for i, run in enumerate(runs)),
+        tuple(_erratum_run(by_entry.get(text("id"), []), i, names[i]) for i, by_entry in enumerate(hits)),
     )
 
 
@@ -317,7 +318,14 @@ def _errata(runs: list[Results], names: list[str]) -> list[Erratum]:
     for run in runs:
         for e in run.header.tables.get("errata") or []:
             errata[e["id"]] = e
-    return [_erratum(e, runs, names) for e in errata.values()]
+    hits: list[dict[str, list[Record]]] = []  # per run: entry id -> the cases that reach it (unspecified or tagged)
+    for run in runs:
+        by_entry: dict[str, list[Record]] = defaultdict(list)
+        for r in run.records:
+            for entry in dict.fromkeys([*r.unspecified, *r.tags]):
+                by_entry[entry].append(r)
+        hits.append(by_entry)
+    return [_erratum(e, hits, names) for e in errata.values()]
 
 
 # --- all cases, flaky cases, filters -------------------------------------------------------------------------
@@ -387,8 +395,9 @@ def _flaky(runs: list[Results], names: list[str]) -> list[tuple[int, str, Record
 
 
 def _filters(runs: list[Results]) -> dict[str, list[str]]:
+    seen = {r.category for run in runs for r in run.records}
     return {
-        "categories": [c.value for c in CATEGORIES if any(run.counts()[c] for run in runs)],
+        "categories": [c.value for c in CATEGORIES if c in seen],
         "operators": sorted({r.operator for run in runs for r in run.records}),
         "data_types": sorted({r.data_type for run in runs for r in run.records}),
     }
