@@ -5,8 +5,9 @@ on one, "pass" on another, because the case needs a feature level one DirectML.d
 one by one, sorted by id, the one failure among them is lost.  A pattern is the categories across
 the runs plus the reason: its count, its ids folded under it, the patterns with a failing category
 first.  The reason is each record's headline (the text before its first ';': "3 element(s) differ"
-without the first mismatch's coordinates) with its whole numbers as N, so cases differing only in
-a count group together; where every case of a pattern gave one text, that text is shown as is.
+without the first mismatch's coordinates, and without the backend's own name in front) with its
+whole numbers as N, so cases differing only in a count group together; where every case of a
+pattern gave one text, that text is shown as is.
 Python computes the patterns here; templates/report/grid.html.j2 draws them.  Reads results
 records only.
 """
@@ -59,22 +60,22 @@ class Comparison:
     more_patterns: int
 
 
-def headline(reason: str) -> str:
-    """A reason's first clause (before ';'), as written."""
-    return reason.split(";", 1)[0].strip()
+def headline(reason: str, backend: str = "") -> str:
+    """A reason's first clause (before ';'), without the backend's own name in front ("onnxruntime-cpu cannot
+    express padding mode WRAP" -> "cannot express padding mode WRAP"), so backends that agree read as one."""
+    head = reason.split(";", 1)[0].strip()
+    for lead in (f"{backend}: ", f"{backend} "):
+        if backend and head.startswith(lead) and len(head) > len(lead):
+            return head[len(lead) :]
+    return head
 
 
-def pattern_key(reason: str) -> str:
-    """The headline with its whole numbers as N: what cases of one pattern share."""
-    return _COUNT.sub("N", headline(reason))
-
-
-def _cell(record: Record | None) -> tuple[str, str]:
+def _cell(record: Record | None, backend: str) -> tuple[str, str]:
     """(category, headline) of one run's record of a case."""
     if record is None:
         return "absent", ""
     category = record.category.value
-    return category, ("" if category in QUIET else headline(record.reason))
+    return category, ("" if category in QUIET else headline(record.reason, backend))
 
 
 def comparison(runs: list[Results]) -> Comparison:
@@ -84,7 +85,7 @@ def comparison(runs: list[Results]) -> Comparison:
     groups: dict[tuple, Pattern] = {}
     differing = 0
     for case_id in ids:
-        cells = [_cell(b.get(case_id)) for b in by_run]
+        cells = [_cell(b.get(case_id), run.backend) for b, run in zip(by_run, runs)]
         categories = tuple(c for c, _ in cells)
         if len(set(categories)) == 1:
             continue

@@ -18,13 +18,13 @@ def _run(backend: str, categories: dict[str, tuple[str, str]], versions: dict[st
 
 
 def test_differences_are_grouped_by_categories_and_reason_with_counts_failing_first():
-    level = "directml implements feature level 6.2, the case needs {}"
+    level = "implements feature level 6.2, the case needs {}"  # after "directml ": the backend's name is dropped
     older = _run(
         "directml",
         {
-            "SLICE-a": ("unsupported", level.format("6.3")),
-            "SLICE-b": ("unsupported", level.format("6.3")),
-            "SLICE-c": ("unsupported", level.format("6.4")),
+            "SLICE-a": ("unsupported", "directml " + level.format("6.3")),
+            "SLICE-b": ("unsupported", "directml " + level.format("6.3")),
+            "SLICE-c": ("unsupported", "directml " + level.format("6.4")),
             "PADDING-a": ("fail", "3 element(s) differ; first at output 0 [0,1]: expected 1.0, got 2.0"),
             "PADDING-b": ("fail", "5 element(s) differ; first at output 0 [2,2]: expected 3.0, got 0.0"),
             "SPLIT-a": ("pass", "bit-exact"),
@@ -43,18 +43,19 @@ def test_differences_are_grouped_by_categories_and_reason_with_counts_failing_fi
     ]
 
 
-def test_a_case_one_run_lacks_is_absent_there_and_each_run_keeps_its_own_reason():
+def test_a_case_one_run_lacks_is_absent_there_and_backends_agreeing_but_for_their_names_read_as_one():
     one = _run("onnxruntime-cpu", {"PADDING-a": ("unsupported", "onnxruntime-cpu cannot express padding mode WRAP")})
     two = _run("onnx-reference", {"PADDING-a": ("unsupported", "onnx-reference cannot express padding mode WRAP")})
     three = _run("oracle", {"PADDING-a": ("pass", "bit-exact"), "SLICE-z": ("fail", "1 element(s) differ")})
-    patterns = comparison([one, two, three]).patterns
+    four = _run("other", {"PADDING-a": ("unsupported", "onnx-reference cannot express padding mode WRAP")})
+    patterns = comparison([one, two, three, four]).patterns
     assert [(p.categories, p.reasons()) for p in patterns] == [
-        (("absent", "absent", "fail"), [("3", "1 element(s) differ")]),
+        (("absent", "absent", "fail", "absent"), [("3", "1 element(s) differ")]),
         (
-            ("unsupported", "unsupported", "pass"),
+            ("unsupported", "unsupported", "pass", "unsupported"),
             [
-                ("1", "onnxruntime-cpu cannot express padding mode WRAP"),
-                ("2", "onnx-reference cannot express padding mode WRAP"),
+                ("1, 2", "cannot express padding mode WRAP"),
+                ("4", "onnx-reference cannot express padding mode WRAP"),  # another backend's name: kept
             ],
         ),
     ]
