@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from conformance.report import html as report
+from conformance.report.render import environment
 from conformance.run.results import merge_shards, read_results
 
 
@@ -48,7 +49,8 @@ def main() -> None:
             paths = sorted(Path(tmp).glob("results-*.jsonl"))
         runs = merge_shards([read_results(p) for p in paths])
         html = report.render(runs)
-        every_row = sum(len(report._case_row(i, r)) for i, run in enumerate(runs) for r in run.records)
+        row = environment().get_template("macros.html.j2").module.case_row  # the cases table's row, as a macro
+        every_row = sum(len(str(row(report.case_row(i, r)))) for i, run in enumerate(runs) for r in run.records)
         table = _sections(html).get("cases", 0)
     cases = sum(len(run.records) for run in runs)
     print(f"{len(runs)} run(s), {cases} cases: report {_mb(len(html.encode()))}")

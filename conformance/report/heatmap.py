@@ -1,24 +1,57 @@
-"""The report's heat maps: operator × data type, × rank and × tensor layout, coloured by pass rate, hatched for
-unsupported.
+"""The report's heat maps: operator × data type, × rank, × tensor layout, every run side by side.
 
-A cell's colour is its pass rate among the cases that ran (pass, observed and flaky count as
-passing, flaky not when the run had --flaky-fails; unsupported ones did not run): red at 0 %, through amber, to green at 100 %.  Cells
-with unsupported cases are hatched; a cell whose cases were all unsupported is only hatched.
-The text is still (passing)/(total) and ✗n for failing cases, so the numbers stay readable
-without colour.  Reads results records only.
+One grid per key: a row per operator and value, a column per run, so a difference between runs
+is a change of colour along a row, seen rather than searched for (ten tables stacked run after
+run hid it).  Each cell is (pass + observed + flaky) / total, coloured by the pass rate of the
+cases that ran; failing cases are counted apart; unsupported cases are counted in the total,
+never as passes, and the cell is hatched.  A row whose cells differ between runs is marked.
+Python computes the cells here; templates/report/heatmaps.html.j2 draws them.  Reads results
+records only.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from ..run.record import Category, fails_run
 from ..run.results import Results
-from .escape import esc
 
 # The layout kinds (oracle.layout.kind) in the order a reader meets them.
 LAYOUT_ORDER = ("packed", "padded", "permuted", "broadcast", "oversized", "overlapping", "malformed")
 PASSING = frozenset({Category.PASS, Category.OBSERVED, Category.FLAKY})  # unless the category fails the run
+KEYS = (("data_type", "data type"), ("rank", "rank"), ("layout", "tensor layout"))
+
+
+@dataclass(frozen=True)
+class HeatCell:
+    """One run's cases of one operator and value: what the cell shows, its colour and its hover text."""
+
+    run: int
+    ok: int
+    total: int
+    bad: int  # failing cases, as the run judged them (fails_run)
+    klass: str  # cell-ok, cell-bad or cell-part
+    colour: str  # the background: the pass rate of the cases that ran (grey when none could)
+    rate: str  # data-rate: the pass rate to 4 places, "" when none could run
+    hatched: bool  # some cases are unsupported
+    title: str  # every category's count
+
+
+@dataclass(frozen=True)
+class HeatRow:
+    operator: str
+    value: str
+    cells: tuple[HeatCell | None, ...]  # one per run; None where the run has no such case
+    span: int  # rows of this operator, on its first row (0 on the others: the operator cell spans them)
+    differs: bool  # the runs' counts differ on this row
+
+
+@dataclass(frozen=True)
+class HeatGrid:
+    key: str  # the record field: data_type, rank or layout
+    title: str
+    rows: tuple[HeatRow, ...]
 
 
 def heat_colour(rate: float) -> str:
@@ -26,67 +59,77 @@ def heat_colour(rate: float) -> str:
     return f"hsl({round(120 * max(0.0, min(1.0, rate)))},70%,78%)"
 
 
-def _cell(counts: Counter | None, flaky_fails: bool = False) -> str:
+def heat_cell(counts: Counter | None, flaky_fails: bool = False, run: int = 0) -> HeatCell | None:
     """One cell from its category counts (by category name); failing as the run judged it (fails_run)."""
     if not counts:
-        return '<td class="cell-none">–</td>'
+        return None
     total = sum(counts.values())
     unsupported = counts[Category.UNSUPPORTED.value]
     ran = total - unsupported
     bad = sum(n for k, n in counts.items() if fails_run(Category(k), flaky_fails))
     ok = sum(n for k, n in counts.items() if Category(k) in PASSING and not fails_run(Category(k), flaky_fails))
-    klass = "cell-bad" if bad else "cell-ok" if ok == total else "cell-part"
     title = ", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
-    classes = f"{klass} heat num" + (" hatched" if unsupported else "")
     if ran:
-        rate = ok / ran
-        style = f' style="background-color:{heat_colour(rate)}"'
-        data = f' data-rate="{rate:.4f}"'
-        title += f"; pass rate {100 * rate:.1f}% of {ran} run"
+        colour, rate = heat_colour(ok / ran), f"{ok / ran:.4f}"
+        title += f"; pass rate {100 * ok / ran:.1f}% of {ran} run"
     else:
-        style, data = ' style="background-color:#eee"', ' data-rate=""'
+        colour, rate = "#eee", ""
         title += "; none could run here"
-    extra = f" <b>✗{bad}</b>" if bad else ""
-    return f'<td class="{classes}"{style}{data} title="{esc(title)}">{ok}/{total}{extra}</td>'
+    klass = "cell-bad" if bad else "cell-ok" if ok == total else "cell-part"
+    return HeatCell(run, ok, total, bad, klass, colour, rate, bool(unsupported), title)
 
 
-def heat_table(run: Results, i: int, name: str, key: str, values: list) -> str:
-    """One run's operator × `key` (data_type or rank) heat map."""
-    operators = list(run.header.tables.get("operators") or []) or sorted({r.operator for r in run.records})
-    cells: dict[tuple, Counter] = defaultdict(Counter)
-    for r in run.records:
-        if r.hypothesis and r.data_type == "*":
-            continue
-        cells[(r.operator, getattr(r, key) or ("packed" if key == "layout" else ""))][r.category.value] += 1
-    head = "".join(f"<th>{esc(v)}</th>" for v in values)
-    flaky_fails = run.header.flaky_fails
-    rows = [
-        f"<tr><th>{esc(op)}</th>{''.join(_cell(cells.get((op, v)), flaky_fails) for v in values)}</tr>"
-        for op in operators
-    ]
-    return (
-        f'<table class="matrix heat" data-run="{i}" data-key="{esc(key)}"><tr><th>{esc(name)}</th>{head}'
-        f"</tr>{''.join(rows)}</table>"
-    )
+def legend() -> list[tuple[str, str]]:
+    """(colour, label) for the pass rates the legend shows."""
+    return [(heat_colour(rate), f"{round(rate * 100)}%") for rate in (0, 0.5, 0.9, 1)]
 
 
-def heat_maps(runs: list[Results], names: list[str]) -> str:
-    legend = "".join(
-        f'<span style="background-color:{heat_colour(rate)}">{round(rate * 100)}%</span>' for rate in (0, 0.5, 0.9, 1)
-    )
-    out = [
-        "<h2 id='matrix'>Operator × data type, × rank, × tensor layout</h2><p>Each cell: (pass + observed + flaky) / "
-        "total (flaky failing instead under --flaky-fails), coloured by the pass rate of the cases that ran; <b>✗n</b>: failing cases; hatched: some cases "
-        "are unsupported (counted in the total, never as passes; grey and hatched: none could run). Hover for "
-        f"every category.</p><p class='legend'>pass rate: {legend}"
-        "<span class='hatched' style='background-color:#eee'>unsupported</span></p>"
-    ]
-    for i, run in enumerate(runs):
-        types = list(run.header.tables.get("data_types") or []) or sorted({r.data_type for r in run.records})
-        ranks = sorted({r.rank for r in run.records if r.rank})
-        out.append(heat_table(run, i, names[i], "data_type", types))
-        out.append(heat_table(run, i, names[i], "rank", ranks))
-        seen = {r.layout or "packed" for r in run.records}
-        if seen != {"packed"}:  # layouts are beyond the seed pages (LAYOUT.*): shown when the run had any
-            out.append(heat_table(run, i, names[i], "layout", [k for k in LAYOUT_ORDER if k in seen]))
-    return "".join(out)
+def _value(record, key: str) -> str:
+    value = getattr(record, key)
+    return str(value) if value else ("packed" if key == "layout" else "")
+
+
+def _values(runs: list[Results], key: str) -> list[str]:
+    """The values of `key` the grid has rows for, in the reader's order (the header's table, else sorted)."""
+    seen = {_value(r, key) for run in runs for r in run.records if not (r.hypothesis and r.data_type == "*")}
+    if key == "data_type":
+        listed = [str(v) for run in runs for v in run.header.tables.get("data_types") or []]
+        return [v for v in dict.fromkeys(listed) if v in seen] + sorted(seen - set(listed))
+    if key == "rank":
+        return [str(v) for v in sorted(int(v) for v in seen if v)]
+    return [k for k in LAYOUT_ORDER if k in seen] + sorted(seen - set(LAYOUT_ORDER))
+
+
+def _operators(runs: list[Results]) -> list[str]:
+    listed = [str(op) for run in runs for op in run.header.tables.get("operators") or []]
+    seen = {r.operator for run in runs for r in run.records}
+    return [op for op in dict.fromkeys(listed) if op in seen] + sorted(seen - set(listed))
+
+
+def heat_grid(runs: list[Results], key: str, title: str) -> HeatGrid:
+    """The grid of `key` (data_type, rank or layout): a row per operator and value that any run has cases of."""
+    counts: list[dict[tuple[str, str], Counter]] = []
+    for run in runs:
+        by_cell: dict[tuple[str, str], Counter] = defaultdict(Counter)
+        for r in run.records:
+            if not (r.hypothesis and r.data_type == "*"):  # a live-Hypothesis summary stands for many runs
+                by_cell[(r.operator, _value(r, key))][r.category.value] += 1
+        counts.append(by_cell)
+    rows: list[HeatRow] = []
+    values = _values(runs, key)
+    for op in _operators(runs):
+        present = [v for v in values if any((op, v) in c for c in counts)]
+        for n, v in enumerate(present):
+            found = [c.get((op, v)) for c in counts]
+            cells = tuple(heat_cell(f, run.header.flaky_fails, i) for i, (f, run) in enumerate(zip(found, runs)))
+            differs = len({tuple(sorted(f.items())) if f else () for f in found}) > 1
+            rows.append(HeatRow(op, v, cells, len(present) if n == 0 else 0, differs))
+    return HeatGrid(key, title, tuple(rows))
+
+
+def heat_grids(runs: list[Results]) -> list[HeatGrid]:
+    """Operator × data type and × rank always; × tensor layout when a run had a layout other than packed."""
+    grids = [heat_grid(runs, key, title) for key, title in KEYS[:2]]
+    if any((r.layout or "packed") != "packed" for run in runs for r in run.records):  # layouts: beyond the seeds
+        grids.append(heat_grid(runs, *KEYS[2]))
+    return grids

@@ -324,6 +324,51 @@ class NotABackend:
     """A class that is not a Backend."""
 
 
+class PretendDirectML(Hostile):
+    """Hostile (its faults from $DML_TEST_FAULTS) reporting what the directml backend reports of its DirectML.dll,
+    adapter and driver, so a report can be shown runs of DirectML identities without a GPU."""
+
+    name = "pretend-directml"
+
+    def versions(self) -> dict[str, str]:
+        return {
+            "directml": "1.15.4.0",
+            "dml_feature_level": "6.4",
+            "adapter": "Test GPU 9000",
+            "adapter_ids": "vendor 0x1234 device 0x5678 subsys 0x00000000 rev 0",
+            "driver_version": "31.0.101.5000",
+        }
+
+
+# Markup that runs script wherever a page lets it in as markup: the <img> fails to load and its onerror sets the flag
+# and the title (a <script> set by innerHTML never runs; one in the page source would).
+PAYLOAD = (
+    "<script>window.__injected = 'script'; document.title = 'injected'</script>"
+    "<img src=x onerror=\"window.__injected = 'img'; document.title = 'injected'\">"
+)
+
+
+class Injects(AllLevels):
+    """Puts PAYLOAD into everything a backend reports: its versions (the adapter and DirectML.dll: its identity), an
+    error message (SLICE1), an unsupported reason (SPLIT), notes and the reached operator (the rest)."""
+
+    name = "injects"
+
+    def versions(self) -> dict[str, str]:
+        return {"injects": f"1.0 {PAYLOAD}", "directml": f"1.15.4 {PAYLOAD}", "adapter": f"GPU {PAYLOAD}"}
+
+    def unsupported_reason(self, descriptor, feature_level):
+        if descriptor.operator == "SPLIT":
+            return f"cannot {PAYLOAD}"
+        return super().unsupported_reason(descriptor, feature_level)
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        if descriptor.operator == "SLICE1":
+            return RunResult.error(f"driver said {PAYLOAD}")
+        result = super().run(descriptor, inputs, feature_level)
+        return RunResult.ok(result.outputs, reached_operator=PAYLOAD, notes=[f"note {PAYLOAD}"])
+
+
 class SegfaultsOnSplit(AllLevels):
     """Dies (SIGSEGV) on every SPLIT it runs, live Hypothesis examples included."""
 

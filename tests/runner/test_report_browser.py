@@ -48,10 +48,13 @@ def _visible_rows(page, selector: str) -> list[str]:
 def test_verdict_and_matrix_render(page):
     assert page.inner_text("#overall") == "FAIL"
     assert page.locator("#summary .v-PASS").count() == 1 and page.locator("#summary .v-FAIL").count() == 1
-    broken_matrix = page.locator("table.matrix[data-run='1'][data-key='data_type']")
-    assert "SLICE1" in broken_matrix.inner_text()
-    assert broken_matrix.locator("td.cell-bad").count() >= 1
-    assert page.locator("table.matrix[data-run='0'] td.cell-ok").count() >= 1
+    # One grid per key, a column per run: the broken run's SLICE1 cell is bad, the good run's cells are all fine.
+    grid = page.locator("table.matrix[data-key='data_type']")
+    assert "SLICE1" in grid.inner_text()
+    assert grid.locator("tr[data-op='SLICE1'] td.cell-bad[data-run='1']").count() == 1
+    assert (
+        grid.locator("td.cell-ok[data-run='0']").count() >= 1 and grid.locator("td.cell-bad[data-run='0']").count() == 0
+    )
 
 
 def test_failure_diff_marks_the_flipped_element(page):
@@ -85,5 +88,6 @@ def test_filters_hide_what_does_not_match(page):
 
 def test_self_contained_and_escaped(page):
     assert page.dialogs == []  # the backend's version string carries a <script>: it must stay text
-    assert "<script>alert(1)</script>" in page.inner_text("#summary")
+    page.click("#summary tr[data-run='1'] summary")  # the provenance, folded behind the run's line
+    assert "bit-flip: 1.0 <script>alert(1)</script>" in page.inner_text("#summary tr[data-run='1'] .provenance")
     assert all(u.startswith("file://") for u in page.requests)
