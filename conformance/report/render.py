@@ -4,7 +4,8 @@ Every page the suite writes (the report, the history, the conformance statement)
 base.html.j2: one stylesheet (report.css, inlined), no external resource, so a page stays one
 self-contained file.  Autoescaping is on for every template: text from a results file (a vendor
 backend's error message, a version string) can never become markup; what is markup on purpose
-is built in a template, or marked with `Markup` in Python where a helper returns HTML.
+is built in a template; Python hands templates plain data (tests/runner/test_report_templates.py
+guards that no report template passes text through as markup).
 """
 
 from __future__ import annotations
