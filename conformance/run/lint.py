@@ -38,6 +38,12 @@ def _names(value) -> set[str]:
     return set() if value is None else {value} if isinstance(value, str) else set(value)
 
 
+def needs_tracker(w: Waiver) -> bool:
+    """The tracker rule: a waiver names its bug, except a backend's shipped known issues (the suite's own
+    documented deviations); read by `expectations lint` and by `verify` of a conformance package."""
+    return not w.tracker and not is_known_issue(w.source)
+
+
 def waiver_problems(i: int, w: Waiver, cases: Iterable[CaseKey], *, allow_untracked: bool) -> list[str]:
     where = f"$.waivers[{i}] ({w.pattern})"
     problems = []
@@ -53,7 +59,7 @@ def waiver_problems(i: int, w: Waiver, cases: Iterable[CaseKey], *, allow_untrac
                 f"{where}: when {dict((k, w.when[k]) for k in ('operator', 'data_type') if k in w.when)} matches none "
                 f"of the {len(matched)} case(s) its {'id' if w.id is not None else 'prefix'} names"
             )
-    if not w.tracker and not allow_untracked and not is_known_issue(w.source):
+    if needs_tracker(w) and not allow_untracked:
         problems.append(f"{where}: no tracker link (give each waiver its bug, or lint with --allow-untracked)")
     if w.expires is not None:
         try:
