@@ -247,7 +247,7 @@ def _package(args: argparse.Namespace) -> int:
     from .run.results import ResultsFileError
 
     try:
-        path, statement = build_package(args.results, args.output, force=args.force)
+        path, statement = build_package(args.results, args.output, expectations=args.expectations, force=args.force)
     except (PackageError, ResultsFileError) as e:
         return _error(str(e))
     if not statement.valid:
@@ -490,6 +490,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pk.add_argument("results", nargs="+", metavar="RESULTS.jsonl", help="the run's results file, or all its shards")
     pk.add_argument("-o", "--output", required=True, metavar="NAME.zip")
+    pk.add_argument(
+        "--expectations",
+        metavar="FILE",
+        help="the expectations file the run applied, where it is now (when not at the path the run read it from)",
+    )
     pk.add_argument("--force", action="store_true", help="replace an existing package")
     pk.set_defaults(func=_package)
     vf = sub.add_parser(

@@ -459,7 +459,7 @@ def _waivers(shards: dict[str, Results], tree: Path, package: dict, header: Head
     sources = [s for s in str(header.expectations.get("path") or "").split(" + ") if s]
     for source in sources:
         member = members.get(source)
-        if member is None or not (tree / member).is_file():
+        if member is None or not _safe_name(member) or not (tree / member).is_file():
             problems.append(
                 f"{EXPECTATIONS_DIR}/: the expectations file {source} the run applied is not in the package"
             )
@@ -747,24 +747,35 @@ def _check_output(output: Path, results: list[Path], force: bool) -> None:
         raise PackageError(str(e)) from None
 
 
-def _expectation_sources(header: Header) -> list[tuple[str, Path]]:
+def _expectation_sources(header: Header, moved: Path | None) -> list[tuple[str, Path]]:
     """Each expectations file the run applied (the header's `path`), and where it is now: a backend's known
-    issues where the run read them or in the installed suite; a vendor's file where the run read it."""
+    issues where the run read them or in the installed suite; a vendor's file where the run read it, or
+    `moved` (--expectations: a CI job that merges shards has it at another path)."""
     out = []
-    for source in (s for s in str(header.expectations.get("path") or "").split(" + ") if s):
+    sources = [s for s in str(header.expectations.get("path") or "").split(" + ") if s]
+    if moved is not None and all(is_known_issue(s) for s in sources):
+        raise PackageError(f"--expectations {moved}: the run applied no expectations file of its own")
+    for source in sources:
         candidates = [Path(source)]
         if is_known_issue(source):
             candidates.append(KNOWN_ISSUES_DIR / Path(source).name)
+        elif moved is not None:
+            candidates = [moved]
         elif header.config.get("expectations"):
             candidates.insert(0, Path(str(header.config["expectations"])))
         found = next((p for p in candidates if p.is_file()), None)
         if found is None:
-            raise PackageError(f"{source}: the expectations file this run applied is not there; it must be packaged")
+            raise PackageError(
+                f"{candidates[0]}: the expectations file this run applied is not there; it must be packaged "
+                "(--expectations FILE: where it is now)"
+            )
         out.append((source, found))
     return out
 
 
-def build_package(results: list[str | Path], output: str | Path, *, force: bool = False) -> tuple[Path, Statement]:
+def build_package(
+    results: list[str | Path], output: str | Path, *, expectations: str | Path | None = None, force: bool = False
+) -> tuple[Path, Statement]:
     """Write the package of one run (every shard's results file) to `output`; its statement.
 
     PackageError (naming the file) for what cannot be packaged: a file that is not a results file, results
@@ -791,7 +802,7 @@ def build_package(results: list[str | Path], output: str | Path, *, force: bool 
             f"{run.path}: made by dml-conformance {header.suite_version}, this is {VERSION}: package it with "
             f"the suite that ran it (pip install dml-conformance=={header.suite_version})"
         )
-    sources = _expectation_sources(header)
+    sources = _expectation_sources(header, Path(expectations) if expectations else None)
     with tempfile.TemporaryDirectory(prefix="dml-conformance-package-") as tmp:
         tree = Path(tmp)
         members: dict[str, Results] = {}
@@ -800,15 +811,15 @@ def build_package(results: list[str | Path], output: str | Path, *, force: bool 
             (tree / RESULTS_DIR).mkdir(exist_ok=True)
             shutil.copyfile(path, tree / member)
             members[member] = shard
-        expectations: list[dict[str, Any]] = []
+        applied: list[dict[str, Any]] = []
         for source, path in sources:
-            member = _member(EXPECTATIONS_DIR, path.name, [e["member"] for e in expectations])
+            member = _member(EXPECTATIONS_DIR, path.name, [e["member"] for e in applied])
             (tree / EXPECTATIONS_DIR).mkdir(exist_ok=True)
             shutil.copyfile(path, tree / member)
             problems = expectation_problems(str(path), tree / member, source, header)
             if problems:
                 raise PackageError(problems[0] + "; it has changed since the run: package the file the run applied")
-            expectations.append({"member": member, "source": source, "known_issues": is_known_issue(source)})
+            applied.append({"member": member, "source": source, "known_issues": is_known_issue(source)})
         try:
             write_report([run], tree / REPORT)
         except ReportError as e:
@@ -827,7 +838,7 @@ def build_package(results: list[str | Path], output: str | Path, *, force: bool 
                 "run_ids": [s.header.run_id for s in shards],
             },
             "results": list(members),
-            "expectations": expectations,
+            "expectations": applied,
             "report": REPORT,
             "statement": STATEMENT,
             "hashes": suite_hashes(),

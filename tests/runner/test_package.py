@@ -30,6 +30,7 @@ from oracle import DataType
 
 TRACKER = "https://bugs.example/7"
 WAIVED_ID = "SLICE-example-1"
+UNTRACKED_REASON = "no bug filed <script>alert(1)</script>"  # text from a vendor's file: never markup
 
 
 def dml(*args: str) -> tuple[int, str, str]:
@@ -85,7 +86,7 @@ def full_package(full_shards, tmp_path_factory) -> tuple[Path, int, str, str]:
 def quick_package(tmp_path_factory) -> tuple[Path, int, str, str]:
     """A quick run (the default profile), with a waiver that names no tracker."""
     out = tmp_path_factory.mktemp("quick")
-    untracked = _expectations(out, "untracked.json", {"id": WAIVED_ID, "reason": "no bug filed"})
+    untracked = _expectations(out, "untracked.json", {"id": WAIVED_ID, "reason": UNTRACKED_REASON})
     proc = _start(out, "--expectations", str(untracked))
     output, _ = proc.communicate(timeout=900)
     assert proc.returncode == 0, output
@@ -226,7 +227,9 @@ def test_a_duplicated_record_and_an_absent_shard_are_named(full_package, tmp_pat
     assert code == 1 and "problem: results/: shard 2/2 of the run is absent" in out
 
 
-def test_package_refuses_a_missing_shard_a_file_that_is_not_results_and_an_output_that_is_one(full_shards, tmp_path):
+def test_package_refuses_a_missing_shard_a_file_that_is_not_results_and_an_output_that_is_one(
+    full_shards, full_package, tmp_path
+):
     code, _, err = dml("package", str(full_shards[0]), "-o", str(tmp_path / "half.zip"))
     assert code == 2 and "shard 2/2 of this run is missing" in err and str(full_shards[0]) in err
     tracked = full_shards[0].parent.parent / "tracked.json"
@@ -239,6 +242,8 @@ def test_package_refuses_a_missing_shard_a_file_that_is_not_results_and_an_outpu
     code, _, err = dml("package", *map(str, full_shards), "-o", str(other))
     assert code == 2 and "is not a dml-conformance package; it is never overwritten" in err
     assert other.read_text() == "mine" and not (tmp_path / "half.zip").exists()
+    code, _, err = dml("package", *map(str, full_shards), "-o", str(full_package[0]))
+    assert code == 2 and "exists (a package); give --force to replace it" in err
 
 
 # --- a quick run: packaged, stamped, refused ----------------------------------------------------------
@@ -255,16 +260,40 @@ def test_a_quick_run_is_stamped_not_valid_for_conformance(quick_package):
     assert code == 1
     assert f"problem: {member}: not valid for conformance: profile quick (a conformance run is the full profile)" in out
     assert "package   NOT VALID FOR CONFORMANCE: profile quick" in out
+    assert "(2 problem(s))" in out  # this and the untracked waiver: the quick profile's cases are all there
 
 
 def test_a_waiver_without_a_tracker_is_named_with_its_file(quick_package):
     code, out, _ = dml("verify", str(quick_package[0]))
     assert code == 1
-    assert f"problem: expectations/untracked.json: waiver {WAIVED_ID} (no bug filed) has no tracker link" in out
+    assert f"problem: expectations/untracked.json: waiver {WAIVED_ID} ({UNTRACKED_REASON}) has no tracker link" in out
     assert f"{WAIVED_ID}: 0 case(s) waived; tracker NONE" in out
+    statement = _members(quick_package[0])["statement.html"].decode()
+    assert "no bug filed &lt;script&gt;alert(1)&lt;/script&gt;" in statement and "<script>alert" not in statement
 
 
-def test_an_added_a_removed_and_a_renamed_member_are_named(quick_package, tmp_path):
+def test_the_expectations_file_must_be_the_one_the_run_applied(quick_package, tmp_path):
+    """Moved (a CI job that merges shards has it elsewhere): found with --expectations; changed: refused."""
+    results = str(next(quick_package[0].parent.glob("results-*.jsonl")))
+    applied = quick_package[0].parent / "untracked.json"
+    moved = tmp_path / "moved.json"
+    applied.rename(moved)
+    try:
+        code, _, err = dml("package", results, "-o", str(tmp_path / "a.zip"))
+        assert code == 2 and f"{applied}: the expectations file this run applied is not there" in err
+        code, _, err = dml("package", results, "-o", str(tmp_path / "b.zip"), "--expectations", str(moved))
+        assert code == 0, err
+        assert json.loads(_members(tmp_path / "b.zip")["expectations/moved.json"]) == json.loads(moved.read_text())
+        waivers = json.loads(moved.read_text())
+        waivers["waivers"][0]["tracker"] = TRACKER  # added after the run: not what the run applied
+        moved.write_text(json.dumps(waivers))
+        code, _, err = dml("package", results, "-o", str(tmp_path / "c.zip"), "--expectations", str(moved))
+        assert code == 2 and f"{moved}: not the waivers the run applied" in err and "changed since the run" in err
+    finally:
+        moved.rename(applied)
+
+
+def test_an_added_and_a_removed_member_are_named(quick_package, tmp_path):
     def edit(files):
         files["notes.txt"] = b"added"
         del files["report.html"]
