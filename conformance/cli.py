@@ -1,10 +1,11 @@
-"""dml-conformance: the command line (run, report, baseline, explain, cases, backends, schema).
+"""dml-conformance: the command line (run, report, baseline, package, verify, explain, cases, backends, schema).
 
 Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, timeout; flaky
 under --flaky-fails), or did not finish (interrupted, stopped, the results file could not be written); 2 usage or input
 error (bad options, unknown backend or one that cannot start here, malformed case, results
 or expectations files, no case matching --case); 3 nothing was tested (every case
-unsupported or deselected: verdict UNTESTED).
+unsupported or deselected: verdict UNTESTED).  `verify`: 0 the package is valid, 1 it is not (each
+problem named), 2 it cannot be read as a package.
 """
 
 from __future__ import annotations
@@ -257,6 +258,36 @@ def _lint(args: argparse.Namespace) -> int:
     return EXIT_FAILURES if problems else EXIT_OK
 
 
+def _package(args: argparse.Namespace) -> int:
+    from .report.package import NOT_VALID, PackageError, build_package
+    from .run.results import ResultsFileError
+
+    try:
+        path, statement = build_package(args.results, args.output, expectations=args.expectations, force=args.force)
+    except (PackageError, ResultsFileError) as e:
+        return _error(str(e))
+    if not statement.valid:
+        for problem in statement.problems:
+            print(f"problem: {problem}", file=sys.stderr)
+        print(f"dml-conformance: warning: {path} is stamped {NOT_VALID!r}", file=sys.stderr)
+    print(f"package: {path}")
+    print(f"verdict: {statement.verdict}; {statement.conclusion}")
+    return EXIT_OK
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .report.package import PackageError, verify
+
+    try:
+        statement = verify(args.package)
+    except PackageError as e:
+        return _error(str(e))
+    for problem in statement.problems:
+        print(f"problem: {problem}")
+    print(statement.text())
+    return EXIT_OK if statement.valid else EXIT_FAILURES
+
+
 def _explain_target(args: argparse.Namespace):
     """The case `args.case_id` names: a case file (its first case), or an id in the corpus or generated."""
     from .cases.corpus import load_file
@@ -465,6 +496,30 @@ def build_parser() -> argparse.ArgumentParser:
     li.add_argument("files", nargs="+", metavar="FILE")
     li.add_argument("--allow-untracked", action="store_true", help="do not require a tracker link on each waiver")
     li.set_defaults(func=_lint)
+
+    pk = sub.add_parser(
+        "package",
+        help="bundle one run (every shard's results, the expectations applied, the report, the suite's hashes and "
+        "the run's identity) into a zip with a SHA-256 manifest",
+        description="Exit 0 when written (a quick, stress or filtered run is stamped 'not valid for conformance'), "
+        "2 when it cannot be packaged (a missing shard, a file that is not a results file, an output that is one).",
+    )
+    pk.add_argument("results", nargs="+", metavar="RESULTS.jsonl", help="the run's results file, or all its shards")
+    pk.add_argument("-o", "--output", required=True, metavar="NAME.zip")
+    pk.add_argument(
+        "--expectations",
+        metavar="FILE",
+        help="the expectations file the run applied, where it is now (when not at the path the run read it from)",
+    )
+    pk.add_argument("--force", action="store_true", help="replace an existing package")
+    pk.set_defaults(func=_package)
+    vf = sub.add_parser(
+        "verify",
+        help="check a conformance package offline against its manifest and the installed suite; print its statement",
+        description="Exit 0 valid, 1 invalid (each problem listed, naming the file), 2 not a readable package.",
+    )
+    vf.add_argument("package", metavar="NAME.zip")
+    vf.set_defaults(func=_verify)
 
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
     exp.add_argument("case_id", metavar="CASE_ID_OR_FILE", help="a case id (corpus or generated), or a case file")
