@@ -1,4 +1,4 @@
-"""dml-conformance: the command line (run, report, baseline, explain, cases, backends, schema).
+"""dml-conformance: the command line (run, report, baseline, explain, repro, cases, backends, schema).
 
 Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, timeout; flaky
 under --flaky-fails), or did not finish (interrupted, stopped, the results file could not be written); 2 usage or input
@@ -485,6 +485,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="also install the Debian packages it needs (as root): wine64, mingw-w64, xvfb, Mesa",
     )
     st.set_defaults(func=_setup)
+
+    from .repro.command import add_parser as add_repro_parser
+
+    add_repro_parser(sub)
 
     bk = sub.add_parser("backends", help="installed backends and what each can run")
     bk.set_defaults(func=_backends)
