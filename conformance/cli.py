@@ -134,14 +134,18 @@ def _write_junit(path: str | None, runs) -> bool:
 
 
 def _print_summary(session, results, report) -> None:
-    from .run.record import Category, repro_command
+    from .run.record import Category, repro_command, standalone_command
 
     failing = [r for r in results.records if r.category.failing]
+    written = str(session.results_path) if session.results_path else None
     for r in failing[:MAX_LISTED_FAILURES]:
         print(f"{r.category.value.upper()} {r.id}: {r.reason}")
         command = repro_command(session.config.repro(), r)
         if command:
             print(f"  reproduce: {command}")
+        standalone = standalone_command(results.header.backend, r, written)
+        if standalone:
+            print(f"  standalone: {standalone}")
     if len(failing) > MAX_LISTED_FAILURES:
         print(f"... {len(failing) - MAX_LISTED_FAILURES} more failing cases (see the report)")
     for r in (r for r in results.records if r.category is Category.FLAKY):
