@@ -231,7 +231,6 @@ def operator_source(req: dict) -> str:
     s = Section()
     inputs, outputs = req["tensors"]["inputs"], req["tensors"]["outputs"]
     for kind, tensors in (("input", inputs), ("output", outputs)):
-        s.decls.append(f"static constexpr size_t {kind}Count = {len(tensors)};")
         for i, t in enumerate(tensors):
             s.body.append(f"// {kind} tensor {i}")
             s.tensor(f"{kind}{i}", t)
