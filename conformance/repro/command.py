@@ -177,12 +177,20 @@ def add_parser(sub) -> None:
     rp.add_argument(
         "--dml-dll", metavar="PATH", help="--run: the DirectML.dll to load (default: the run's, else the pinned one)"
     )
-    rp.add_argument("--cases", action="append", help="where the case is, as `run --cases`")
+    rp.add_argument("--cases", action="append", metavar="PATH", help="where the case is, as `run --cases`")
     rp.add_argument(
-        "--seed", type=SEED_TYPE, default=None, help="the seed it was generated with (default: the run's, else 0)"
+        "--seed",
+        type=SEED_TYPE,
+        default=None,
+        metavar="N",
+        help="the seed it was generated with (default: the run's, else 0)",
     )
     rp.add_argument(
-        "--timeout", type=float, default=600.0, help="--run: seconds the program may take. Default: %(default)r"
+        "--timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="--run: seconds the program may take. Default: %(default)r",
     )
     rp.add_argument("--force", action="store_true", help="overwrite the files of an earlier reproducer in DIR")
     rp.set_defaults(func=main)

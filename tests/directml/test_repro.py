@@ -180,6 +180,25 @@ def test_an_earlier_reproducer_is_never_overwritten_without_force(tmp_path, caps
     assert "DML_SLICE1_OPERATOR_DESC slice1{};" in (folder / "repro.cpp").read_text()
 
 
+def test_a_live_example_comes_from_its_record_in_the_results_file(tmp_path, capsys):
+    """A live Hypothesis example has no id to look up: its record carries the case, and the banner the verdict."""
+    from conformance.cases.corpus import case_to_json
+    from conformance.run.record import FORMAT, FORMAT_VERSION, Header
+
+    case = find_target(PASSING).case
+    record = Record("SLICE1-live-7", "SLICE1", Category.FAIL, "1 element(s) differ", hypothesis=True)
+    record.case_json = case_to_json(case, compact=False)
+    results = tmp_path / "results.jsonl"
+    results.write_text(Header(FORMAT, FORMAT_VERSION, backend="directml").to_line() + "\n" + record.to_line() + "\n")
+    assert main(["repro", "SLICE1-live-7", "--results", str(results), "--cpp", str(tmp_path / "r")]) == 0
+    source = (tmp_path / "r" / "repro.cpp").read_text()
+    assert "INT windowStrides[4] = {1, 1, -2, 2};" in source  # cases/examples/SLICE1-example-2.json
+    banner = source.replace("\n// ", " ")  # the comment's lines wrapped back into one
+    assert f"The suite's result ({results}): FAIL: 1 element(s) differ" in banner
+    assert main(["repro", "SLICE1-other", "--results", str(results), "--cpp", str(tmp_path / "s")]) == 2
+    assert "no case 'SLICE1-other' among its 1 record(s)" in capsys.readouterr().err
+
+
 def test_results_files_are_checked(tmp_path, capsys):
     bad = tmp_path / "results.jsonl"
     bad.write_text("not json\n")
