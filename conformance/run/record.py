@@ -14,6 +14,7 @@ import math
 import re
 import shlex
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 import numpy as np
@@ -240,7 +241,7 @@ STANDALONE: dict[str, str | None] = {
 
 
 def standalone_command(backend: str, record: Record, results_path: str | None) -> str | None:
-    """`dml-conformance repro ID --results FILE --cpp repro/ID --run` (or `--onnx repro/ID`) for a record of a run of
+    """`dml-conformance repro ID --results FILE --cpp DIR/repro/ID --run` (or `--onnx ...`) for a record of a run of
     `backend` written to `results_path`; None where no reproducer applies (a backend that is not DirectML, a DML graph
     composition, a stress case, a live example without its results file)."""
     kind = STANDALONE.get(backend, "--cpp")
@@ -250,7 +251,10 @@ def standalone_command(backend: str, record: Record, results_path: str | None) -
         return None
     if kind == "--onnx" and record.outcome == "invalid":
         return None  # an ONNX model cannot state an invalid descriptor
-    folder = "repro/" + re.sub(r"[^\w.-]", "_", record.id)
+    name = re.sub(r"[^\w.-]", "_", record.id)
+    folder = (
+        str(PurePath(results_path).parent / "repro" / name) if results_path else f"repro/{name}"
+    )  # beside the results
     parts = [
         "dml-conformance",
         "repro",

@@ -273,7 +273,7 @@ def test_failures_are_offered_the_reproducer_of_their_backend():
     record = Record(WRONG, "SLICE1", Category.FAIL)
     assert (
         standalone_command("directml", record, "out/results.jsonl")
-        == f"dml-conformance repro {WRONG} --results out/results.jsonl --cpp repro/{WRONG} --run"
+        == f"dml-conformance repro {WRONG} --results out/results.jsonl --cpp out/repro/{WRONG} --run"
     )
     assert (
         standalone_command("onnxruntime-directml", record, None)

@@ -19,7 +19,7 @@ def test_broken_backend_run_exits_1_and_writes_results_and_report(broken_run):
     assert "reproduce: dml-conformance run --backend dml_test_backends:BitFlip" in proc.stdout
     # A vendor's own backend drives DirectML: its failures are offered the C++ reproducer, from this results file.
     assert (
-        f"standalone: dml-conformance repro SLICE1-example-2 --results {results} --cpp repro/SLICE1-example-2 --run"
+        f"standalone: dml-conformance repro SLICE1-example-2 --results {results} --cpp {results.parent}/repro/SLICE1-example-2 --run"
         in proc.stdout
     )
 
