@@ -1,4 +1,5 @@
-"""dml-conformance: the command line (run, report, baseline, package, verify, explain, cases, backends, schema).
+"""dml-conformance: the command line (run, report, baseline, package, verify, explain, repro, cases, backends,
+schema).
 
 Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, timeout; flaky
 under --flaky-fails), or did not finish (interrupted, stopped, the results file could not be written); 2 usage or input
@@ -151,14 +152,18 @@ def _write_junit(path: str | None, runs) -> bool:
 
 
 def _print_summary(session, results, report) -> None:
-    from .run.record import Category, repro_command
+    from .run.record import Category, repro_command, standalone_command
 
     failing = [r for r in results.records if r.category.failing]
+    written = str(session.results_path) if session.results_path else None
     for r in failing[:MAX_LISTED_FAILURES]:
         print(f"{r.category.value.upper()} {r.id}: {r.reason}")
         command = repro_command(session.config.repro(), r)
         if command:
             print(f"  reproduce: {command}")
+        standalone = standalone_command(results.header.backend, r, written)
+        if standalone:
+            print(f"  standalone: {standalone}")
     if len(failing) > MAX_LISTED_FAILURES:
         print(f"... {len(failing) - MAX_LISTED_FAILURES} more failing cases (see the report)")
     for r in (r for r in results.records if r.category is Category.FLAKY):
@@ -556,6 +561,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="also install the Debian packages it needs (as root): wine64, mingw-w64, xvfb, Mesa",
     )
     st.set_defaults(func=_setup)
+
+    from .repro.command import add_parser as add_repro_parser
+
+    add_repro_parser(sub)
 
     bk = sub.add_parser("backends", help="installed backends and what each can run")
     bk.set_defaults(func=_backends)

@@ -37,6 +37,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "lowering": ("conformance.lowering",),
     "backends": ("conformance.backends",),
     "run": ("conformance.run",),
+    # Standalone reproducers of one case: a C++ program on DirectML's API, an ONNX model and script.
+    "repro": ("conformance.repro",),
     # What reads results files: the HTML report, heat maps, regression view, JUnit XML, baselines.
     "report": ("conformance.report",),
     # The front ends: the CLI, the pytest plugin, the schema builder (a tool over every format).
@@ -52,11 +54,12 @@ ALLOWED: dict[str, set[str]] = {
     "lowering": {"oracle"},
     "backends": {"oracle", "support", "lowering"},
     "run": {"oracle", "support", "judging", "cases", "lowering", "backends"},
+    "repro": {"oracle", "support", "cases", "lowering", "backends", "run"},
     "report": {"oracle", "support", "judging", "cases", "run"},
     "front ends": set(LAYERS),
 }
 # The folders of conformance/ and the top-level modules: the layout the README's table documents.
-LAYOUT_FOLDERS = {"support", "judging", "cases", "lowering", "backends", "run", "report"}
+LAYOUT_FOLDERS = {"support", "judging", "cases", "lowering", "backends", "run", "repro", "report"}
 LAYOUT_MODULES = {"__init__", "cli", "plugin", "schema_build"}
 
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 import enum
 import json
 import math
+import re
+import shlex
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 import numpy as np
@@ -223,6 +226,44 @@ def repro_command(template: str, record: Record) -> str | None:
     if not template or record.hypothesis or record.case_json:
         return None
     return template.replace("{id}", record.id)
+
+
+# The standalone reproducer (`dml-conformance repro`, conformance/repro) a backend's failures are offered: the C++
+# program on DirectML's API for `directml`, and for a vendor's own backend, which drives DirectML; the ONNX model and
+# script for ONNX Runtime's DirectML provider; none for the backends that are not DirectML.
+STANDALONE: dict[str, str | None] = {
+    "directml": "--cpp",
+    "onnxruntime-directml": "--onnx",
+    "oracle": None,
+    "onnxruntime-cpu": None,
+    "onnx-reference": None,
+}
+
+
+def standalone_command(backend: str, record: Record, results_path: str | None) -> str | None:
+    """`dml-conformance repro ID --results FILE --cpp DIR/repro/ID --run` (or `--onnx ...`) for a record of a run of
+    `backend` written to `results_path`; None where no reproducer applies (a backend that is not DirectML, a DML graph
+    composition, a stress case, a live example without its results file)."""
+    kind = STANDALONE.get(backend, "--cpp")
+    if kind is None or record.synthesized or ".graph-" in record.id or "stress" in record.tags:
+        return None
+    if (record.hypothesis or record.case_json) and not (record.case_json and results_path):
+        return None
+    if kind == "--onnx" and record.outcome == "invalid":
+        return None  # an ONNX model cannot state an invalid descriptor
+    name = re.sub(r"[^\w.-]", "_", record.id)
+    folder = (
+        str(PurePath(results_path).parent / "repro" / name) if results_path else f"repro/{name}"
+    )  # beside the results
+    parts = [
+        "dml-conformance",
+        "repro",
+        record.id,
+        *(["--results", results_path] if results_path else []),
+        kind,
+        folder,
+    ]
+    return shlex.join([*parts, "--run"] if kind == "--cpp" else parts)
 
 
 def dumps(obj: dict) -> str:

@@ -17,6 +17,11 @@ def test_broken_backend_run_exits_1_and_writes_results_and_report(broken_run):
     assert "SLICE1-example-2" in report and "<script>alert(1)</script>" not in report
     assert "FAIL SLICE1-example-2: 1 element(s) differ" in proc.stdout
     assert "reproduce: dml-conformance run --backend dml_test_backends:BitFlip" in proc.stdout
+    # A vendor's own backend drives DirectML: its failures are offered the C++ reproducer, from this results file.
+    assert (
+        f"standalone: dml-conformance repro SLICE1-example-2 --results {results} --cpp {results.parent}/repro/SLICE1-example-2 --run"
+        in proc.stdout
+    )
 
 
 def test_good_backend_run_exits_0(good_run):

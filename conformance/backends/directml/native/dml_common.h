@@ -4,6 +4,10 @@
 //
 // A frame is [u32 header length][u64 payload length][JSON header][payload], lengths little-endian.
 // Each program includes this once (one translation unit each).
+//
+// `dml-conformance repro CASE --cpp DIR` copies this file into a standalone reproducer
+// (conformance/repro/cpp.py), leaving out the regions between `// repro: omit begin` and
+// `// repro: omit end` (the protocol: a reproducer reads no requests); the rest must build there alone.
 
 #pragma once
 
@@ -163,6 +167,7 @@ std::string utf8(const wchar_t* w) {
 // A small JSON reader (the request headers) and writer (the responses).
 // ------------------------------------------------------------------------------------------------
 
+// repro: omit begin (the JSON reader: a reproducer reads no requests)
 struct Json {
     enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
     bool b = false;
@@ -312,6 +317,7 @@ private:
         return j;
     }
 };
+// repro: omit end
 
 std::string quote(const std::string& s) {
     std::string out = "\"";
@@ -350,6 +356,7 @@ private:
     std::string body_;
 };
 
+// repro: omit begin (the framed protocol)
 // ------------------------------------------------------------------------------------------------
 // Framing on stdin/stdout.
 // ------------------------------------------------------------------------------------------------
@@ -387,6 +394,7 @@ void write_frame(const std::string& header, const std::vector<std::pair<const vo
         if (part.second) std::fwrite(part.first, 1, part.second, stdout);
     std::fflush(stdout);
 }
+// repro: omit end
 
 // ------------------------------------------------------------------------------------------------
 // Names <-> the header's enumerations (the Python side speaks names; the values come from DirectML.h).
@@ -464,6 +472,7 @@ std::string file_version(const std::wstring& path) {
            std::to_string(HIWORD(info->dwFileVersionLS)) + "." + std::to_string(LOWORD(info->dwFileVersionLS));
 }
 
+// repro: omit begin (the framed protocol)
 void send_error(const std::string& status, const std::string& call, HRESULT hr, const std::string& extra) {
     JsonWriter w;
     w.str("status", status).str("call", call);
@@ -471,6 +480,7 @@ void send_error(const std::string& status, const std::string& call, HRESULT hr, 
     if (!extra.empty()) w.str("message", extra);
     write_frame(w.done());
 }
+// repro: omit end
 
 // ------------------------------------------------------------------------------------------------
 // The device: one adapter, one D3D12 device with a compute queue, DirectML.dll loaded by path.
@@ -639,6 +649,27 @@ private:
 };
 
 // ------------------------------------------------------------------------------------------------
+// Calls whose C++ signature differs between mingw's g++ and MSVC.
+// ------------------------------------------------------------------------------------------------
+
+// IDMLDispatchable::GetBindingProperties returns a struct by value.  MSVC passes the hidden result
+// pointer after `this`; g++ passes it before.  DirectML.dll is built with MSVC, so from g++ the method
+// is called through its vtable slot with MSVC's order.  Slot 8: IUnknown (3), IDMLObject (4),
+// IDMLDeviceChild::GetDevice (1), then GetBindingProperties.
+[[maybe_unused]] DML_BINDING_PROPERTIES binding_properties(IDMLDispatchable* dispatchable) {
+#if defined(__GNUC__) && !defined(_MSC_VER)
+    using Fn = DML_BINDING_PROPERTIES*(STDMETHODCALLTYPE*)(IDMLDispatchable*, DML_BINDING_PROPERTIES*);
+    DML_BINDING_PROPERTIES result{};
+    Fn fn = reinterpret_cast<Fn>((*reinterpret_cast<void***>(dispatchable))[8]);
+    fn(dispatchable, &result);
+    return result;
+#else
+    return dispatchable->GetBindingProperties();
+#endif
+}
+
+// repro: omit begin (the request loop)
+// ------------------------------------------------------------------------------------------------
 // The request loop: a program answers every request with exactly one frame.
 // ------------------------------------------------------------------------------------------------
 
@@ -711,5 +742,6 @@ int serve(int argc, wchar_t** argv, const std::function<std::unique_ptr<Program>
         }
     }
 }
+// repro: omit end
 
 }  // namespace

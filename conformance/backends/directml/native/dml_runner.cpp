@@ -28,26 +28,6 @@ const std::map<std::string, DML_PADDING_MODE>& padding_modes() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Calls whose C++ signature differs between mingw's g++ and MSVC.
-// ------------------------------------------------------------------------------------------------
-
-// IDMLDispatchable::GetBindingProperties returns a struct by value.  MSVC passes the hidden result
-// pointer after `this`; g++ passes it before.  DirectML.dll is built with MSVC, so from g++ the method
-// is called through its vtable slot with MSVC's order.  Slot 8: IUnknown (3), IDMLObject (4),
-// IDMLDeviceChild::GetDevice (1), then GetBindingProperties.
-DML_BINDING_PROPERTIES binding_properties(IDMLDispatchable* dispatchable) {
-#if defined(__GNUC__) && !defined(_MSC_VER)
-    using Fn = DML_BINDING_PROPERTIES*(STDMETHODCALLTYPE*)(IDMLDispatchable*, DML_BINDING_PROPERTIES*);
-    DML_BINDING_PROPERTIES result{};
-    Fn fn = reinterpret_cast<Fn>((*reinterpret_cast<void***>(dispatchable))[8]);
-    fn(dispatchable, &result);
-    return result;
-#else
-    return dispatchable->GetBindingProperties();
-#endif
-}
-
-// ------------------------------------------------------------------------------------------------
 // The case as DirectML structs.
 // ------------------------------------------------------------------------------------------------
 
