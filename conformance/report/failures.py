@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..run.record import Category, Digests, Record, TensorData, repro_command
+from ..run.record import Category, Digests, Record, TensorData, repro_command, standalone_command
 from ..run.results import Results
 
 MAX_REASON = 240
@@ -71,6 +71,7 @@ class Failure:
     descriptor: str  # JSON, for a failure of the run; "" otherwise
     case_file: str  # a live Hypothesis case as a case file (JSON), "" otherwise
     repro: str  # the command that runs the case again, "" when a case file is given instead
+    standalone: str  # `dml-conformance repro ... --cpp/--onnx`: a program for a driver engineer, "" where none applies
 
 
 def shown_in_failures(r: Record) -> bool:
@@ -163,7 +164,7 @@ def _digests(d: Digests | None) -> tuple[tuple[int, str, str], ...]:
     return tuple((j, e, a) for j, (e, a) in enumerate(zip(d.expected, d.actual))) if d is not None else ()
 
 
-def failure(i: int, name: str, r: Record, repro: str) -> Failure:
+def failure(i: int, name: str, r: Record, repro: str, backend: str = "", results_path: str | None = None) -> Failure:
     return Failure(
         run=i,
         name=name,
@@ -178,6 +179,7 @@ def failure(i: int, name: str, r: Record, repro: str) -> Failure:
         descriptor=json.dumps(r.descriptor, indent=1) if r.descriptor and r.category.failing else "",
         case_file=json.dumps(r.case_json, indent=1) if r.case_json else "",
         repro=repro_command(repro, r) or "",
+        standalone=standalone_command(backend, r, results_path) or "" if backend else "",
     )
 
 
@@ -185,5 +187,7 @@ def failures(runs: list[Results], names: list[str]) -> list[Failure]:
     out = []
     for i, run in enumerate(runs):
         repro = run.header.repro or f"dml-conformance run --backend {run.backend} --case {{id}}"
-        out += [failure(i, names[i], r, repro) for r in run.records if shown_in_failures(r)]
+        # A run merged from shards has no one file a record came from: its reproducer takes the case by id.
+        path = None if " + " in run.path else run.path
+        out += [failure(i, names[i], r, repro, run.backend, path) for r in run.records if shown_in_failures(r)]
     return out

@@ -22,6 +22,11 @@ def test_broken_backend_run_exits_1_and_writes_results_and_report(broken_run):
         f"standalone: dml-conformance repro SLICE1-example-2 --results {results} --cpp {results.parent}/repro/SLICE1-example-2 --run"
         in proc.stdout
     )
+    # The report offers the same command beside the Python one.
+    assert (
+        f"standalone reproducer: <code class='repro'>dml-conformance repro SLICE1-example-2 --results {results} --cpp "
+        f"{results.parent}/repro/SLICE1-example-2 --run</code>" in report
+    )
 
 
 def test_good_backend_run_exits_0(good_run):
