@@ -34,7 +34,7 @@ from .config import RunConfig, UsageError
 from .identity import differences as identity_differences
 from .identity import identity as identity_of
 from .identity import short as identity_short
-from .options import BACKEND_KWARGS, default_jobs, flag
+from .options import BACKEND_KWARGS, conflicts, default_jobs, flag
 from .outputs import check_folder, check_target
 from .pool import BackendStartError, Pool, WorkerInfo
 from .record import FORMAT, FORMAT_VERSION, Attempt, Category, Footer, Header, Record, Resume
@@ -172,6 +172,8 @@ class Session:
         return resumed, {r.id for r in previous.records if r.category is not Category.INTERRUPTED and not r.synthesized}
 
     def _backend(self) -> BackendFactory:
+        for problem in conflicts(self.config.given, self.plugin):
+            raise UsageError(problem)
         try:
             factory = resolve_backend(self.config.backend)
         except BackendNotFound as e:
