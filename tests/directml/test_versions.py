@@ -20,8 +20,13 @@ from prerequisite import require
 from conformance.backends.base import BackendUnavailable
 from conformance.backends.directml import DirectMLBackend, setup, stack, versions
 from conformance.backends.directml.backend import version_refusal
+from conformance.cases.corpus import Case, load_file
+from conformance.judging.expectations import known_issues
 from conformance.run.config import RunConfig, UsageError
+from conformance.run.execute import execute_case
+from conformance.run.record import Category
 from conformance.run.session import Session
+from conformance.run.units import Work
 
 ROOT = Path(__file__).resolve().parents[2]
 OLDEST = versions.RELEASES[0]
@@ -169,3 +174,70 @@ def test_a_dll_that_is_not_the_version_asked_for_is_refused_when_it_loads(monkey
         refused.value
     )
     assert f"is DirectML {versions.file_version(default)}" in str(refused.value)
+
+
+SNAN = ["0x7d00", "0x3c00", "0xfc01", "0x7e01"]  # a signalling NaN, 1.0, a negative signalling NaN, a quiet NaN
+
+
+def column_major_copies(path: Path) -> dict[str, Case]:
+    """DML_SLICE and DML_SPLIT copying a 2x2 column-major FLOAT16 input holding signalling NaNs (COMMON.3)."""
+    tensor = {"data_type": "FLOAT16", "sizes": [2, 2]}
+    descriptors = {
+        "SLICE": (
+            "3.0",
+            {
+                "input_tensor": {**tensor, "strides": [1, 2]},
+                "output_tensor": tensor,
+                "offsets": [0, 0],
+                "sizes": [2, 2],
+                "strides": [1, 1],
+            },
+        ),
+        "SPLIT": ("4.1", {"input_tensor": {**tensor, "strides": [1, 2]}, "output_tensors": [tensor], "axis": 0}),
+    }
+    values = [{"data_type": "FLOAT16", "shape": [2, 2], "values": SNAN}]
+    cases = [
+        {
+            "id": f"{op}-snan-column-major",
+            "operator": op,
+            "feature_level": level,
+            "description": "a strided copy",
+            "clauses": ["COMMON.3", "LAYOUT.1"],
+            "tags": [],
+            "unspecified": [],
+            "descriptor": descriptor,
+            "inputs": values,
+            "expected": {"outcome": "valid", "outputs": values},
+        }
+        for op, (level, descriptor) in descriptors.items()
+    ]
+    path.write_text(json.dumps({"schema_version": 1, "cases": cases}))
+    loaded = load_file(path)
+    assert not loaded.errors
+    return {c.operator: c for c in loaded.cases}
+
+
+def test_the_known_issues_hold_on_the_oldest_release_in_their_versions_ranges(tmp_path):
+    """Under --dml-path graph every release measured quiets a FLOAT16 signalling NaN in a strided DML_SLICE node
+    (waived on all), and DirectML 1.12 copies the strided DML_SPLIT bit for bit (its waiver is for >= 1.15 only)."""
+    cases = column_major_copies(tmp_path / "cases.json")
+    fetched(OLDEST)
+    backend = DirectMLBackend(directml_version=OLDEST.directml, dml_path="graph")
+    try:
+        waivers = known_issues("directml").for_versions(backend.versions())
+        sliced = execute_case(Work(0, cases["SLICE"]), backend, None)
+        split = execute_case(Work(1, cases["SPLIT"]), backend, None)
+    finally:
+        backend.close()
+    assert sliced.category is Category.FAIL and sliced.mismatch is not None
+    assert {(m.expected_hex, m.actual_hex) for m in sliced.mismatch.first} == {
+        ("0x7d00", "0x7f00"),
+        ("0xfc01", "0xfe01"),
+    }
+    assert sliced.mismatch.explained_by == ["dml-graph-float16-snan-quieted"]
+    assert waivers.apply(sliced).category is Category.WAIVED
+    assert split.category is Category.PASS, split.reason
+    assert not [w for w in waivers.waivers if w.prefix == "SPLIT-"]  # its range (>= 1.15) leaves DirectML 1.12 out
+    assert [w.prefix for w in known_issues("directml").for_versions({"directml": "1.15.4.0"}).waivers].count(
+        "SPLIT-"
+    ) == 1
