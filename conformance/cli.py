@@ -402,7 +402,7 @@ def _cases_generate(args: argparse.Namespace) -> int:
 def _setup(args: argparse.Namespace) -> int:
     from .backends.directml.setup import run_setup
 
-    return run_setup(install=args.install)
+    return run_setup(install=args.install, directml_versions=tuple(dict.fromkeys(args.directml_version or ())))
 
 
 def _backends(args: argparse.Namespace) -> int:
@@ -452,7 +452,14 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .run.options import COUNT_TYPE, POSITIVE_COUNT_TYPE, SEED_TYPE, SELECTION_OPTIONS, add_cli_options
+    from .run.options import (
+        COUNT_TYPE,
+        DIRECTML_VERSION_TYPE,
+        POSITIVE_COUNT_TYPE,
+        SEED_TYPE,
+        SELECTION_OPTIONS,
+        add_cli_options,
+    )
 
     parser = argparse.ArgumentParser(
         prog="dml-conformance",
@@ -559,6 +566,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--install",
         action="store_true",
         help="also install the Debian packages it needs (as root): wine64, mingw-w64, xvfb, Mesa",
+    )
+    st.add_argument(
+        "--directml-version",
+        action="append",
+        type=DIRECTML_VERSION_TYPE,
+        metavar="VERSION",
+        help="also fetch this DirectML release (e.g. 1.13.1; repeatable) beside the default DirectML.dll, from the "
+        "onnxruntime-directml wheel that ships it, and check it on the device: then `dml-conformance run --backend "
+        "directml --directml-version VERSION` runs it. An unknown version lists the known ones",
     )
     st.set_defaults(func=_setup)
 

@@ -39,6 +39,7 @@ class UsageError(Exception):
 class RunConfig:
     backend: str = DEFAULT_BACKEND
     dml_dll: str | None = None
+    directml_version: str | None = None
     adapter: str | None = None
     ort_host: str | None = None
     dml_path: str | None = None

@@ -3,8 +3,9 @@
 Each `Option` names its RunConfig field, its CLI flag and its plugin flag (either may be
 absent), a `type=` callable that validates the text and says what was expected, its help,
 whether it is part of the run configuration (`identity`: what --resume and report merging
-compare), and whether it is a keyword argument of the backend's constructor
-(`backend_kwarg`: passed only when given).  Defaults live in RunConfig, so a value of None
+compare), whether it is a keyword argument of the backend's constructor
+(`backend_kwarg`: passed only when given), and the options it cannot be given with
+(`excludes`: a usage error, exit 2).  Defaults live in RunConfig, so a value of None
 here means "not given".
 """
 
@@ -191,6 +192,12 @@ def _keyword(text: str) -> str:
     return text
 
 
+def _directml_version(text: str) -> str:
+    from ..backends.directml.versions import parse  # the table, in one place; imported when the option is given
+
+    return parse(text)
+
+
 def _nonempty(text: str) -> str:
     if not text.strip():
         raise ValueError("expected a non-empty value")
@@ -204,6 +211,7 @@ SEED_TYPE = _typed("seed", _int_in(0, MAX_SEED, f"0..{MAX_SEED}"))
 COUNT_TYPE = _typed("count", _int_in(0, None, "an integer >= 0"))
 POSITIVE_COUNT_TYPE = _typed("count", _int_in(1, None, "a count >= 1"))
 KEYWORD_TYPE = _typed("expression", _keyword)
+DIRECTML_VERSION_TYPE = _typed("DirectML version", _directml_version)
 
 
 @dataclass(frozen=True)
@@ -218,6 +226,8 @@ class Option:
     short: str | None = None
     identity: bool = False
     backend_kwarg: str | None = None
+    excludes: tuple[str, ...] = ()  # options that cannot be given with this one (a usage error)
+    excludes_why: str = ""
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -241,6 +251,23 @@ OPTIONS: tuple[Option, ...] = (
         metavar="PATH",
         identity=True,
         backend_kwarg="dml_dll",
+    ),
+    Option(
+        "directml_version",
+        "--directml-version",
+        "--dml-directml-version",
+        "directml: test this DirectML release by number (e.g. 1.13.1; passed to the backend as directml_version=): "
+        "the DirectML.dll of the onnxruntime-directml wheel that ships it, fetched beside the default by "
+        "`dml-conformance setup directml --directml-version VERSION` (the table: conformance/backends/directml/"
+        "versions.py; an unknown version lists them). The header records the version the DLL itself reports, and a "
+        "DLL of another version is refused. Not with --dml-dll (which tests any file)",
+        DIRECTML_VERSION_TYPE,
+        "VERSION",
+        identity=True,
+        backend_kwarg="directml_version",
+        excludes=("dml_dll",),
+        excludes_why="both name the DirectML.dll under test (the version: a DirectML release of the suite's table, "
+        "fetched by `dml-conformance setup directml`; the DLL: any DirectML.dll file)",
     ),
     Option(
         "adapter",
@@ -554,6 +581,17 @@ OPTIONS: tuple[Option, ...] = (
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 BACKEND_KWARGS = tuple(o for o in OPTIONS if o.backend_kwarg)
+
+
+def conflicts(given: frozenset[str] | set[str], plugin: bool = False) -> list[str]:
+    """What is wrong with giving these options together (each Option's `excludes`), one message each."""
+    return [
+        f"{flag(o.name, plugin)} and {flag(other, plugin)} cannot be given together: {o.excludes_why}"
+        for o in OPTIONS
+        if o.name in given
+        for other in o.excludes
+        if other in given
+    ]
 
 
 # What `cases list` takes from the table: the options that choose cases (a selection previewed).

@@ -34,7 +34,7 @@ from .config import RunConfig, UsageError
 from .identity import differences as identity_differences
 from .identity import identity as identity_of
 from .identity import short as identity_short
-from .options import BACKEND_KWARGS, default_jobs, flag
+from .options import BACKEND_KWARGS, conflicts, default_jobs, flag
 from .outputs import check_folder, check_target
 from .pool import BackendStartError, Pool, WorkerInfo
 from .record import FORMAT, FORMAT_VERSION, Attempt, Category, Footer, Header, Record, Resume
@@ -211,6 +211,8 @@ class Session:
         check_folder(path.parent, flag_)
 
     def _backend(self) -> BackendFactory:
+        for problem in conflicts(self.config.given, self.plugin):
+            raise UsageError(problem)
         try:
             factory = resolve_backend(self.config.backend)
         except BackendNotFound as e:

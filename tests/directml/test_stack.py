@@ -148,3 +148,28 @@ def test_wine_gets_its_variables_and_nobody_else(machine):
     assert "WINEPREFIX" not in os.environ  # set for the child alone
     assert found.command(Path("/c/runner.exe"), "1")[:2] == [found.wine, "/c/runner.exe"]
     assert stack.windows_path(Path("/tmp/x/DirectML.dll")) == "Z:\\tmp\\x\\DirectML.dll"
+
+
+def test_a_directml_version_not_set_up_names_the_exact_setup_command(machine):
+    tmp, env = machine
+    done = cli(env, "--directml-version", "1.13.1", "--out", str(tmp / "out"))
+    assert done.returncode == 2, done.stderr
+    folder = Path(env["DML_CONFORMANCE_CACHE"]) / "directml" / "onnxruntime-directml-1.17.3"
+    assert (
+        f"DirectML 1.13.1 is not set up here ({folder / 'DirectML.dll'} is missing): "
+        "`dml-conformance setup directml --directml-version 1.13.1` fetches it from onnxruntime-directml 1.17.3"
+    ) in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp / "out").exists()
+
+
+def test_a_directml_version_is_found_beside_the_default_dll(machine):
+    """Each release has its own cache folder, named by the wheel: the default DLL's folder is never the one used."""
+    tmp, env = machine
+    folder = Path(env["DML_CONFORMANCE_CACHE"]) / "directml" / "onnxruntime-directml-1.15.1"
+    folder.mkdir(parents=True)
+    (folder / "DirectML.dll").write_bytes(b"MZ the 1.12.0 one")
+    found = stack.discover(directml_version="1.12.0")
+    assert found.dml_dll == folder / "DirectML.dll"
+    assert found.dml_dll_origin == "onnxruntime-directml 1.15.1 wheel (--directml-version 1.12.0)"
+    with pytest.raises(ValueError, match="not both"):
+        stack.discover(tmp / "DirectML.dll", "1.12.0")

@@ -25,6 +25,7 @@ import oracle
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc, layout
 from oracle.graph import GraphSpec
 
+from ...support.cache import cache_dir
 from ...support.processes import Tree
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
 from .build import program_executable
@@ -32,6 +33,7 @@ from .graph import graph_request
 from .process import RunnerDied, RunnerError, RunnerProcess, RunnerTimeout
 from .stack import SETUP, Missing, Stack, discover, pinned_dlls, windows_path
 from .toolchain import SHIPPED, source_hash
+from .versions import same as same_version
 
 UINT_MAX = 2**32 - 1
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
@@ -216,12 +218,13 @@ class NativeProgram:
         program: str,
         *,
         dml_dll: str | os.PathLike[str] | None = None,
+        directml_version: str | None = None,
         adapter: str | None = None,
         ort_dll: str | os.PathLike[str] | None = None,
         log=None,
     ):
         self.program = program
-        self.stack: Stack = discover(dml_dll)
+        self.stack: Stack = discover(dml_dll, directml_version)
         self.adapter = adapter
         self.extra: list[str] = []
         if program == "ort_worker":
@@ -367,6 +370,20 @@ def software_refusal(info: dict, asked: str | None, allow: bool) -> str | None:
     )
 
 
+def version_refusal(asked: str | None, info: dict, dll: Path, origin: str) -> str | None:
+    """--directml-version: why the DLL the runner loaded is refused (its own file version, as the runner read it,
+    is not the release asked for: the run would be recorded under a version it is not).  None when it is fine."""
+    loaded = str(info.get("directml_version", "unknown"))
+    if asked is None or same_version(asked, loaded):
+        return None
+    fix = (
+        f"delete {dll.parent} and run `{SETUP} --directml-version {asked}` to fetch it again"
+        if dll.parent.resolve().is_relative_to(cache_dir().resolve())
+        else "that package holds another DirectML.dll than the suite's table says"
+    )
+    return f"--directml-version {asked} asked for DirectML {asked}, but {dll} ({origin}) is DirectML {loaded}: {fix}"
+
+
 # How the runner compiles a case (--dml-path): IDMLDevice::CompileOperator, a one-node DML graph through
 # IDMLDevice1::CompileGraph (as ONNX Runtime reaches DirectML), or both, which must agree byte for byte.
 DML_PATHS = ("operator", "graph", "both")
@@ -408,7 +425,9 @@ def both_paths(operator: RunResult, graph: RunResult) -> RunResult:
 
 
 class DirectMLBackend(Backend):
-    """DirectML through the native runner; `dml_dll` and `adapter` come from --dml-dll and --adapter."""
+    """DirectML through the native runner; `dml_dll`, `directml_version` and `adapter` come from --dml-dll,
+    --directml-version (a release of versions.RELEASES, fetched by `setup directml --directml-version`) and
+    --adapter."""
 
     name = "directml"
     # One D3D12 device per process: under vkd3d its descriptor heap alone costs ~1.5 GB and seconds.
@@ -421,6 +440,7 @@ class DirectMLBackend(Backend):
         self,
         *,
         dml_dll: str | os.PathLike[str] | None = None,
+        directml_version: str | None = None,
         adapter: str | None = None,
         case_timeout: float = 300.0,
         dml_path: str = "operator",
@@ -431,8 +451,12 @@ class DirectMLBackend(Backend):
             raise ValueError(f"dml_path={dml_path!r}; expected one of {', '.join(DML_PATHS)}")
         self.dml_path = dml_path
         self.case_timeout = case_timeout
-        self.native = NativeProgram("dml_runner", dml_dll=dml_dll, adapter=adapter, log=log)
-        refusal = software_refusal(self.info, adapter, allow_software_adapter)
+        self.native = NativeProgram(
+            "dml_runner", dml_dll=dml_dll, directml_version=directml_version, adapter=adapter, log=log
+        )
+        refusal = software_refusal(self.info, adapter, allow_software_adapter) or version_refusal(
+            directml_version, self.info, self.stack.dml_dll, self.stack.dml_dll_origin
+        )
         if refusal:
             self.close()
             raise BackendUnavailable(refusal)

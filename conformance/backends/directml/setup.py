@@ -4,7 +4,8 @@ Each step checks first and does only what is missing, so running it again is che
 the Debian packages (with --install, as root), a newer lavapipe and DirectML.h from the
 distribution's backports when the system's are too old (unpacked into the cache with a private
 apt configuration: the system is not touched), the pinned DirectML.dll (pip download of the
-onnxruntime-directml win_amd64 wheel), the Wine prefix with the Vulkan renderer, the runner
+onnxruntime-directml win_amd64 wheel; with --directml-version, the DLL of each release asked for beside
+it, checked against the versions table), the Wine prefix with the Vulkan renderer, the runner
 built from source (dml_runner for `directml`, ort_worker for `onnxruntime-directml`: the wheel's
 onnxruntime.dll on a shared DirectML device), and a check that each answers.  On Windows: the DLL,
 the programs, the checks.
@@ -12,6 +13,8 @@ the programs, the checks.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 import re
@@ -25,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build, stack
+from . import build, stack, versions
 from .stack import DEBIAN_PACKAGES, MIN_MESA, PREFIX_READY, SETUP_INSTALL, WHEEL, Missing
 
 # What each Linux program comes from (checked by program, installed by package).
@@ -210,10 +213,34 @@ def step_headers() -> str:
 
 
 def step_dll() -> str:
+    """The default DirectML.dll: the one of the wheel pyproject.toml pins."""
     version = stack.pinned_wheel_version()
+    release = versions.for_wheel(version)
     folder, origin = stack.pinned_dlls()
     if (folder / "DirectML.dll").is_file():
         return f"DirectML.dll from {origin}: {folder / 'DirectML.dll'}"
+    return fetch_wheel_dlls(version, release.python if release else versions.DEFAULT_PYTHON, folder, release)
+
+
+def step_version(directml_version: str) -> str:
+    """`--directml-version`: a release of the versions table, its DLL beside the default one (never replacing it)."""
+    release = versions.BY_VERSION[versions.parse(directml_version)]
+    folder, origin = stack.wheel_dlls(release.wheel)
+    dll = folder / "DirectML.dll"
+    if not dll.is_file():
+        return fetch_wheel_dlls(release.wheel, release.python, folder, release)
+    found = versions.file_version(dll)
+    if found is None or not versions.same(release.directml, found):
+        raise SetupError(
+            f"{dll} ({origin}) is DirectML {found or '(no version resource)'}, not {release.directml}: delete "
+            f"{folder} and run this again"
+        )
+    return f"DirectML {found} from {origin}: {dll}"
+
+
+def fetch_wheel_dlls(version: str, python: str, folder: Path, release: versions.Release | None) -> str:
+    """pip download the onnxruntime-directml win_amd64 wheel and unpack its DLLs into `folder` (complete or
+    not at all); with a `release` of the versions table, its DirectML.dll must be that version with that hash."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
         _run(
@@ -227,12 +254,12 @@ def step_dll() -> str:
                 "--platform",
                 "win_amd64",
                 "--python-version",
-                "3.12",
+                python,
                 "-d",
                 tmp,
                 f"{WHEEL}=={version}",
             ],
-            what=f"pip download {WHEEL}=={version} (win_amd64)",
+            what=f"pip download {WHEEL}=={version} (win_amd64, Python {python})",
         )
         wheels = sorted(Path(tmp).glob("*.whl"))
         if not wheels:
@@ -243,13 +270,23 @@ def step_dll() -> str:
             for name in wheel.namelist():
                 if name.startswith("onnxruntime/capi/") and name.lower().endswith(".dll"):
                     (unpacked / Path(name).name).write_bytes(wheel.read(name))
-        if not (unpacked / "DirectML.dll").is_file():
+        dll = unpacked / "DirectML.dll"
+        if not dll.is_file():
             raise SetupError(f"{wheels[0].name} holds no onnxruntime/capi/DirectML.dll")
+        found = versions.file_version(dll)
+        if release is not None:
+            digest = hashlib.sha256(dll.read_bytes()).hexdigest()
+            if found is None or not versions.same(release.directml, found) or digest != release.sha256:
+                raise SetupError(
+                    f"{wheels[0].name}'s DirectML.dll is version {found or '(none)'} with SHA-256 {digest}; the "
+                    f"versions table (conformance/backends/directml/versions.py) says DirectML {release.directml} "
+                    f"with SHA-256 {release.sha256}: nothing was installed"
+                )
         (unpacked / "SOURCE").write_text(f"{wheels[0].name}\n")
         if folder.exists():
             shutil.rmtree(folder)
         unpacked.rename(folder)
-    return f"DirectML.dll from {WHEEL} {version} unpacked into {folder}"
+    return f"DirectML.dll {found or '(no version resource)'} from {WHEEL} {version} unpacked into {folder}"
 
 
 def step_prefix() -> str:
@@ -296,11 +333,11 @@ def step_runner() -> str:
     return "; ".join(str(exe) for exe in built)
 
 
-def step_check() -> str:
+def step_check(directml_version: str | None = None) -> str:
     from .backend import DirectMLBackend
 
     t0 = time.perf_counter()
-    backend = DirectMLBackend()
+    backend = DirectMLBackend(directml_version=directml_version)  # a DLL of another version is refused there
     try:
         v = backend.versions()
         caps = backend.capabilities()
@@ -329,12 +366,16 @@ def step_ort() -> str:
         backend.close()
 
 
-def steps(install: bool) -> list[Step]:
+def steps(install: bool, directml_versions: tuple[str, ...] = ()) -> list[Step]:
+    fetch = [Step(f"DirectML {v}", functools.partial(step_version, v)) for v in directml_versions]
+    check = [Step(f"device {v}", functools.partial(step_check, v)) for v in directml_versions]
     if sys.platform == "win32":
         return [
             Step("DirectML.dll", step_dll),
+            *fetch,
             Step("programs", step_runner),
             Step("device", step_check),
+            *check,
             Step("ONNX Runtime", step_ort),
         ]
     if sys.platform != "linux":
@@ -344,24 +385,32 @@ def steps(install: bool) -> list[Step]:
         Step("lavapipe", step_mesa),
         Step("DirectML.h", step_headers),
         Step("DirectML.dll", step_dll),
+        *fetch,
         Step("Wine prefix", step_prefix),
         Step("programs", step_runner),
         Step("device", step_check),
+        *check,
         Step("ONNX Runtime", step_ort),
     ]
 
 
-def run_setup(install: bool = False, out=print) -> int:
-    """Run every step, printing what each did and how long it took; 0 when the machine is ready."""
+def run_setup(install: bool = False, out=print, directml_versions: tuple[str, ...] = ()) -> int:
+    """Run every step, printing what each did and how long it took; 0 when the machine is ready.
+
+    `directml_versions` (--directml-version): releases of the versions table fetched beside the default DLL."""
     out(f"dml-conformance setup directml (cache: {stack.cache_dir()}; minimum Mesa {'.'.join(map(str, MIN_MESA))})")
     total = time.perf_counter()
-    for step in steps(install):
+    for step in steps(install, directml_versions):
         t0 = time.perf_counter()
         try:
             what = step.run()
         except (SetupError, Missing) as e:
-            out(f"  {step.name:<13} FAILED after {time.perf_counter() - t0:.1f} s: {e}")
+            out(f"  {step.name:<15} FAILED after {time.perf_counter() - t0:.1f} s: {e}")
             return 2
-        out(f"  {step.name:<13} {time.perf_counter() - t0:6.1f} s  {what}")
-    out(f"ready in {time.perf_counter() - total:.1f} s: `dml-conformance run --backend directml`")
+        out(f"  {step.name:<15} {time.perf_counter() - t0:6.1f} s  {what}")
+    runs = [""] + [f" --directml-version {v}" for v in directml_versions]
+    out(
+        f"ready in {time.perf_counter() - total:.1f} s: "
+        + ", ".join(f"`dml-conformance run --backend directml{r}`" for r in runs)
+    )
     return 0

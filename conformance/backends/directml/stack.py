@@ -97,14 +97,18 @@ def installed_wheel_dir(version: str) -> Path | None:
     return folder if (folder / "DirectML.dll").is_file() else None
 
 
-def pinned_dlls() -> tuple[Path, str]:
-    """The folder of the pinned wheel's DLLs and where it comes from: the installed package (Windows, when
-    it is the pinned version), else the copy `setup directml` unpacked into the cache."""
-    version = pinned_wheel_version()
+def wheel_dlls(version: str) -> tuple[Path, str]:
+    """The folder of an onnxruntime-directml wheel's DLLs and where it comes from: the installed package
+    (Windows, when it is that version), else the copy `setup directml` unpacked into the cache."""
     installed = installed_wheel_dir(version)
     if installed is not None:
         return installed, f"the installed {WHEEL} {version}"
     return wheel_dir(version), f"{WHEEL} {version} wheel"
+
+
+def pinned_dlls() -> tuple[Path, str]:
+    """The pinned wheel's DLL folder and where it comes from (wheel_dlls)."""
+    return wheel_dlls(pinned_wheel_version())
 
 
 # --- Linux: the translation stack ---------------------------------------------------------------------
@@ -291,9 +295,32 @@ def default_dll() -> tuple[Path, str]:
     return dll, origin
 
 
-def discover(dml_dll: str | os.PathLike[str] | None = None) -> Stack:
-    """Find every piece, in the order a newcomer would fix them; Missing at the first gap."""
-    if dml_dll is not None:
+def version_dll(directml_version: str) -> tuple[Path, str]:
+    """The DirectML.dll of a release of the versions table (`--directml-version`), or Missing naming the exact
+    setup command that fetches it."""
+    from .versions import BY_VERSION, parse
+
+    release = BY_VERSION[parse(directml_version)]
+    folder, origin = wheel_dlls(release.wheel)
+    dll = folder / "DirectML.dll"
+    if not dll.is_file():
+        raise Missing(
+            f"DirectML {release.directml} is not set up here ({dll} is missing): "
+            f"`{SETUP} --directml-version {release.directml}` fetches it from {WHEEL} {release.wheel}"
+        )
+    return dll, f"{origin} (--directml-version {release.directml})"
+
+
+def discover(dml_dll: str | os.PathLike[str] | None = None, directml_version: str | None = None) -> Stack:
+    """Find every piece, in the order a newcomer would fix them; Missing at the first gap.
+
+    `dml_dll` (any file) and `directml_version` (a release of the versions table) both name the DLL under
+    test: at most one of them."""
+    if dml_dll is not None and directml_version is not None:
+        raise ValueError("give dml_dll (--dml-dll) or directml_version (--directml-version), not both")
+    if directml_version is not None:
+        dll, origin = version_dll(directml_version)
+    elif dml_dll is not None:
         dll = Path(dml_dll).expanduser()
         if not dll.is_file():
             raise Missing(
