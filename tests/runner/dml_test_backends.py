@@ -312,6 +312,16 @@ _ENDINGS = {
     "hang_gil": lambda: ctypes.PyDLL(None).sleep(1000),  # a C call made without releasing the GIL
 }
 # Faults that answer, wrongly or malformed, given the right answer.
+class DriverBuilds(Hostile):
+    """Hostile on a made-up GPU whose driver build is $DML_TEST_DRIVER: runs of one backend across driver
+    builds, each of its own identity (`history`)."""
+
+    name = "driver-builds"
+
+    def versions(self) -> dict[str, str]:
+        return {**super().versions(), "adapter": "Test GPU", "driver_version": os.environ.get("DML_TEST_DRIVER", "1")}
+
+
 _ANSWERS = {
     "ok_none": lambda good: RunResult("ok", None),
     "nan_timing": lambda good: RunResult.ok(good.outputs, timings={"device_s": float("nan")}, notes=[object()]),
