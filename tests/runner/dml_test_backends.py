@@ -312,6 +312,14 @@ _ENDINGS = {
     "hang_gil": lambda: ctypes.PyDLL(None).sleep(1000),  # a C call made without releasing the GIL
 }
 # Faults that answer, wrongly or malformed, given the right answer.
+_ANSWERS = {
+    "ok_none": lambda good: RunResult("ok", None),
+    "nan_timing": lambda good: RunResult.ok(good.outputs, timings={"device_s": float("nan")}, notes=[object()]),
+    "surrogate": lambda good: RunResult.error("driver said \udc80 and \x1b[31mred\x1b[0m"),
+    "garbage": lambda good: RunResult.ok([np.full_like(o, 90) for o in good.outputs]),
+}
+
+
 class DriverBuilds(Hostile):
     """Hostile on a made-up GPU whose driver build is $DML_TEST_DRIVER: runs of one backend across driver
     builds, each of its own identity (`history`)."""
@@ -320,14 +328,6 @@ class DriverBuilds(Hostile):
 
     def versions(self) -> dict[str, str]:
         return {**super().versions(), "adapter": "Test GPU", "driver_version": os.environ.get("DML_TEST_DRIVER", "1")}
-
-
-_ANSWERS = {
-    "ok_none": lambda good: RunResult("ok", None),
-    "nan_timing": lambda good: RunResult.ok(good.outputs, timings={"device_s": float("nan")}, notes=[object()]),
-    "surrogate": lambda good: RunResult.error("driver said \udc80 and \x1b[31mred\x1b[0m"),
-    "garbage": lambda good: RunResult.ok([np.full_like(o, 90) for o in good.outputs]),
-}
 
 
 class NotABackend:
