@@ -26,8 +26,8 @@ from runner_helpers import EXAMPLES, cli, faults_file
 
 from conformance.cases.corpus import load
 from conformance.report.history import build_history, history_page
-from conformance.run.record import FORMAT, FORMAT_VERSION, Category, Header, Record
-from conformance.run.results import ResultsWriter, read_outcomes, read_results
+from conformance.run.record import FORMAT, FORMAT_VERSION, Category, Footer, Header, Record, Resume
+from conformance.run.results import ResultsWriter, _lean, read_outcomes, read_results
 
 BACKEND = "dml_test_backends:DriverBuilds"
 FLIP, REGRESSION, ABSENT = "PADDING-example-1", "SLICE1-example-2", "JOIN-example-1"
@@ -277,6 +277,8 @@ def test_read_outcomes_agrees_with_read_results_on_hard_text(tmp_path):
     full = [(r.id, r.operator, r.category, r.data_type, r.reason) for r in read_results(path).records]
     lean = [(o.id, o.operator, o.category, o.data_type, o.reason) for o in read_outcomes(path).records]
     assert lean == full
+    # ... read from the lines' first fields (the writer's form), not by the full reader they fall back on.
+    assert all(_lean(line) is not None for line in path.read_text().splitlines()[1:])
     assert full[0][4].endswith('\ufffd and \\x1b[31m, {"kind":"case"}')  # cleaned, as every reader cleans
 
 
@@ -339,3 +341,32 @@ def test_absent_alone_is_no_change(tmp_path):
     ]
     history = build_history(runs)
     assert history.changes == [] and history.absent == 1 and history.total.cases == 1
+
+
+def test_read_outcomes_reads_version_1_and_resumed_files_as_read_results_does(tmp_path):
+    """A format-1 file (`start` lines, a case never recorded: crash) and a resumed run (a later record replaces
+    an earlier one; a resume line reopens the run its footer closed)."""
+    v1 = tmp_path / "v1.jsonl"
+    rows = [
+        {"kind": "header", "format": FORMAT, "format_version": 1, "backend": "old"},
+        {"kind": "start", "id": "SLICE-a"},
+        {"kind": "case", "id": "SLICE-a", "operator": "SLICE", "category": "pass", "data_type": "INT8"},
+        {"kind": "start", "id": "SLICE-b"},
+    ]
+    v1.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    resumed = _write(tmp_path / "resumed.jsonl", [Record("A-1", "JOIN", Category.FAIL, reason="first try")])
+    writer = ResultsWriter(resumed)
+    writer.footer(Footer(interrupted=True))
+    writer.resume(Resume(started="later"))
+    writer.records([Record("A-1", "JOIN", Category.PASS, reason="bit-exact"), Record("A-2", "JOIN", Category.PASS)])
+    writer.close()
+    for path, expected in [
+        (v1, [("SLICE-a", "pass"), ("SLICE-b", "crash")]),
+        (resumed, [("A-1", "pass"), ("A-2", "pass")]),
+    ]:
+        lean, full = read_outcomes(path), read_results(path)
+        assert sorted((o.id, o.category.value) for o in lean.records) == expected
+        assert sorted((o.id, o.operator, o.category, o.data_type, o.reason) for o in lean.records) == sorted(
+            (r.id, r.operator, r.category, r.data_type, r.reason) for r in full.records
+        )
+        assert lean.notes == full.notes and (lean.footer is None) == (full.footer is None)
