@@ -34,7 +34,8 @@ from ..run.record import Category, Header
 from ..run.results import Outcome, Outcomes
 from .render import render_page, write_page
 
-ORDERS = ("time", "label", "given")
+# --order: how the runs are put in sequence, and how the history says it.
+ORDERS = {"time": "by start time", "label": "by label", "given": "as given"}
 # One character per category in a case's sequence (the terminal, and a page of many runs): upper case
 # for the categories that fail a run, `.` for pass, `-` for a run the case is absent from.
 LETTERS = {
@@ -265,7 +266,7 @@ def build_history(runs: Sequence[Outcomes], order: str = "time") -> History:
 # --- the terminal ---------------------------------------------------------------------------------
 
 
-def _runs_named(history: History, indexes: list[int]) -> str:
+def _runs_named(indexes: list[int]) -> str:
     return ("run " if len(indexes) == 1 else "runs ") + ", ".join(str(i + 1) for i in indexes)
 
 
@@ -289,8 +290,7 @@ def _tally_tables(history: History) -> list[str]:
 def history_text(history: History, limit: int = 40) -> str:
     """The history for a terminal: the runs, the counts, the tables, and the first `limit` changed cases
     (all with 0), one line each with its sequence of categories as letters."""
-    order = {"time": "by start time", "label": "by label", "given": "as given"}[history.order]
-    out = [f"history: {len(history.runs)} runs of {history.backend}, {order}"]
+    out = [f"history: {len(history.runs)} runs of {history.backend}, {ORDERS[history.order]}"]
     for run in history.runs:
         line = f"  run {run.number}: {run.label}, {run.started or 'no start time'}; {run.identity}"
         if run.identity_changes:
@@ -315,9 +315,9 @@ def history_text(history: History, limit: int = 40) -> str:
             first = history.runs[c.first_changed]
             line = f"  {c.letters}  {c.id:<{width}}  first changed in run {first.number} ({first.label})"
             if c.regressed:
-                line += f"; regressed in {_runs_named(history, c.regressed)}"
+                line += f"; regressed in {_runs_named(c.regressed)}"
             if c.fixed:
-                line += f"; fixed in {_runs_named(history, c.fixed)}"
+                line += f"; fixed in {_runs_named(c.fixed)}"
             if c.flake:
                 line += "; candidate flake"
             out.append(line)
@@ -333,6 +333,7 @@ def history_page(history: History) -> str:
     return render_page(
         "history.html.j2",
         history=history,
+        order=ORDERS[history.order],
         changes=history.changes[:MAX_PAGE_CHANGES],
         more=max(0, len(history.changes) - MAX_PAGE_CHANGES),
         words=len(history.runs) <= WORDS_UP_TO,
