@@ -54,6 +54,8 @@ LETTERS = {
 ABSENT = "-"
 # Runs up to this many: a page shows each cell's category in full; more, its letter (the title says it all).
 WORDS_UP_TO = 10
+# The runs where a case regressed (or was fixed) named at most; the rest counted.
+MAX_NAMED_RUNS = 4
 # A page lists at most this many changed cases (fifty runs of this many rows is already 15 MB of HTML);
 # the terminal lists all with --limit 0.
 MAX_PAGE_CHANGES = 5000
@@ -266,8 +268,11 @@ def build_history(runs: Sequence[Outcomes], order: str = "time") -> History:
 # --- the terminal ---------------------------------------------------------------------------------
 
 
-def _runs_named(indexes: list[int]) -> str:
-    return ("run " if len(indexes) == 1 else "runs ") + ", ".join(str(i + 1) for i in indexes)
+def runs_named(indexes: list[int]) -> str:
+    """'run 3', 'runs 2, 4', or the first few and how many more (a flake over fifty runs): the sequence has all."""
+    named = ", ".join(str(i + 1) for i in indexes[:MAX_NAMED_RUNS])
+    more = f" and {len(indexes) - MAX_NAMED_RUNS} more" if len(indexes) > MAX_NAMED_RUNS else ""
+    return ("run " if len(indexes) == 1 else "runs ") + named + more
 
 
 def _tally_tables(history: History) -> list[str]:
@@ -315,9 +320,9 @@ def history_text(history: History, limit: int = 40) -> str:
             first = history.runs[c.first_changed]
             line = f"  {c.letters}  {c.id:<{width}}  first changed in run {first.number} ({first.label})"
             if c.regressed:
-                line += f"; regressed in {_runs_named(c.regressed)}"
+                line += f"; regressed in {runs_named(c.regressed)}"
             if c.fixed:
-                line += f"; fixed in {_runs_named(c.fixed)}"
+                line += f"; fixed in {runs_named(c.fixed)}"
             if c.flake:
                 line += "; candidate flake"
             out.append(line)
@@ -338,6 +343,7 @@ def history_page(history: History) -> str:
         more=max(0, len(history.changes) - MAX_PAGE_CHANGES),
         words=len(history.runs) <= WORDS_UP_TO,
         letters={c.value: ch for c, ch in LETTERS.items()},
+        runs_named=runs_named,
         absent=ABSENT,
     )
 
