@@ -25,7 +25,7 @@ import pytest
 from runner_helpers import EXAMPLES, cli, faults_file
 
 from conformance.cases.corpus import load
-from conformance.report.history import build_history, history_page
+from conformance.report.history import build_history, history_page, history_text
 from conformance.run.record import FORMAT, FORMAT_VERSION, Category, Footer, Header, Record, Resume
 from conformance.run.results import ResultsWriter, _lean, read_outcomes, read_results
 
@@ -370,3 +370,22 @@ def test_read_outcomes_reads_version_1_and_resumed_files_as_read_results_does(tm
             (r.id, r.operator, r.category, r.data_type, r.reason) for r in full.records
         )
         assert lean.notes == full.notes and (lean.footer is None) == (full.footer is None)
+
+
+def test_a_long_flip_names_its_first_runs_and_counts_the_rest(tmp_path):
+    runs = [
+        read_outcomes(
+            _write(
+                tmp_path / f"{k}.jsonl",
+                [Record("C-1", "SLICE", Category.FAIL if k % 2 else Category.PASS, data_type="INT8")],
+                f"r{k}",
+                f"2026-01-{k + 1:02d}T00:00:00+0000",
+            )
+        )
+        for k in range(12)
+    ]
+    text = history_text(build_history(runs))
+    assert text.splitlines()[-1] == (
+        "  .F.F.F.F.F.F  C-1  first changed in run 2 (r1); regressed in runs 2, 4, 6, 8 and 2 more; "
+        "fixed in runs 3, 5, 7, 9 and 1 more; candidate flake"
+    )
