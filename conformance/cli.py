@@ -1,5 +1,5 @@
-"""dml-conformance: the command line (run, report, baseline, package, verify, explain, repro, cases, backends,
-schema).
+"""dml-conformance: the command line (run, report, baseline, history, package, verify, explain, repro, cases,
+backends, schema).
 
 Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, timeout; flaky
 under --flaky-fails), or did not finish (interrupted, stopped, the results file could not be written); 2 usage or input
@@ -241,6 +241,29 @@ def _baseline(args: argparse.Namespace) -> int:
     except (UsageError, ResultsFileError, BaselineError) as e:
         return _error(str(e))
     print(f"{args.output}: {count} waiver(s); replace each reason placeholder with the bug and its tracker link")
+    return EXIT_OK
+
+
+def _history(args: argparse.Namespace) -> int:
+    from .report.history import HistoryError, build_history, history_text, write_history
+    from .run.config import UsageError
+    from .run.outputs import ReportError, check_target
+    from .run.results import ResultsFileError, merge_shards, read_outcomes
+
+    try:
+        output = Path(args.output) if args.output else None
+        if output is not None:
+            check_target(output, "-o", avoid=[Path(p) for p in args.results])
+        runs = merge_shards([read_outcomes(p) for p in args.results])
+        for run in runs:
+            for note in run.notes:
+                print(f"{run.path}: {note}", file=sys.stderr)
+        history = build_history(runs, order=args.order)
+        print(history_text(history, limit=args.limit))
+        if output is not None:
+            print(f"history: {write_history(history, output)}")
+    except (ResultsFileError, UsageError, HistoryError, ReportError) as e:
+        return _error(str(e))
     return EXIT_OK
 
 
@@ -496,6 +519,32 @@ def build_parser() -> argparse.ArgumentParser:
     base.add_argument("-o", "--output", required=True, metavar="FILE", help="the expectations file to write")
     base.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
     base.set_defaults(func=_baseline)
+
+    hi = sub.add_parser(
+        "history",
+        help="the cases whose category changed across runs of one backend (driver builds, DirectML versions)",
+        description="Reads results files only (shards of one run are merged). Lists each case whose category "
+        "changed, with its category in every run, the first run where it changed, and a candidate-flake mark for "
+        "a case that flips back and forth; counts per operator and data type. A case missing from a run is "
+        "absent there, not a change. Exit 0 when written, 2 on bad input (an unreadable results file, fewer "
+        "than 2 runs, runs of several backends).",
+    )
+    hi.add_argument("results", nargs="+", metavar="RESULTS.jsonl")
+    hi.add_argument("-o", "--output", metavar="FILE", help="also write the history as an HTML page")
+    hi.add_argument(
+        "--order",
+        choices=("time", "label", "given"),
+        default="time",
+        help="the runs by their header's start time, by --label (numbers in it compared as numbers: build-9 "
+        "before build-10), or as given. Default: %(default)r",
+    )
+    hi.add_argument(
+        "--limit",
+        type=COUNT_TYPE,
+        default=40,
+        help="changed cases listed on the terminal (0: all; the page lists them all). Default: %(default)r",
+    )
+    hi.set_defaults(func=_history)
 
     ex = sub.add_parser("expectations", help="check an expectations file").add_subparsers(
         dest="expectations_command", required=True

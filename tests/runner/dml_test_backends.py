@@ -320,6 +320,16 @@ _ANSWERS = {
 }
 
 
+class DriverBuilds(Hostile):
+    """Hostile on a made-up GPU whose driver build is $DML_TEST_DRIVER: runs of one backend across driver
+    builds, each of its own identity (`history`)."""
+
+    name = "driver-builds"
+
+    def versions(self) -> dict[str, str]:
+        return {**super().versions(), "adapter": "Test GPU", "driver_version": os.environ.get("DML_TEST_DRIVER", "1")}
+
+
 class NotABackend:
     """A class that is not a Backend."""
 
