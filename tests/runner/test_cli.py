@@ -24,7 +24,7 @@ def test_broken_backend_run_exits_1_and_writes_results_and_report(broken_run):
     )
     # The report offers the same command beside the Python one.
     assert (
-        f"standalone reproducer: <code class='repro'>dml-conformance repro SLICE1-example-2 --results {results} --cpp "
+        f"standalone reproducer: <code class='repro standalone'>dml-conformance repro SLICE1-example-2 --results {results} --cpp "
         f"{results.parent}/repro/SLICE1-example-2 --run</code>" in report
     )
 
