@@ -82,12 +82,17 @@ def waiver_problems(i: int, w: Waiver, cases: Iterable[CaseKey], *, allow_untrac
         problems.append(
             f"{where}: a known flake without flaky_rate (how often it failed: `baseline` fills it from a --retries run)"
         )
-    if w.expires is not None:
-        try:
-            datetime.date.fromisoformat(w.expires)
-        except ValueError:
-            problems.append(f"{where}: expires={w.expires!r} is not a date (YYYY-MM-DD)")
-    return problems
+    return problems + expires_problems(i, w)
+
+
+def expires_problems(i: int, w: Waiver) -> list[str]:
+    if w.expires is None:
+        return []
+    try:
+        datetime.date.fromisoformat(w.expires)
+    except ValueError:
+        return [f"$.waivers[{i}] ({w.pattern}): expires={w.expires!r} is not a date (YYYY-MM-DD)"]
+    return []
 
 
 def lint(expectations: Expectations, cases: list[CaseKey], *, allow_untracked: bool = False) -> list[str]:
@@ -108,10 +113,4 @@ def load_problems(expectations: Expectations, source: str, run_cases: list[CaseK
     if problems:
         cases = run_cases + full_profile_cases()
         problems = [p for i, w in own for p in match_problems(i, w, cases)]
-    for i, w in own:
-        if w.expires is not None:
-            try:
-                datetime.date.fromisoformat(w.expires)
-            except ValueError:
-                problems.append(f"$.waivers[{i}] ({w.pattern}): expires={w.expires!r} is not a date (YYYY-MM-DD)")
-    return problems
+    return problems + [p for i, w in own for p in expires_problems(i, w)]

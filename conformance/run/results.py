@@ -250,14 +250,19 @@ def read_results(path: str | Path) -> Results:
     return _read(Path(path))
 
 
-def _read(path: Path, header_only: bool = False) -> Results:
+def _lines(path: Path) -> tuple[list[str], Header]:
+    """The file's lines and its header, read in full (both readers start here)."""
     try:
         lines = read_text(path).splitlines()
     except JsonFileError as e:
         raise ResultsFileError(e.where, "", e.detail) from None
     if not lines:
         raise ResultsFileError(path, "", "empty file, not a results file")
-    header = _header(path, lines[0])
+    return lines, _header(path, lines[0])
+
+
+def _read(path: Path, header_only: bool = False) -> Results:
+    lines, header = _lines(path)
     results = Results(str(path), header)
     if header_only:
         return results
@@ -435,13 +440,7 @@ def read_outcomes(path: str | Path) -> Outcomes:
     line and any other line are read in full.
     """
     path = Path(path)
-    try:
-        lines = read_text(path).splitlines()
-    except JsonFileError as e:
-        raise ResultsFileError(e.where, "", e.detail) from None
-    if not lines:
-        raise ResultsFileError(path, "", "empty file, not a results file")
-    header = _header(path, lines[0])
+    lines, header = _lines(path)
     out = Outcomes(str(path), header)
     latest: dict[str, Outcome] = {}
     pending: dict[str, None] = {}  # version 1: cases started and not (yet) recorded
