@@ -10,7 +10,7 @@ only its own inputs, so its result is the one it gets in a session of its own (t
 that record by record).
 
 What a session costs, measured under Wine (vkd3d 1.6 on lavapipe, 2 cores): each session's DirectML
-provider creates a 2048-descriptor heap, and vkd3d takes 2-6 s and about 1.5 GB for it; ORT's own
+provider creates a 2048-descriptor heap, and vkd3d takes 1-6 s and about 1.5 GB for it; ORT's own
 work was milliseconds.  So the worker hands heaps that a released session gave back to the next one
 (ort_worker.cpp, HeapPool): a session then costs 2 ms for one node, about 1 ms a node up to
 BATCH_SIZE and more per node beyond (ORT's partitioning grows faster than the node count).  A batch
@@ -91,7 +91,7 @@ CPU_SETTINGS = SessionSettings("disabled", dml_graph_fusion=False)  # tests' CPU
 NODE_NAME = re.compile(r"\bName:\s*'c(\d+)_[A-Za-z]+'|node with name '?c(\d+)_")
 # Cases per session.  Measured under Wine with heaps recycled, the quick profile's mix: create + run 4.7 ms a
 # case at 25 a session, 2.0 at 50, 1.5-1.7 at 100-200, 1.9 at 300, 2.9 at 800.  Without recycling a session
-# cost 2-6 s whatever its size (the heap), which 100 cases a session amortised (LEGACY_BATCH_SIZE).
+# cost 1-6 s whatever its size (the heap), which 100 cases a session amortised (LEGACY_BATCH_SIZE).
 BATCH_SIZE = 200
 LEGACY_BATCH_SIZE = 100
 # Data tensors (inputs + outputs) per session: the provider's descriptor pool holds 2048 descriptors a heap and

@@ -154,7 +154,7 @@ size_t element_size(int type) {  // ONNXTensorElementDataType -> bytes
 //
 // Measured under Wine (vkd3d 1.6 on lavapipe): each session's DirectML provider creates a shader-visible
 // CBV/SRV/UAV heap of 2048 descriptors (the DescriptorPool of ORT's DmlCommandRecorder), and a run that
-// binds more than about 1,400 tensors another; vkd3d takes 2-6 s and about 1.5 GB for each, whatever its
+// binds more than about 1,400 tensors another; vkd3d takes 1-6 s and about 1.5 GB for each, whatever its
 // size: nearly the whole cost of a session, ORT's own work being milliseconds.  So the worker answers
 // ID3D12Device::CreateDescriptorHeap itself: a heap that a released session gave back (the queue idle
 // since) is handed to the next caller asking for the same description.  D3D12 leaves a new heap's
