@@ -303,13 +303,17 @@ class WorkerSessions:
             "provider": DML,
             "ort_host": "worker",
             "route": "ort_worker (ONNX Runtime's C API, one DirectML device for every session)",
-            "descriptor_heaps": (
-                "recycled: a heap a released session gave back serves the next session (ort_worker's HeapPool)"
-                if self.recycle_descriptor_heaps
-                else "one set per session, as ONNX Runtime alone creates them"
-            ),
+            "descriptor_heaps": self._heap_policy(),
             **self.program.versions(),
         }
+
+    def _heap_policy(self) -> str:
+        pool = str(self.info.get("descriptor_heap_pool", "not installed (an older ort_worker)"))
+        if not self.recycle_descriptor_heaps:
+            return "one set per session, as ONNX Runtime alone creates them"
+        if pool != "installed":
+            return f"one set per session: ort_worker's heap pool is {pool}"
+        return "recycled: a heap a released session gave back serves the next session (ort_worker's HeapPool)"
 
     def data_types(self) -> frozenset[DataType]:
         return self.program.data_types()

@@ -178,19 +178,25 @@ public:
 
     // Every interface of one D3D12 device object shares one vtable; CreateDescriptorHeap is its
     // slot 14 (IUnknown 3, ID3D12Object 4, then GetNodeCount .. CheckFeatureSupport: d3d12.idl's
-    // order, which COM never changes).  Patched once, for the process's only device.
+    // order, which COM never changes).  Patched once, for the process's only device.  Where the
+    // vtable cannot be written, heaps are simply not recycled (`status` says why).
     void install(ID3D12Device* device) {
         if (real_) return;
         void** vtable = *reinterpret_cast<void***>(device);
         DWORD old = 0;
-        if (!VirtualProtect(&vtable[kSlot], sizeof(void*), PAGE_READWRITE, &old))
-            throw HrError{HRESULT_FROM_WIN32(GetLastError()), "VirtualProtect(ID3D12Device vtable)"};
+        if (!VirtualProtect(&vtable[kSlot], sizeof(void*), PAGE_READWRITE, &old)) {
+            status = "not installed: VirtualProtect(ID3D12Device vtable) returned " +
+                     hex32(static_cast<uint32_t>(HRESULT_FROM_WIN32(GetLastError())));
+            return;
+        }
         real_ = reinterpret_cast<CreateFn>(vtable[kSlot]);
         vtable[kSlot] = reinterpret_cast<void*>(&HeapPool::create_hook);
         VirtualProtect(&vtable[kSlot], sizeof(void*), old, &old);
+        status = "installed";
     }
 
     bool recycle = true;
+    std::string status = "not installed";
 
     // Release the heaps nobody uses beyond the `keep` most recent: each holds its memory (~1.5 GB under vkd3d).
     void trim(size_t keep) {
@@ -307,7 +313,8 @@ public:
     std::string info() override {
         JsonWriter w;
         dev_.describe(w);
-        w.str("onnxruntime_version", api_.version())
+        w.str("descriptor_heap_pool", HeapPool::get().status)
+            .str("onnxruntime_version", api_.version())
             .str("onnxruntime_dll", utf8(api_.path().c_str()))
             .str("onnxruntime_dll_version", file_version(api_.path()));
         return w.done();
