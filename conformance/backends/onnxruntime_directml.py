@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import onnx
@@ -356,6 +356,29 @@ def open_sessions(
         ) from e
 
 
+T = TypeVar("T")
+
+
+def session_batches(
+    items: Sequence[T], count: int, bindings: Callable[[T], int], nbytes: Callable[[T], int]
+) -> Iterator[list[T]]:
+    """`items` in order, cut into sessions: at most `count` each, their tensors under BINDINGS_PER_SESSION and
+    BYTES_PER_SESSION (an item over a budget on its own gets a session of its own)."""
+    batch: list[T] = []
+    total_bindings = total_bytes = 0
+    for item in items:
+        b, n = bindings(item), nbytes(item)
+        full = len(batch) >= count or total_bindings + b > BINDINGS_PER_SESSION or total_bytes + n > BYTES_PER_SESSION
+        if batch and full:
+            yield batch
+            batch, total_bindings, total_bytes = [], 0, 0
+        batch.append(item)
+        total_bindings += b
+        total_bytes += n
+    if batch:
+        yield batch
+
+
 @dataclass
 class _Item:
     index: int
@@ -453,8 +476,8 @@ class OnnxRuntimeDirectMLBackend(Backend):
         return result
 
     def run_graphs(self, items: Sequence[tuple[GraphSpec, list[np.ndarray], FeatureLevel]]) -> list[RunResult]:
-        """Several graphs in one model and one session (a session costs about a second); if ORT refuses the
-        batch, each graph alone, so that a refusal is its own graph's."""
+        """Several graphs in one model and one session (cut as run_many's cases are); if ORT refuses the batch,
+        each graph alone, so that a refusal is its own graph's."""
         results: list[RunResult | None] = [None] * len(items)
         batch = []
         for i, (graph, inputs, level) in enumerate(items):
@@ -463,10 +486,16 @@ class OnnxRuntimeDirectMLBackend(Backend):
                 results[i] = lowered
             else:
                 batch.append((i, graph, lowered, inputs))
-        if batch:
-            done = self._graph_batch(batch)
+        graph_batches = session_batches(
+            batch,
+            self.batch_size,
+            lambda one: sum(lw.input_count + lw.output_count for lw in one[2]),
+            lambda one: sum(np.asarray(x).nbytes for x in one[3]),
+        )
+        for session_batch in graph_batches:
+            done = self._graph_batch(session_batch)
             if done is None:  # refused as a batch: one at a time
-                for one in batch:
+                for one in session_batch:
                     results[one[0]] = (self._graph_batch([one]) or {})[one[0]]
             else:
                 for i, result in done.items():
@@ -524,31 +553,11 @@ class OnnxRuntimeDirectMLBackend(Backend):
                 results[i] = RunResult.unsupported(known.reason, reached_operator=known.reached_operator)
                 continue
             batch.append(_Item(i, lowering, list(inputs), sum(tensor_bytes(descriptor).values())))
-        for session_batch in self._batches(batch):
+        for session_batch in session_batches(batch, self.batch_size, lambda i: i.bindings, lambda i: i.nbytes):
             for index, result in self._run_batch(session_batch).items():
                 results[index] = result
         self.stats["cases"] += len(items)
         return [r if r is not None else RunResult.error("internal: no result") for r in results]
-
-    def _batches(self, items: list[_Item]) -> Iterator[list[_Item]]:
-        """`items` in order, cut into sessions: at most batch_size cases, BINDINGS_PER_SESSION tensors and
-        BYTES_PER_SESSION bytes each (a case over a budget on its own gets a session of its own)."""
-        batch: list[_Item] = []
-        bindings = nbytes = 0
-        for item in items:
-            full = (
-                len(batch) >= self.batch_size
-                or bindings + item.bindings > BINDINGS_PER_SESSION
-                or nbytes + item.nbytes > BYTES_PER_SESSION
-            )
-            if batch and full:
-                yield batch
-                batch, bindings, nbytes = [], 0, 0
-            batch.append(item)
-            bindings += item.bindings
-            nbytes += item.nbytes
-        if batch:
-            yield batch
 
     def _run_batch(self, batch: list[_Item]) -> dict[int, RunResult | BaseException]:
         """One session for the batch; a refusal halves it until the culprit stands alone, a crash reruns each case."""

@@ -54,11 +54,13 @@ class FakeHost:
         self.die_on_input = None if die_on_input is None else np.ascontiguousarray(die_on_input).tobytes()
         self.created: list[int] = []  # node count of every model a session was asked for
         self.bindings: list[int] = []  # its tensors: graph inputs and outputs (the parameters are initializers)
+        self.graphs: list[onnx.GraphProto] = []
 
     def create(self, model: bytes):
         graph = onnx.load_from_string(model).graph
         self.created.append(len(graph.node))
         self.bindings.append(len(graph.input) + len(graph.output))
+        self.graphs.append(graph)
         if any(n.op_type == self.refuse_op for n in graph.node):
             raise SessionFailed(
                 "This session contains graph nodes that are assigned to the default CPU EP, but "
@@ -190,6 +192,27 @@ def test_sessions_keep_to_the_case_tensor_and_byte_budgets(monkeypatch):
     for nodes, bindings in zip(host.created, host.bindings):
         assert nodes <= 16 and (nodes == 1 or bindings <= 30)
     assert len(host.created) > len(CASES) // 16  # the budgets cut sessions that 16 cases alone would not
+
+
+def test_graph_compositions_are_cut_into_sessions_by_the_same_budgets(monkeypatch):
+    import conformance.backends.onnxruntime_directml as ort_dml
+    from conformance.cases.compositions import compositions
+    from conformance.cases.corpus import CASES_DIR, load
+
+    units = compositions(load([CASES_DIR / "examples"]).cases)
+    monkeypatch.setattr(ort_dml, "BINDINGS_PER_SESSION", 12)
+    host = FakeHost()
+    backend = OnnxRuntimeDirectMLBackend(sessions=host)
+    results = backend.run_graphs([(u.graph, list(u.inputs), u.feature_level) for u in units])
+    ok = [(u, r) for u, r in zip(units, results) if r.status == "ok"]
+    assert len(ok) > len(units) // 2
+    assert all(compare_outputs(list(u.expected.outputs), r.outputs).equal for u, r in ok)
+    assert len(host.created) > 1
+    for graph in host.graphs:  # each node's tensors, the parameters (initializers) aside: the budget's measure
+        constants = {t.name for t in graph.initializer}
+        bound = sum(len([n for n in node.input if n not in constants]) + len(node.output) for node in graph.node)
+        compositions_in_it = {node.name.split("_")[0] for node in graph.node}  # g<i>_n<n>_<Op>
+        assert len(compositions_in_it) == 1 or bound <= 12
 
 
 def test_a_missing_kernel_is_learnt_once_and_the_same_node_is_refused_without_a_session():
