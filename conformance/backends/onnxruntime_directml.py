@@ -396,7 +396,9 @@ class OnnxRuntimeDirectMLBackend(Backend):
     """ORT's DirectML provider alone, batches of cases per session.  `dml_dll`/`adapter` as for `directml`."""
 
     name = "onnxruntime-directml"
-    max_jobs = 1  # one DirectML device per process costs ~1.6 GB under vkd3d
+    # One worker process: each holds a descriptor heap of ~1.5 GB under vkd3d, and two measured no faster on 2 cores
+    # (the quick profile end to end 26 s against 25 s with one).
+    max_jobs = 1
     batch_size = BATCH_SIZE
     tensor_copies = 6.0  # like the directml runner: every tensor through pipes and D3D12 heaps under Wine
 
@@ -440,7 +442,7 @@ class OnnxRuntimeDirectMLBackend(Backend):
             "crash_reruns": 0,  # cases run again alone after a worker died or hung on their batch
         }
         # (ONNX operator, data type) -> the result of the case whose node ORT refused for want of a kernel: the
-        # same node in another case is refused the same way, without a session (seconds each) to find out.
+        # same node in another case is refused the same way, without a session to find out.
         self.no_kernel: dict[tuple[str, DataType], RunResult] = {}
         self._caps = Capabilities(
             data_types=self.sessions.data_types(), padding_modes=ONNX_SYMMETRIC_FREE, feature_level=max(FeatureLevel)
