@@ -14,7 +14,7 @@
 //   {"op":"run","session":id,"inputs":[{"name","type","shape","bytes"}],"outputs":[names]}
 //                                                   payload: the inputs' bytes, one after another
 //                                                   -> {"outputs":[...],"run_s","heaps":{...}}, the outputs' bytes
-//   {"op":"release","session":id}                   (then waits for the queue: its heaps may serve the next)
+//   {"op":"release","session":id}
 // "heaps": the descriptor heap counters since the process started (HeapPool, below).
 //
 // ONNX Runtime's C API headers are not packaged anywhere this builds, so the few OrtApi entries used
@@ -156,8 +156,8 @@ size_t element_size(int type) {  // ONNXTensorElementDataType -> bytes
 // CBV/SRV/UAV heap of 2048 descriptors (the DescriptorPool of ORT's DmlCommandRecorder), and a run that
 // binds more than about 1,400 tensors another; vkd3d takes 1-6 s and about 1.5 GB for each, whatever its
 // size: nearly the whole cost of a session, ORT's own work being milliseconds.  So the worker answers
-// ID3D12Device::CreateDescriptorHeap itself: a heap that a released session gave back (the queue idle
-// since) is handed to the next caller asking for the same description.  D3D12 leaves a new heap's
+// ID3D12Device::CreateDescriptorHeap itself: a heap that a released session gave back is handed to the
+// next caller asking for the same description, once the queue has finished the work submitted before.  D3D12 leaves a new heap's
 // descriptors undefined, so stale ones are what any heap may hold: the provider writes every descriptor
 // it binds.  The device, DirectML and ORT's settings are untouched; a session request with
 // "recycle_descriptor_heaps": false has its heaps created anew, as ONNX Runtime alone does.
@@ -180,8 +180,10 @@ public:
     // slot 14 (IUnknown 3, ID3D12Object 4, then GetNodeCount .. CheckFeatureSupport: d3d12.idl's
     // order, which COM never changes).  Patched once, for the process's only device.  Where the
     // vtable cannot be written, heaps are simply not recycled (`status` says why).
-    void install(ID3D12Device* device) {
+    void install(ID3D12Device* device, ID3D12CommandQueue* queue) {
         if (real_) return;
+        device_ = device;
+        queue_ = queue;
         void** vtable = *reinterpret_cast<void***>(device);
         DWORD old = 0;
         if (!VirtualProtect(&vtable[kSlot], sizeof(void*), PAGE_READWRITE, &old)) {
@@ -208,6 +210,7 @@ public:
                 ++kept;
                 continue;
             }
+            if (FAILED(wait_idle())) return;  // the GPU may still read it: keep it
             entries_[i].heap->Release();
             entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
         }
@@ -247,7 +250,9 @@ private:
         Lock lock(&lock_);
         ID3D12DescriptorHeap* heap = nullptr;
         for (auto& e : entries_) {
-            if (same(e.desc, *desc) && free(e)) {
+            // Handed out again only once the queue has finished all work submitted so far (a released session's
+            // included): a heap the GPU may still read is never written by its next user.
+            if (same(e.desc, *desc) && free(e) && SUCCEEDED(wait_idle())) {
                 heap = e.heap;
                 ++reused;
                 break;
@@ -276,7 +281,29 @@ private:
         return hr;
     }
 
+    // Signal the queue and wait for it: everything submitted before has finished.
+    HRESULT wait_idle() {
+        HRESULT hr = S_OK;
+        if (!fence_) {
+            hr = device_->CreateFence(0, D3D12_FENCE_FLAG_NONE, __uuidof(ID3D12Fence), fence_.put_void());
+            if (FAILED(hr)) return hr;
+            event_ = CreateEventW(nullptr, FALSE, FALSE, nullptr);
+            if (!event_) return HRESULT_FROM_WIN32(GetLastError());
+        }
+        hr = queue_->Signal(fence_.p, ++fence_value_);
+        if (SUCCEEDED(hr) && fence_->GetCompletedValue() < fence_value_) {
+            hr = fence_->SetEventOnCompletion(fence_value_, event_);
+            if (SUCCEEDED(hr)) WaitForSingleObject(event_, INFINITE);
+        }
+        return hr;
+    }
+
     CreateFn real_ = nullptr;
+    ID3D12Device* device_ = nullptr;  // the Device's, which outlives the pool's use of them
+    ID3D12CommandQueue* queue_ = nullptr;
+    Com<ID3D12Fence> fence_;
+    HANDLE event_ = nullptr;
+    uint64_t fence_value_ = 0;
     SRWLOCK lock_ = SRWLOCK_INIT;
     std::vector<Entry> entries_;
 };
@@ -292,7 +319,7 @@ public:
     }
 
     void init() {
-        HeapPool::get().install(dev_.d3d12());
+        HeapPool::get().install(dev_.d3d12(), dev_.queue());
         api_.call(ort::CreateEnv, "OrtApi::CreateEnv", ort::kLogError, "dml-conformance", &env_);
         const void* dml = nullptr;
         api_.call(ort::GetExecutionProviderApi, "OrtApi::GetExecutionProviderApi(\"DML\")", "DML", ort::kApiVersion,
@@ -307,7 +334,6 @@ public:
         for (auto& kv : sessions_) release(kv.second);
         api_.release(ort::ReleaseMemoryInfo, cpu_);
         api_.release(ort::ReleaseEnv, env_);
-        if (event_) CloseHandle(event_);
     }
 
     std::string info() override {
@@ -331,7 +357,6 @@ public:
                 if (it != sessions_.end()) {
                     release(it->second);
                     sessions_.erase(it);
-                    idle();
                     HeapPool::get().trim(kKeptHeaps);
                 }
                 write_frame(JsonWriter().str("status", "ok").done());
@@ -361,28 +386,9 @@ private:
     void* const* dml_api_ = nullptr;
     std::map<int64_t, Open> sessions_;
     int64_t next_ = 1;
-    Com<ID3D12Fence> fence_;
-    HANDLE event_ = nullptr;
-    uint64_t fence_value_ = 0;
     // Free heaps kept for the next session after a release: a session takes one (the Python side keeps a batch's
     // tensors under what one heap holds); one that needed more gives the others back to the system.
     static constexpr size_t kKeptHeaps = 1;
-
-    // The queue has finished everything submitted so far (a released session's work included): only then
-    // may its descriptor heaps be handed to another session.
-    void idle() {
-        if (!fence_) {
-            CHECK(dev_.d3d12()->CreateFence(0, D3D12_FENCE_FLAG_NONE, __uuidof(ID3D12Fence), fence_.put_void()),
-                  "ID3D12Device::CreateFence");
-            event_ = CreateEventW(nullptr, FALSE, FALSE, nullptr);
-            if (!event_) throw HrError{HRESULT_FROM_WIN32(GetLastError()), "CreateEventW"};
-        }
-        CHECK(dev_.queue()->Signal(fence_.p, ++fence_value_), "ID3D12CommandQueue::Signal");
-        if (fence_->GetCompletedValue() < fence_value_) {
-            CHECK(fence_->SetEventOnCompletion(fence_value_, event_), "ID3D12Fence::SetEventOnCompletion");
-            WaitForSingleObject(event_, INFINITE);
-        }
-    }
 
     void release(Open& open) {
         api_.release(ort::ReleaseSession, open.session);
