@@ -1,11 +1,22 @@
 """Backend `onnxruntime-directml`: ONNX Runtime's DirectML execution provider, executed for real.
 
 The descriptor is lowered to an ONNX node (conformance.lowering; ORT runs Slice as DML_SLICE1, Pad as
-DML_PADDING1, Split as DML_SPLIT), many cases' nodes go into one model (a session costs about a second,
-a run milliseconds), and the model runs on DmlExecutionProvider alone with CPU fallback disabled: a
-node DirectML will not take makes the session fail, and the batch is halved until that case stands
-alone and is reported unsupported with ORT's message, never run on the CPU.  Graph optimization is
-off, so every case's node is executed as its own DirectML operator: nothing is folded or removed.
+DML_PADDING1, Split as DML_SPLIT), many cases' nodes go into one model, and the model runs on
+DmlExecutionProvider alone with CPU fallback disabled: a node DirectML will not take makes the session
+fail, and the batch is halved until that case stands alone and is reported unsupported with ORT's
+message, never run on the CPU.  A worker that dies or hangs on a batch answered none of it: each of
+its cases runs again alone, so that only the one at fault gets the crash.  Every case's node reads
+only its own inputs, so its result is the one it gets in a session of its own (tests/directml checks
+that record by record).
+
+What a session costs, measured under Wine (vkd3d 1.6 on lavapipe, 2 cores): each session's DirectML
+provider creates a 2048-descriptor heap, and vkd3d takes 1-6 s and about 1.5 GB for it; ORT's own
+work was milliseconds.  So the worker hands heaps that a released session gave back to the next one
+(ort_worker.cpp, HeapPool): a session then costs 2 ms for one node, about 1 ms a node up to
+BATCH_SIZE and more per node beyond (ORT's partitioning grows faster than the node count).  A batch
+also keeps its tensors under BINDINGS_PER_SESSION, so that one heap holds its descriptors (past
+about 1,400 tensors ORT's provider creates another heap during the run), and under
+BYTES_PER_SESSION.
 
 Sessions come from a host (`--ort-host`).  `worker` (`WorkerSessions`, on Windows and under Wine
 alike) is the native ort_worker on ONNX Runtime's C API, with one D3D12 device, DirectML device and
@@ -19,15 +30,16 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import onnx
 
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel
 from oracle.graph import GraphSpec
+from oracle.size import tensor_bytes
 
 from ..lowering import (
     IR_VERSION,
@@ -77,7 +89,18 @@ class SessionSettings:
 CPU_SETTINGS = SessionSettings("disabled", dml_graph_fusion=False)  # tests' CPU stand-in: nothing fused
 # ORT names the node a failure happened in ("... running Pad node. Name:'c3_Pad'"): the case is c3.
 NODE_NAME = re.compile(r"\bName:\s*'c(\d+)_[A-Za-z]+'|node with name '?c(\d+)_")
-BATCH_SIZE = 100  # cases per session: measured 0.9-1.8 s to create under Wine, whatever the count
+# Cases per session.  Measured under Wine with heaps recycled, the quick profile's mix: create + run 4.7 ms a
+# case at 25 a session, 2.0 at 50, 1.5-1.7 at 100-200, 1.9 at 300, 2.9 at 800.  Without recycling a session
+# cost 1-6 s whatever its size (the heap), which 100 cases a session amortised (LEGACY_BATCH_SIZE).
+BATCH_SIZE = 200
+LEGACY_BATCH_SIZE = 100
+# Data tensors (inputs + outputs) per session: the provider's descriptor pool holds 2048 descriptors a heap and
+# took about 1.4 per tensor; batches of 1,460 tensors already needed a second heap (2-9 s more under vkd3d,
+# 1.5 GB), of 1,000 never did.
+BINDINGS_PER_SESSION = 1000
+# The batch's tensors (inputs and outputs, as the descriptors size them).  Measured with 1 MiB Slices: about
+# 200 MiB/s in and out alike at 4, 16 or 64 MiB a session (the session's cost is gone by 4 MiB), 134 MiB/s at 256.
+BYTES_PER_SESSION = 64 << 20
 # The onnxruntime module creates a D3D12 device per DirectML session and never gives it back (about
 # 1.5 GB each under vkd3d): a worker process that reached 23 GB was killed by the kernel. After this
 # many sessions the backend asks for a fresh worker process (Backend.exhausted).
@@ -210,13 +233,17 @@ class WorkerSessions:
         ort_dll: str | None = None,
         settings: SessionSettings = SessionSettings(),
         timeout: float = 600.0,
+        recycle_descriptor_heaps: bool = True,
     ):
         from .directml.backend import NativeProgram
 
         self.settings = settings
         self.timeout = timeout
+        self.recycle_descriptor_heaps = recycle_descriptor_heaps
         self.program = NativeProgram("ort_worker", dml_dll=dml_dll, adapter=adapter, ort_dll=ort_dll)
         self.info = self.program.info
+        # The worker's descriptor heap counters (HeapPool): created, reused, create_s, since its process started.
+        self.heaps: dict[str, float] = {}
 
     def create(self, model: bytes) -> int:
         header, _ = self.program.request(
@@ -224,13 +251,20 @@ class WorkerSessions:
                 "op": "session",
                 "graph_optimization_level": self.settings.level,
                 "disable_dml_graph_fusion": not self.settings.dml_graph_fusion,
+                "recycle_descriptor_heaps": self.recycle_descriptor_heaps,
             },
             model,
             timeout=self.timeout,
         )
+        self._count_heaps(header)
         if header.get("status") != "ok":
             raise SessionFailed(header.get("message") or f"{header.get('call')}: {header}")
         return int(header["session"])
+
+    def _count_heaps(self, header: dict) -> None:
+        heaps = header.get("heaps")
+        if isinstance(heaps, dict):
+            self.heaps = {k: float(v) for k, v in heaps.items() if isinstance(v, (int, float))}
 
     def run(self, session: int, feeds: dict[str, np.ndarray], outputs: list[str]) -> list[np.ndarray]:
         arrays = [np.ascontiguousarray(x) for x in feeds.values()]
@@ -248,6 +282,7 @@ class WorkerSessions:
             b"".join(x.tobytes() for x in arrays),
             timeout=self.timeout,
         )
+        self._count_heaps(header)
         if header.get("status") != "ok":
             raise SessionFailed(header.get("message") or f"{header.get('call')}: {header}")
         results, offset = [], 0
@@ -270,8 +305,17 @@ class WorkerSessions:
             "provider": DML,
             "ort_host": "worker",
             "route": "ort_worker (ONNX Runtime's C API, one DirectML device for every session)",
+            "descriptor_heaps": self._heap_policy(),
             **self.program.versions(),
         }
+
+    def _heap_policy(self) -> str:
+        pool = str(self.info.get("descriptor_heap_pool", "not installed (an older ort_worker)"))
+        if not self.recycle_descriptor_heaps:
+            return "one set per session, as ONNX Runtime alone creates them"
+        if pool != "installed":
+            return f"one set per session: ort_worker's heap pool is {pool}"
+        return "recycled: a heap a released session gave back serves the next session (ort_worker's HeapPool)"
 
     def data_types(self) -> frozenset[DataType]:
         return self.program.data_types()
@@ -283,14 +327,23 @@ class WorkerSessions:
         self.program.close()
 
 
-def open_sessions(host: str | None, *, dml_dll: str | None, adapter: str | None, settings: SessionSettings) -> Sessions:
+def open_sessions(
+    host: str | None,
+    *,
+    dml_dll: str | None,
+    adapter: str | None,
+    settings: SessionSettings,
+    recycle_descriptor_heaps: bool = True,
+) -> Sessions:
     """The host --ort-host names; by default the worker where it can start, else the module (a Windows machine
     with no built programs and no compiler still runs ORT's DirectML provider)."""
     if host == "python" and dml_dll is not None:
         raise BackendUnavailable("--dml-dll needs --ort-host worker: the onnxruntime module loads its own DirectML.dll")
     if host in (None, "worker"):
         try:
-            return WorkerSessions(dml_dll=dml_dll, adapter=adapter, settings=settings)
+            return WorkerSessions(
+                dml_dll=dml_dll, adapter=adapter, settings=settings, recycle_descriptor_heaps=recycle_descriptor_heaps
+            )
         except BackendUnavailable as e:
             if host == "worker" or dml_dll is not None:
                 raise
@@ -305,18 +358,49 @@ def open_sessions(host: str | None, *, dml_dll: str | None, adapter: str | None,
         ) from e
 
 
+T = TypeVar("T")
+
+
+def session_batches(
+    items: Sequence[T], count: int, bindings: Callable[[T], int], nbytes: Callable[[T], int]
+) -> Iterator[list[T]]:
+    """`items` in order, cut into sessions: at most `count` each, their tensors under BINDINGS_PER_SESSION and
+    BYTES_PER_SESSION (an item over a budget on its own gets a session of its own)."""
+    batch: list[T] = []
+    total_bindings = total_bytes = 0
+    for item in items:
+        b, n = bindings(item), nbytes(item)
+        full = len(batch) >= count or total_bindings + b > BINDINGS_PER_SESSION or total_bytes + n > BYTES_PER_SESSION
+        if batch and full:
+            yield batch
+            batch, total_bindings, total_bytes = [], 0, 0
+        batch.append(item)
+        total_bindings += b
+        total_bytes += n
+    if batch:
+        yield batch
+
+
 @dataclass
 class _Item:
     index: int
     lowering: Lowering
     xs: list[np.ndarray]  # the data inputs (several for JOIN's Concat)
+    nbytes: int  # the descriptor's tensors, inputs and outputs
+
+    @property
+    def bindings(self) -> int:
+        """The tensors the provider binds for this case's node: its data inputs and its outputs."""
+        return self.lowering.input_count + self.lowering.output_count
 
 
 class OnnxRuntimeDirectMLBackend(Backend):
     """ORT's DirectML provider alone, batches of cases per session.  `dml_dll`/`adapter` as for `directml`."""
 
     name = "onnxruntime-directml"
-    max_jobs = 1  # one DirectML device per process costs ~1.6 GB under vkd3d
+    # One worker process: each holds a descriptor heap of ~1.5 GB under vkd3d, and two measured no faster on 2 cores
+    # (the quick profile end to end 26 s against 25 s with one).
+    max_jobs = 1
     batch_size = BATCH_SIZE
     tensor_copies = 6.0  # like the directml runner: every tensor through pipes and D3D12 heaps under Wine
 
@@ -330,7 +414,11 @@ class OnnxRuntimeDirectMLBackend(Backend):
         batch_size: int = BATCH_SIZE,
         graph_optimization: str = "all",
         dml_graph_fusion: str = "on",
+        recycle_descriptor_heaps: bool = True,
     ):
+        """`batch_size` (cases per session) and `recycle_descriptor_heaps` (the worker's HeapPool) change only how
+        fast results come: batch_size=1, recycle_descriptor_heaps=False is a session of its own per case, with
+        every heap ONNX Runtime asks for created anew."""
         if graph_optimization not in GRAPH_OPTIMIZATION_LEVELS:
             raise ValueError(
                 f"graph_optimization={graph_optimization!r}; expected one of {', '.join(GRAPH_OPTIMIZATION_LEVELS)}"
@@ -338,13 +426,25 @@ class OnnxRuntimeDirectMLBackend(Backend):
         if dml_graph_fusion not in ("on", "off"):
             raise ValueError(f"dml_graph_fusion={dml_graph_fusion!r}; expected on or off")
         self.settings = SessionSettings(graph_optimization, dml_graph_fusion == "on")
+        if not (isinstance(batch_size, int) and batch_size >= 1):
+            raise ValueError(f"batch_size={batch_size!r}; expected an integer >= 1")
         self.sessions: Sessions = sessions or open_sessions(
-            ort_host, dml_dll=dml_dll, adapter=adapter, settings=self.settings
+            ort_host,
+            dml_dll=dml_dll,
+            adapter=adapter,
+            settings=self.settings,
+            recycle_descriptor_heaps=recycle_descriptor_heaps,
         )
         self.batch_size = batch_size
-        self.stats = {"sessions": 0, "refused_sessions": 0, "cases": 0, "known_refusals": 0}
+        self.stats = {
+            "sessions": 0,
+            "refused_sessions": 0,
+            "cases": 0,
+            "known_refusals": 0,
+            "crash_reruns": 0,  # cases run again alone after a worker died or hung on their batch
+        }
         # (ONNX operator, data type) -> the result of the case whose node ORT refused for want of a kernel: the
-        # same node in another case is refused the same way, without a session (seconds each) to find out.
+        # same node in another case is refused the same way, without a session to find out.
         self.no_kernel: dict[tuple[str, DataType], RunResult] = {}
         self._caps = Capabilities(
             data_types=self.sessions.data_types(), padding_modes=ONNX_SYMMETRIC_FREE, feature_level=max(FeatureLevel)
@@ -380,8 +480,8 @@ class OnnxRuntimeDirectMLBackend(Backend):
         return result
 
     def run_graphs(self, items: Sequence[tuple[GraphSpec, list[np.ndarray], FeatureLevel]]) -> list[RunResult]:
-        """Several graphs in one model and one session (a session costs about a second); if ORT refuses the
-        batch, each graph alone, so that a refusal is its own graph's."""
+        """Several graphs in one model and one session (cut as run_many's cases are); if ORT refuses the batch,
+        each graph alone, so that a refusal is its own graph's."""
         results: list[RunResult | None] = [None] * len(items)
         batch = []
         for i, (graph, inputs, level) in enumerate(items):
@@ -390,10 +490,16 @@ class OnnxRuntimeDirectMLBackend(Backend):
                 results[i] = lowered
             else:
                 batch.append((i, graph, lowered, inputs))
-        if batch:
-            done = self._graph_batch(batch)
+        graph_batches = session_batches(
+            batch,
+            self.batch_size,
+            lambda one: sum(lw.input_count + lw.output_count for lw in one[2]),
+            lambda one: sum(np.asarray(x).nbytes for x in one[3]),
+        )
+        for session_batch in graph_batches:
+            done = self._graph_batch(session_batch)
             if done is None:  # refused as a batch: one at a time
-                for one in batch:
+                for one in session_batch:
                     results[one[0]] = (self._graph_batch([one]) or {})[one[0]]
             else:
                 for i, result in done.items():
@@ -450,15 +556,15 @@ class OnnxRuntimeDirectMLBackend(Backend):
                 self.stats["known_refusals"] += 1
                 results[i] = RunResult.unsupported(known.reason, reached_operator=known.reached_operator)
                 continue
-            batch.append(_Item(i, lowering, list(inputs)))
-        for start in range(0, len(batch), self.batch_size):
-            for index, result in self._run_batch(batch[start : start + self.batch_size]).items():
+            batch.append(_Item(i, lowering, list(inputs), sum(tensor_bytes(descriptor).values())))
+        for session_batch in session_batches(batch, self.batch_size, lambda i: i.bindings, lambda i: i.nbytes):
+            for index, result in self._run_batch(session_batch).items():
                 results[index] = result
         self.stats["cases"] += len(items)
         return [r if r is not None else RunResult.error("internal: no result") for r in results]
 
     def _run_batch(self, batch: list[_Item]) -> dict[int, RunResult | BaseException]:
-        """One session for the batch; a refusal or failure halves it until the culprit stands alone."""
+        """One session for the batch; a refusal halves it until the culprit stands alone, a crash reruns each case."""
         if not batch:
             return {}
         t0 = time.perf_counter()
@@ -468,7 +574,7 @@ class OnnxRuntimeDirectMLBackend(Backend):
             self.stats["refused_sessions"] += 1
             return self._halve(batch, e, "create a session for")
         except Exception as e:  # the worker died or hung: find the case that did it
-            return self._halve(batch, e, "create a session for")
+            return self._rerun_alone(batch, e)
         self.stats["sessions"] += 1
         t1 = time.perf_counter()
         feeds = {
@@ -479,18 +585,21 @@ class OnnxRuntimeDirectMLBackend(Backend):
         names = [f"{batch_prefix(k)}out{j}" for k, item in enumerate(batch) for j in range(item.lowering.output_count)]
         try:
             outputs = self.sessions.run(session, feeds, names)
-        except Exception as e:
+        except SessionFailed as e:
             return self._halve(batch, e, "run")
+        except Exception as e:
+            return self._rerun_alone(batch, e)
         finally:
             try:
                 self.sessions.release(session)
-            except Exception:  # a worker that died while running: the halving restarts it
+            except Exception:  # a worker that died while running: the rerun restarts it
                 pass
         t2 = time.perf_counter()
         results: dict[int, RunResult | BaseException] = {}
         timings = {"session_s": (t1 - t0) / len(batch), "run_s": (t2 - t1) / len(batch), "batch": float(len(batch))}
+        answers = iter(outputs)
         for item in batch:
-            mine = [outputs.pop(0) for _ in range(item.lowering.output_count)]
+            mine = [next(answers) for _ in range(item.lowering.output_count)]
             results[item.index] = RunResult.ok(
                 mine,
                 reached_operator=item.lowering.dml_operator,
@@ -499,17 +608,27 @@ class OnnxRuntimeDirectMLBackend(Backend):
             )
         return results
 
-    def _halve(self, batch: list[_Item], error: BaseException, phase: str) -> dict[int, RunResult | BaseException]:
-        """Find the case that failed: the one ORT's message names (its node is `c<k>_<Op>`), else by halving."""
+    def _rerun_alone(self, batch: list[_Item], error: BaseException) -> dict[int, RunResult | BaseException]:
+        """The worker died or hung on `batch` before answering any of it: each case again in a session of its own
+        (the worker restarts), so that the crash is only the case that crashes alone (as deqp-runner reruns a
+        crashed group case by case).  Halving would restart the worker once per level."""
+        if len(batch) == 1:
+            return {batch[0].index: error}  # the worker crashed or hung on this very case
+        self.stats["crash_reruns"] += len(batch)
+        results: dict[int, RunResult | BaseException] = {}
+        for item in batch:
+            results.update(self._run_batch([item]))
+        return results
+
+    def _halve(self, batch: list[_Item], error: SessionFailed, phase: str) -> dict[int, RunResult | BaseException]:
+        """Find the case ORT refused: the one its message names (its node is `c<k>_<Op>`), else by halving."""
         if len(batch) == 1:
             item = batch[0]
-            if not isinstance(error, SessionFailed):
-                return {item.index: error}  # the worker crashed or hung on this very case
             return {item.index: self._classify(error, phase, item.lowering)}
-        match = NODE_NAME.search(str(error)) if isinstance(error, SessionFailed) else None
+        match = NODE_NAME.search(str(error))
         k = int(next(g for g in match.groups() if g)) if match else len(batch)
         if k < len(batch):
-            culprit = {batch[k].index: self._classify(error, phase, batch[k].lowering)}  # type: ignore[arg-type]
+            culprit = {batch[k].index: self._classify(error, phase, batch[k].lowering)}
             return {**culprit, **self._run_batch(batch[:k] + batch[k + 1 :])}
         half = len(batch) // 2
         return {**self._run_batch(batch[:half]), **self._run_batch(batch[half:])}

@@ -42,14 +42,25 @@ def items(cases):
 class FakeHost:
     """A session host that runs models on ORT's CPU provider, but refuses or dies where told."""
 
-    def __init__(self, refuse_op: str | None = None, die_on_op: str | None = None, no_kernel_op: str | None = None):
+    def __init__(
+        self,
+        refuse_op: str | None = None,
+        die_on_op: str | None = None,
+        no_kernel_op: str | None = None,
+        die_on_input: np.ndarray | None = None,
+    ):
         self.cpu = PythonSessions(CPU)
         self.refuse_op, self.die_on_op, self.no_kernel_op = refuse_op, die_on_op, no_kernel_op
+        self.die_on_input = None if die_on_input is None else np.ascontiguousarray(die_on_input).tobytes()
         self.created: list[int] = []  # node count of every model a session was asked for
+        self.bindings: list[int] = []  # its tensors: graph inputs and outputs (the parameters are initializers)
+        self.graphs: list[onnx.GraphProto] = []
 
     def create(self, model: bytes):
         graph = onnx.load_from_string(model).graph
         self.created.append(len(graph.node))
+        self.bindings.append(len(graph.input) + len(graph.output))
+        self.graphs.append(graph)
         if any(n.op_type == self.refuse_op for n in graph.node):
             raise SessionFailed(
                 "This session contains graph nodes that are assigned to the default CPU EP, but "
@@ -65,7 +76,9 @@ class FakeHost:
 
     def run(self, session, feeds, outputs):
         inner, graph = session
-        if any(n.op_type == self.die_on_op for n in graph.node):
+        if any(n.op_type == self.die_on_op for n in graph.node) or any(
+            np.ascontiguousarray(x).tobytes() == self.die_on_input for x in feeds.values()
+        ):
             raise RuntimeError("the worker exited during run (killed by signal 11 (SIGSEGV))")
         return self.cpu.run(inner, feeds, outputs)
 
@@ -146,6 +159,60 @@ def test_a_case_that_kills_the_worker_gets_the_exception_and_no_other_case_does(
     for case, result in zip(CASES, results):
         if case.operator in PADS and not isinstance(result, BaseException):  # refused before it could run
             assert result.status == "unsupported" and any(w in result.reason for w in STAND_IN_LIMITS)
+
+
+def test_a_crash_on_the_kth_case_of_a_batch_costs_exactly_that_case():
+    """The batch answered nothing: each of its cases runs again alone, and only the one that crashes alone crashes."""
+    batch = [c for c in CASES if c.operator not in PADS][:40]  # no stand-in limits: every case comes back
+    victim = batch[17]
+    host = FakeHost(die_on_input=victim.inputs[0])
+    backend = OnnxRuntimeDirectMLBackend(sessions=host, batch_size=64)
+    results = backend.run_many(items(batch))
+    assert [c.id for c, r in zip(batch, results) if isinstance(r, BaseException)] == [victim.id]
+    assert "SIGSEGV" in str(results[17])
+    passed, other = judge(batch, results)
+    assert passed == len(batch) - 1 and [c.id for c, _ in other] == [victim.id]
+    assert host.created == [len(batch)] + [1] * len(batch)  # one try as a batch, then one session a case
+    assert backend.stats["crash_reruns"] == len(batch)
+
+
+def test_sessions_keep_to_the_case_tensor_and_byte_budgets(monkeypatch):
+    import conformance.backends.onnxruntime_directml as ort_dml
+
+    monkeypatch.setattr(ort_dml, "BINDINGS_PER_SESSION", 30)
+    monkeypatch.setattr(ort_dml, "BYTES_PER_SESSION", 4000)
+    host = FakeHost()
+    backend = OnnxRuntimeDirectMLBackend(sessions=host, batch_size=16)
+    results = backend.run_many(items(CASES))
+    assert judge(CASES, results)[0] >= 90
+    sizes = [sum(oracle.size.tensor_bytes(c.descriptor).values()) for c in CASES]
+    big = sum(s > 4000 for s in sizes)
+    assert big > 0  # some cases over the byte budget: each gets a session of its own
+    assert host.created.count(1) >= big
+    for nodes, bindings in zip(host.created, host.bindings):
+        assert nodes <= 16 and (nodes == 1 or bindings <= 30)
+    assert len(host.created) > len(CASES) // 16  # the budgets cut sessions that 16 cases alone would not
+
+
+def test_graph_compositions_are_cut_into_sessions_by_the_same_budgets(monkeypatch):
+    import conformance.backends.onnxruntime_directml as ort_dml
+    from conformance.cases.compositions import compositions
+    from conformance.cases.corpus import CASES_DIR, load
+
+    units = compositions(load([CASES_DIR / "examples"]).cases)
+    monkeypatch.setattr(ort_dml, "BINDINGS_PER_SESSION", 12)
+    host = FakeHost()
+    backend = OnnxRuntimeDirectMLBackend(sessions=host)
+    results = backend.run_graphs([(u.graph, list(u.inputs), u.feature_level) for u in units])
+    ok = [(u, r) for u, r in zip(units, results) if r.status == "ok"]
+    assert len(ok) > len(units) // 2
+    assert all(compare_outputs(list(u.expected.outputs), r.outputs).equal for u, r in ok)
+    assert len(host.created) > 1
+    for graph in host.graphs:  # each node's tensors, the parameters (initializers) aside: the budget's measure
+        constants = {t.name for t in graph.initializer}
+        bound = sum(len([n for n in node.input if n not in constants]) + len(node.output) for node in graph.node)
+        compositions_in_it = {node.name.split("_")[0] for node in graph.node}  # g<i>_n<n>_<Op>
+        assert len(compositions_in_it) == 1 or bound <= 12
 
 
 def test_a_missing_kernel_is_learnt_once_and_the_same_node_is_refused_without_a_session():

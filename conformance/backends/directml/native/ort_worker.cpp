@@ -1,17 +1,21 @@
 // ort_worker: ONNX Runtime's DirectML execution provider, driven over the same framed protocol as dml_runner.
 //
 // One process, one D3D12 device, one DirectML device and one command queue, handed to every session
-// (OrtDmlApi::SessionOptionsAppendExecutionProvider_DML1): a session then costs about a second
-// instead of five under Wine.  The Python side builds the models and batches the cases; this program
+// (OrtDmlApi::SessionOptionsAppendExecutionProvider_DML1), and descriptor heaps recycled between sessions
+// (HeapPool): under Wine a session then costs milliseconds, where a device each cost five seconds and a
+// heap each one to six.  The Python side builds the models and batches the cases; this program
 // only creates sessions (DmlExecutionProvider alone, CPU fallback disabled), runs them and returns the
 // outputs' bytes.  A session that ONNX Runtime refuses is reported with ORT's own message.
 //
 // Requests (besides info and quit):
-//   {"op":"session","graph_optimization_level":N,"disable_dml_graph_fusion":B}   payload: a serialized ONNX model
-//                                                   -> {"session":id}
+//   {"op":"session","graph_optimization_level":N,"disable_dml_graph_fusion":B,"recycle_descriptor_heaps":B}
+//                                                   payload: a serialized ONNX model
+//                                                   -> {"session":id,"create_s","heaps":{...}}
 //   {"op":"run","session":id,"inputs":[{"name","type","shape","bytes"}],"outputs":[names]}
 //                                                   payload: the inputs' bytes, one after another
+//                                                   -> {"outputs":[...],"run_s","heaps":{...}}, the outputs' bytes
 //   {"op":"release","session":id}
+// "heaps": the descriptor heap counters since the process started (HeapPool, below).
 //
 // ONNX Runtime's C API headers are not packaged anywhere this builds, so the few OrtApi entries used
 // are declared here by slot: OrtApi is a struct of function pointers that ONNX Runtime only ever
@@ -146,6 +150,164 @@ size_t element_size(int type) {  // ONNXTensorElementDataType -> bytes
 
 }  // namespace ort
 
+// Descriptor heaps, recycled between sessions.
+//
+// Measured under Wine (vkd3d 1.6 on lavapipe): each session's DirectML provider creates a shader-visible
+// CBV/SRV/UAV heap of 2048 descriptors (the DescriptorPool of ORT's DmlCommandRecorder), and a run that
+// binds more than about 1,400 tensors another; vkd3d takes 1-6 s and about 1.5 GB for each, whatever its
+// size: nearly the whole cost of a session, ORT's own work being milliseconds.  So the worker answers
+// ID3D12Device::CreateDescriptorHeap itself: a heap that a released session gave back is handed to the
+// next caller asking for the same description, once the queue has finished the work submitted before.  D3D12 leaves a new heap's
+// descriptors undefined, so stale ones are what any heap may hold: the provider writes every descriptor
+// it binds.  The device, DirectML and ORT's settings are untouched; a session request with
+// "recycle_descriptor_heaps": false has its heaps created anew, as ONNX Runtime alone does.
+struct Lock {  // mingw-w64 with win32 threads has no std::mutex
+    explicit Lock(SRWLOCK* l) : l_(l) { AcquireSRWLockExclusive(l_); }
+    ~Lock() { ReleaseSRWLockExclusive(l_); }
+    Lock(const Lock&) = delete;
+    Lock& operator=(const Lock&) = delete;
+    SRWLOCK* l_;
+};
+
+class HeapPool {
+public:
+    static HeapPool& get() {
+        static HeapPool pool;
+        return pool;
+    }
+
+    // Every interface of one D3D12 device object shares one vtable; CreateDescriptorHeap is its
+    // slot 14 (IUnknown 3, ID3D12Object 4, then GetNodeCount .. CheckFeatureSupport: d3d12.idl's
+    // order, which COM never changes).  Patched once, for the process's only device.  Where the
+    // vtable cannot be written, heaps are simply not recycled (`status` says why).
+    void install(ID3D12Device* device, ID3D12CommandQueue* queue) {
+        if (real_) return;
+        device_ = device;
+        queue_ = queue;
+        void** vtable = *reinterpret_cast<void***>(device);
+        DWORD old = 0;
+        if (!VirtualProtect(&vtable[kSlot], sizeof(void*), PAGE_READWRITE, &old)) {
+            status = "not installed: VirtualProtect(ID3D12Device vtable) returned " +
+                     hex32(static_cast<uint32_t>(HRESULT_FROM_WIN32(GetLastError())));
+            return;
+        }
+        real_ = reinterpret_cast<CreateFn>(vtable[kSlot]);
+        vtable[kSlot] = reinterpret_cast<void*>(&HeapPool::create_hook);
+        VirtualProtect(&vtable[kSlot], sizeof(void*), old, &old);
+        status = "installed";
+    }
+
+    bool recycle = true;
+    std::string status = "not installed";
+
+    // Release the heaps nobody uses beyond the `keep` most recent: each holds its memory (~1.5 GB under vkd3d).
+    void trim(size_t keep) {
+        Lock lock(&lock_);
+        size_t kept = 0;
+        for (size_t i = entries_.size(); i-- > 0;) {
+            if (!free(entries_[i])) continue;
+            if (kept < keep) {
+                ++kept;
+                continue;
+            }
+            if (FAILED(wait_idle())) return;  // the GPU may still read it: keep it
+            entries_[i].heap->Release();
+            entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+    }
+
+    uint64_t created = 0, reused = 0;
+    size_t lent_peak = 0;  // the most recycled heaps in use at once since it was last reset (each session)
+    double create_s = 0;  // in the real CreateDescriptorHeap
+
+private:
+    using CreateFn = HRESULT(STDMETHODCALLTYPE*)(ID3D12Device*, const D3D12_DESCRIPTOR_HEAP_DESC*, REFIID, void**);
+    static constexpr size_t kSlot = 14;
+    struct Entry {
+        ID3D12DescriptorHeap* heap;  // the pool's own reference
+        D3D12_DESCRIPTOR_HEAP_DESC desc;
+    };
+
+    // Only the pool holds it (AddRef returns the new count: the pool's reference and this probe's).
+    static bool free(const Entry& e) {
+        ULONG count = e.heap->AddRef();
+        e.heap->Release();
+        return count == 2;
+    }
+
+    static bool same(const D3D12_DESCRIPTOR_HEAP_DESC& a, const D3D12_DESCRIPTOR_HEAP_DESC& b) {
+        return a.Type == b.Type && a.NumDescriptors == b.NumDescriptors && a.Flags == b.Flags &&
+               a.NodeMask == b.NodeMask;
+    }
+
+    static HRESULT STDMETHODCALLTYPE create_hook(ID3D12Device* device, const D3D12_DESCRIPTOR_HEAP_DESC* desc,
+                                                 REFIID riid, void** out) {
+        return get().create(device, desc, riid, out);
+    }
+
+    HRESULT create(ID3D12Device* device, const D3D12_DESCRIPTOR_HEAP_DESC* desc, REFIID riid, void** out) {
+        if (!recycle || !desc || !out) return timed(device, desc, riid, out);
+        Lock lock(&lock_);
+        ID3D12DescriptorHeap* heap = nullptr;
+        for (auto& e : entries_) {
+            // Handed out again only once the queue has finished all work submitted so far (a released session's
+            // included): a heap the GPU may still read is never written by its next user.
+            if (same(e.desc, *desc) && free(e) && SUCCEEDED(wait_idle())) {
+                heap = e.heap;
+                ++reused;
+                break;
+            }
+        }
+        if (!heap) {
+            HRESULT hr = timed(device, desc, __uuidof(ID3D12DescriptorHeap), reinterpret_cast<void**>(&heap));
+            if (FAILED(hr)) return hr;
+            entries_.push_back(Entry{heap, *desc});
+        }
+        HRESULT hr = heap->QueryInterface(riid, out);
+        size_t lent = 0;
+        for (auto& e : entries_) lent += free(e) ? 0 : 1;
+        lent_peak = std::max(lent_peak, lent);
+        return hr;
+    }
+
+    HRESULT timed(ID3D12Device* device, const D3D12_DESCRIPTOR_HEAP_DESC* desc, REFIID riid, void** out) {
+        LARGE_INTEGER t0, t1, freq;
+        QueryPerformanceFrequency(&freq);
+        QueryPerformanceCounter(&t0);
+        HRESULT hr = real_(device, desc, riid, out);
+        QueryPerformanceCounter(&t1);
+        ++created;
+        create_s += static_cast<double>(t1.QuadPart - t0.QuadPart) / freq.QuadPart;
+        return hr;
+    }
+
+    // Signal the queue and wait for it: everything submitted before has finished.
+    HRESULT wait_idle() {
+        HRESULT hr = S_OK;
+        if (!fence_) {
+            hr = device_->CreateFence(0, D3D12_FENCE_FLAG_NONE, __uuidof(ID3D12Fence), fence_.put_void());
+            if (FAILED(hr)) return hr;
+            event_ = CreateEventW(nullptr, FALSE, FALSE, nullptr);
+            if (!event_) return HRESULT_FROM_WIN32(GetLastError());
+        }
+        hr = queue_->Signal(fence_.p, ++fence_value_);
+        if (SUCCEEDED(hr) && fence_->GetCompletedValue() < fence_value_) {
+            hr = fence_->SetEventOnCompletion(fence_value_, event_);
+            if (SUCCEEDED(hr)) WaitForSingleObject(event_, INFINITE);
+        }
+        return hr;
+    }
+
+    CreateFn real_ = nullptr;
+    ID3D12Device* device_ = nullptr;  // the Device's, which outlives the pool's use of them
+    ID3D12CommandQueue* queue_ = nullptr;
+    Com<ID3D12Fence> fence_;
+    HANDLE event_ = nullptr;
+    uint64_t fence_value_ = 0;
+    SRWLOCK lock_ = SRWLOCK_INIT;
+    std::vector<Entry> entries_;
+};
+
 class Worker : public Program {
 public:
     Worker(Device& device, const std::wstring& ort_dll) : dev_(device), api_(ort_dll) {
@@ -157,6 +319,7 @@ public:
     }
 
     void init() {
+        HeapPool::get().install(dev_.d3d12(), dev_.queue());
         api_.call(ort::CreateEnv, "OrtApi::CreateEnv", ort::kLogError, "dml-conformance", &env_);
         const void* dml = nullptr;
         api_.call(ort::GetExecutionProviderApi, "OrtApi::GetExecutionProviderApi(\"DML\")", "DML", ort::kApiVersion,
@@ -176,7 +339,8 @@ public:
     std::string info() override {
         JsonWriter w;
         dev_.describe(w);
-        w.str("onnxruntime_version", api_.version())
+        w.str("descriptor_heap_pool", HeapPool::get().status)
+            .str("onnxruntime_version", api_.version())
             .str("onnxruntime_dll", utf8(api_.path().c_str()))
             .str("onnxruntime_dll_version", file_version(api_.path()));
         return w.done();
@@ -193,6 +357,7 @@ public:
                 if (it != sessions_.end()) {
                     release(it->second);
                     sessions_.erase(it);
+                    HeapPool::get().trim(kKeptHeaps);
                 }
                 write_frame(JsonWriter().str("status", "ok").done());
                 return;
@@ -221,11 +386,25 @@ private:
     void* const* dml_api_ = nullptr;
     std::map<int64_t, Open> sessions_;
     int64_t next_ = 1;
+    // Free heaps kept for the next session after a release: a session takes one (the Python side keeps a batch's
+    // tensors under what one heap holds); one that needed more gives the others back to the system.
+    static constexpr size_t kKeptHeaps = 1;
 
     void release(Open& open) {
         api_.release(ort::ReleaseSession, open.session);
         api_.release(ort::ReleaseSessionOptions, open.options);
         open = Open{};
+    }
+
+    // Counters since the worker started: heaps created (and the seconds that took), heaps handed out again.
+    static std::string heap_stats() {
+        HeapPool& pool = HeapPool::get();
+        return JsonWriter()
+            .u64("created", pool.created)
+            .u64("reused", pool.reused)
+            .num("create_s", pool.create_s)
+            .u64("lent_peak", pool.lent_peak)
+            .done();
     }
 
     void create(const Json& req, const std::vector<unsigned char>& model) {
@@ -242,6 +421,9 @@ private:
             api_.call(ort::SetInterOpNumThreads, "OrtApi::SetInterOpNumThreads", open.options, 1);
             api_.call(ort::SetSessionLogSeverityLevel, "OrtApi::SetSessionLogSeverityLevel", open.options,
                       ort::kLogError);
+            HeapPool::get().lent_peak = 0;
+            HeapPool::get().recycle =
+                !req.has("recycle_descriptor_heaps") || req.at("recycle_descriptor_heaps").b;
             int level = static_cast<int>(req.at("graph_optimization_level").integer("graph_optimization_level"));
             api_.call(ort::SetSessionGraphOptimizationLevel, "OrtApi::SetSessionGraphOptimizationLevel",
                       open.options, level);
@@ -269,6 +451,7 @@ private:
                         .str("status", "ok")
                         .u64("session", static_cast<uint64_t>(id))
                         .num("create_s", static_cast<double>(t1.QuadPart - t0.QuadPart) / freq.QuadPart)
+                        .raw("heaps", heap_stats())
                         .done());
     }
 
@@ -360,6 +543,7 @@ private:
                             .str("status", "ok")
                             .raw("outputs", "[" + meta + "]")
                             .num("run_s", static_cast<double>(t1.QuadPart - t0.QuadPart) / freq.QuadPart)
+                            .raw("heaps", heap_stats())
                             .done(),
                         bytes_out);
         } catch (...) {
