@@ -233,15 +233,20 @@ class WorkerSessions:
         ort_dll: str | None = None,
         settings: SessionSettings = SessionSettings(),
         timeout: float = 600.0,
-        recycle_descriptor_heaps: bool = True,
+        recycle_descriptor_heaps: bool | None = None,
     ):
+        from ..support.host import wine_version
         from .directml.backend import NativeProgram
 
         self.settings = settings
         self.timeout = timeout
-        self.recycle_descriptor_heaps = recycle_descriptor_heaps
         self.program = NativeProgram("ort_worker", dml_dll=dml_dll, adapter=adapter, ort_dll=ort_dll)
         self.info = self.program.info
+        # None: recycle only on vkd3d (Wine), where a heap costs seconds; on a Windows driver ONNX Runtime's own
+        # heaps are cheap and left exactly as applications get them.
+        if recycle_descriptor_heaps is None:
+            recycle_descriptor_heaps = self.program.stack.under_wine or wine_version() is not None
+        self.recycle_descriptor_heaps = recycle_descriptor_heaps
         # The worker's descriptor heap counters (HeapPool): created, reused, create_s, since its process started.
         self.heaps: dict[str, float] = {}
 
@@ -333,7 +338,7 @@ def open_sessions(
     dml_dll: str | None,
     adapter: str | None,
     settings: SessionSettings,
-    recycle_descriptor_heaps: bool = True,
+    recycle_descriptor_heaps: bool | None = None,
 ) -> Sessions:
     """The host --ort-host names; by default the worker where it can start, else the module (a Windows machine
     with no built programs and no compiler still runs ORT's DirectML provider)."""
@@ -414,7 +419,7 @@ class OnnxRuntimeDirectMLBackend(Backend):
         batch_size: int = BATCH_SIZE,
         graph_optimization: str = "all",
         dml_graph_fusion: str = "on",
-        recycle_descriptor_heaps: bool = True,
+        recycle_descriptor_heaps: bool | None = None,
     ):
         """`batch_size` (cases per session) and `recycle_descriptor_heaps` (the worker's HeapPool) change only how
         fast results come: batch_size=1, recycle_descriptor_heaps=False is a session of its own per case, with

@@ -30,6 +30,7 @@ from oracle.version import VERSION
 from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
 from ..cases.corpus import case_from_json
 from ..judging.expectations import Expectations, ExpectationsError, known_issues, load_expectations
+from ..support.host import wine_version
 from .config import RunConfig, UsageError
 from .identity import differences as identity_differences
 from .identity import identity as identity_of
@@ -69,20 +70,6 @@ def platform_info() -> dict[str, str]:
     if wine:
         info["wine"] = wine
     return info
-
-
-def wine_version() -> str | None:
-    """Wine's version when this is a Windows Python under Wine (ntdll exports wine_get_version), else None."""
-    if sys.platform != "win32":
-        return None
-    import ctypes
-
-    try:
-        get = ctypes.WinDLL("ntdll").wine_get_version
-    except (OSError, AttributeError):
-        return None  # real Windows
-    get.restype = ctypes.c_char_p
-    return (get() or b"unknown").decode(errors="replace")
 
 
 def spec_tables() -> dict:
