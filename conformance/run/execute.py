@@ -104,8 +104,8 @@ def prefetch(
     if not (isinstance(getattr(backend, "batch_size", 1), int) and backend.batch_size > 1):
         return {}
     found: dict[int, RunResult | BaseException] = {
-        w.index: r for w, r in prefetch_results(works, backend, level, max_bytes)
-    }
+        w.index: r for w, r in prefetch_results(works, backend, level, max_bytes) if r is not None
+    }  # a case without a result runs alone (execute_case calls run())
     graphs = [w for w in works if isinstance(w.unit, Composition) and (level is None or w.unit.feature_level <= level)]
     run_graphs = getattr(backend, "run_graphs", None)
     if graphs and run_graphs is not None:  # the compositions of this batch in one call (one session for ORT)
@@ -120,7 +120,7 @@ def prefetch(
 
 def prefetch_results(
     works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
-) -> list[tuple[Work, RunResult | BaseException]]:
+) -> list[tuple[Work, RunResult | BaseException | None]]:
     """run_many on the valid cases among `works` that would reach run(); [] when that cannot be done."""
     chosen: list[Work] = []
     for work in works:

@@ -431,6 +431,7 @@ class Pool:
                         "parent": os.getpid(),
                         "feature_level": self.feature_level,
                         "max_bytes": self.max_bytes,
+                        "timeout": self.timeout,
                     },
                 )
             )

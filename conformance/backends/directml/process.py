@@ -152,6 +152,11 @@ class RunnerProcess:
 
         `max_payload`: the most answer bytes the request can justify (its outputs' sizes); a child
         announcing more is killed before a byte of it is read, so a wrong size never costs memory."""
+        self.send(header, payload)
+        return self.receive(timeout, header.get("op", "request"), max_payload)
+
+    def send(self, header: dict, payload: bytes | memoryview = b"") -> None:
+        """Send one frame (a request answered by several frames, as a batch is, is read with `receive`)."""
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise RunnerDied("the runner is not running")
@@ -163,7 +168,12 @@ class RunnerProcess:
             proc.stdin.flush()
         except (BrokenPipeError, OSError) as e:
             self._fail(RunnerDied, f"the runner stopped reading its input ({e})")
-        return self._read_frame(timeout, header.get("op", "request"), max_payload)
+
+    def receive(self, timeout: float, what: str, max_payload: int | None = None) -> tuple[dict, bytes]:
+        """Read the next frame within `timeout` seconds (see `request` for `max_payload`)."""
+        if self._proc is None:
+            raise RunnerDied("the runner is not running")
+        return self._read_frame(timeout, what, max_payload)
 
     def _read_frame(self, timeout: float, what: str, max_payload: int | None = None) -> tuple[dict, bytes]:
         deadline = time.monotonic() + timeout
