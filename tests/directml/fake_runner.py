@@ -6,7 +6,8 @@ is not JSON), "refuse", "oversize" (announces 1 TiB of outputs), "guard" (an ech
 "lost" (the device removed).  FAKE_RUNNER_CASES, a JSON object, gives a behaviour to the cases whose first input has
 those sizes ({"13x17": "segfault"}), in "run" and "batch" requests alike.
 
-A "batch" request is answered as the runner answers it: a frame per case naming its "index", then "batch_done";
+A "check_only" case is "accepted" unless its behaviour refuses it.  A "batch" request is answered as the runner
+answers it: a frame per case naming its "index", then "batch_done";
 in a batch, "clobbered" marks an echo whose inputs someone overwrote, and "lost" ends the batch with a frame that
 names no index.  Start-up misbehaviour comes from the FAKE_RUNNER_START environment variable ("fail", "hang").
 """
@@ -86,7 +87,9 @@ CRASHES = {
 def run(case: dict, payload: bytes) -> None:
     what = behaviour(case)
     print(f"fake runner: {what}", file=sys.stderr, flush=True)
-    if what in CRASHES:
+    if case.get("check_only") and what not in CRASHES:
+        send(REFUSED if what == "refuse" else {"status": "accepted"})
+    elif what in CRASHES:
         CRASHES[what]()
     elif what == "garbage":
         _raw(5, 0, b"notjs")  # a header that is not JSON
@@ -108,6 +111,9 @@ def batch(request: dict, payload: bytes) -> None:
         print(f"fake runner: case {index}: {what}", file=sys.stderr, flush=True)
         if what in CRASHES:
             CRASHES[what]()
+        if case.get("check_only"):  # CreateOperator alone: accepted, or refused
+            send({"index": index, **(REFUSED if what == "refuse" else {"status": "accepted"})})
+            continue
         if what == "refuse":
             send({"index": index, **REFUSED})
             continue

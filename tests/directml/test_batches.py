@@ -8,6 +8,7 @@ fault does not touch passes; FAKE_RUNNER_CASES picks the case that misbehaves by
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -44,11 +45,23 @@ class FakeNative(NativeProgram):
         return RunnerProcess([sys.executable, str(FAKE)], env=dict(os.environ), start_timeout=30)
 
 
-def slice_case(n: int) -> Case:
-    x = np.arange(n, dtype=np.float32) * np.float32(0.5)
-    desc = oracle.SliceDesc(TensorDesc.of("FLOAT32", (n,)), TensorDesc.of("FLOAT32", (n - 1,)), (0,), (n - 1,), (1,))
-    expected = Expected("valid", tuple(oracle.compute(desc, [x])))
-    return Case(f"SLICE-fake-{n}", "SLICE", FeatureLevel.parse("1.0"), desc, (x,), expected)
+def slice_case(n: int, *, valid: bool = True) -> Case:
+    """DML_SLICE of the first n - 1 elements of [1, 1, 1, n]; invalid: an output tensor one too long (SLICE.3)."""
+    x = (np.arange(n, dtype=np.float32) * np.float32(0.5)).reshape(1, 1, 1, n)
+    out = TensorDesc.of("FLOAT32", (1, 1, 1, n - 1 if valid else n))
+    desc = oracle.SliceDesc(TensorDesc.of("FLOAT32", x.shape), out, (0,) * 4, (1, 1, 1, n - 1), (1,) * 4)
+    if valid:
+        expected = Expected("valid", tuple(oracle.compute(desc, [x])))
+    else:
+        expected = Expected("invalid", clause="SLICE.3")
+    return Case(
+        f"SLICE-fake-{n}{'' if valid else '-invalid'}", "SLICE", FeatureLevel.parse("1.0"), desc, (x,), expected
+    )
+
+
+def name(n: int) -> str:
+    """A case's name for FAKE_RUNNER_CASES: its input's sizes."""
+    return f"1x1x1x{n}"
 
 
 WORKS = [Work(k, slice_case(n)) for k, n in enumerate(LENGTHS)]
@@ -59,7 +72,7 @@ def backend(request, monkeypatch):
     """The fake-runner backend; `request.param` (indirect): the faulty case's behaviour."""
     behaviour = getattr(request, "param", None)
     if behaviour:
-        monkeypatch.setenv("FAKE_RUNNER_CASES", f'{{"{LENGTHS[FAULTY]}": "{behaviour}"}}')
+        monkeypatch.setenv("FAKE_RUNNER_CASES", f'{{"{name(LENGTHS[FAULTY])}": "{behaviour}"}}')
     hang = behaviour == "hang"  # shorter limits, so that the hang costs seconds, not minutes
     dml = DirectMLBackend(native=FakeNative(), case_timeout=2.0 if hang else 30.0)
     dml.time_limit = 4.0 if hang else 60.0  # a batch may take half of it
@@ -67,9 +80,9 @@ def backend(request, monkeypatch):
     dml.close()
 
 
-def run_as_a_worker(dml: DirectMLBackend) -> list:
-    answers = prefetch(WORKS, dml, None)
-    return [execute_case(w, dml, None, answers.get(w.index)) for w in WORKS], answers
+def run_as_a_worker(dml: DirectMLBackend, works: list[Work] = WORKS) -> tuple[list, dict]:
+    answers = prefetch(works, dml, None)
+    return [execute_case(w, dml, None, answers.get(w.index)) for w in works], answers
 
 
 def test_a_batch_is_one_request_and_each_case_gets_its_own_answer(backend):
@@ -124,7 +137,7 @@ def test_a_guard_byte_written_in_a_batch_is_judged_on_that_case_run_alone(backen
     records, answers = run_as_a_worker(backend)
     assert set(answers) == {w.index for w in WORKS} - {FAULTY} and backend.stats["requests"] == 1
     faulty = records[FAULTY]
-    n = LENGTHS[FAULTY] - 1
+    n = LENGTHS[FAULTY] - 1  # elements in its output
     assert faulty.category is Category.FAIL
     assert (
         f"byte {4 * n} of its buffer was written (0xcd -> 0x01), past TotalTensorSizeInBytes={4 * n}" in faulty.reason
@@ -159,5 +172,24 @@ def test_one_by_one_sends_each_case_alone(monkeypatch):
         records, answers = run_as_a_worker(dml)
         assert answers == {} and dml.stats == {**dml.stats, "batches": 0, "requests": len(WORKS)}
         assert all(r.category is Category.PASS for r in records)
+    finally:
+        dml.close()
+
+
+def test_invalid_descriptors_are_checked_in_batches_each_refusal_its_own(monkeypatch):
+    """check_only requests travel in batches too (check_many): a descriptor DirectML accepts fails alone."""
+    invalid = [Work(k, slice_case(n, valid=False)) for k, n in enumerate(LENGTHS)]
+    refused = {name(n): "refuse" for n in LENGTHS if n != LENGTHS[FAULTY]}  # the faulty one is accepted
+    monkeypatch.setenv("FAKE_RUNNER_CASES", json.dumps(refused))
+    dml = DirectMLBackend(native=FakeNative())
+    try:
+        records, answers = run_as_a_worker(dml, invalid)
+        assert set(answers) == {w.index for w in invalid} and dml.stats["requests"] == 0
+        assert all(
+            r.category is Category.PASS and "rejected as expected (SLICE.3)" in r.reason
+            for r in records
+            if r is not records[FAULTY]
+        )
+        assert records[FAULTY].category is Category.FAIL and "accepted an invalid descriptor" in records[FAULTY].reason
     finally:
         dml.close()

@@ -36,6 +36,10 @@ from .stack import SETUP, Missing, Stack, discover, pinned_dlls, windows_path
 from .toolchain import SHIPPED, source_hash
 
 UINT_MAX = 2**32 - 1
+# vkd3d's own descriptor heap emulation for the runner under Wine.  Its default on lavapipe, a Vulkan descriptor
+# set per heap, costs 2-4 s and 1.5 GB of memory per heap, whatever its size; "virtual heaps" cost a millisecond
+# and nothing, and gave the same bytes on every case of the quick profile (both --dml-path ways, measured).
+VKD3D_CONFIG = "virtual_heaps"
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 # HRESULTs a run may meet, with their names (Wine's FormatMessage knows few of them).
@@ -277,9 +281,10 @@ class NativeProgram:
 
     def _runner_process(self, display: str | None) -> RunnerProcess:
         """The child, not started yet (tests put a fake runner here)."""
-        return RunnerProcess(
-            [*self.stack.command(self.path, self.adapter), *self.extra], env=self.stack.environment(display)
-        )
+        env = self.stack.environment(display)
+        if self.stack.under_wine and self.program == "dml_runner":
+            env.setdefault("VKD3D_CONFIG", VKD3D_CONFIG)  # a VKD3D_CONFIG of the user's own wins, empty too
+        return RunnerProcess([*self.stack.command(self.path, self.adapter), *self.extra], env=env)
 
     def _startup_failure(self, frame: dict) -> str:
         call, hr = frame.get("call", "?"), frame.get("hresult")
@@ -370,6 +375,11 @@ class NativeProgram:
             + f"; DirectML.h {info.get('header_target_version')}",
         }
         out |= self.stack.describe()
+        if self.stack.under_wine and self.process is not None and "VKD3D_CONFIG" in (self.process.env or {}):
+            assert self.process.env is not None
+            config = self.process.env["VKD3D_CONFIG"]
+            heaps = "virtual" if "virtual_heaps" in config else "Vulkan descriptor sets"
+            out["vkd3d"] += f"; VKD3D_CONFIG={config!r} (descriptor heaps: {heaps})"
         if not self.stack.under_wine:
             if sys.platform == "win32":  # a branch mypy checks only on Windows
                 out["platform"] = f"Windows {sys.getwindowsversion().build}"
@@ -472,6 +482,7 @@ class _Job:
     outputs: Sequence[TensorDesc]
     reached: str
     laid_out: bool
+    check: bool = False  # a check_only request (check_many): accepted or refused, nothing run
     allowed: int = 0  # answer bytes its outputs justify at most
 
     def __post_init__(self) -> None:
@@ -491,7 +502,7 @@ class DirectMLBackend(Backend):
     """
 
     name = "directml"
-    # One D3D12 device per process: under vkd3d its descriptor heap alone costs ~1.5 GB and seconds.
+    # One D3D12 device per process (under vkd3d with Vulkan descriptor heaps, 1.5 GB each: see VKD3D_CONFIG).
     max_jobs = 2
     # The runner stages every tensor through Wine pipes and D3D12 upload, default and readback heaps,
     # on both sides of the pipe: about six copies (a 2.1 GB input took the runner to 11.6 GB).
@@ -756,7 +767,7 @@ class DirectMLBackend(Backend):
                 b"".join(jobs[k].payload for k in batch),
             )
             waiting = set(range(len(batch)))
-            most = max(jobs[k].allowed for k in batch)
+            most = max(jobs[k].allowed for k in batch)  # 0 for checks: they answer no bytes
             while waiting:
                 left = max(0.0, min(deadline, time.monotonic() + self.case_timeout) - time.monotonic())
                 frame, data = self.native.receive(timeout=left, what="a batch", max_payload=most)
@@ -775,8 +786,10 @@ class DirectMLBackend(Backend):
                     frame.get("status") == "ok" and _executed(frame, batch[index], submissions, clobbered)
                 ):
                     continue  # no answer: alone, it is surely its own
-                got[batch[index]] = self._answer(
-                    frame, data, job.outputs, job.reached, job.laid_out, time.perf_counter() - t0
+                got[batch[index]] = (
+                    self._checked(frame, job.reached)
+                    if job.check
+                    else self._answer(frame, data, job.outputs, job.reached, job.laid_out, time.perf_counter() - t0)
                 )
             else:  # every case answered: the runner's own figures for the batch follow (or the device's loss)
                 self.last_batch, _ = self.native.receive(timeout=self.case_timeout, what="a batch's end")
@@ -793,6 +806,30 @@ class DirectMLBackend(Backend):
 
     def check_descriptor(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult:
         """Give the invalid descriptor to CreateOperator: refusal is the expected answer."""
+        early = self._not_checkable(descriptor, feature_level)
+        if early is not None:
+            return early
+        graph = self.dml_path == "graph"
+        self.stats["requests"] += 1
+        header, _ = self._send(request(descriptor, feature_level, check_only=True, graph=graph), b"", ())
+        return self._checked(header, descriptor.operator)
+
+    def check_many(self, items: Sequence[tuple[Descriptor, FeatureLevel]]) -> list[RunResult | None]:
+        """check_descriptor for many invalid descriptors in few runner requests; None where a batch broke (the
+        run layer then calls check_descriptor for that case alone)."""
+        results: list[RunResult | None] = [None] * len(items)
+        jobs: list[_Job] = []
+        for i, (descriptor, level) in enumerate(items):
+            results[i] = self._not_checkable(descriptor, level)
+            if results[i] is None:
+                req = request(descriptor, level, check_only=True, graph=self.dml_path == "graph")
+                jobs.append(_Job(i, req, b"", (), descriptor.operator, False, check=True))
+        for k, answer in self._run_jobs(jobs).items():
+            results[jobs[k].case] = answer
+        return results
+
+    def _not_checkable(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult | None:
+        """`unsupported` when DirectML cannot be judged on this invalid descriptor; None when it can."""
         reason = inexpressible(descriptor)
         if reason:
             return RunResult.unsupported(reason)
@@ -808,10 +845,12 @@ class DirectMLBackend(Backend):
                     f"implements and validates against whatever minimum the device is created with; invalid only at "
                     f"the case's level {feature_level}, so DirectML cannot be judged on it"
                 )
-        graph = self.dml_path == "graph"
-        header, _ = self._send(request(descriptor, feature_level, check_only=True, graph=graph), b"", ())
+        return None
+
+    def _checked(self, header: dict, operator: str) -> RunResult:
+        """The runner's answer to a check_only request: refused, accepted, or an error."""
         if header.get("status") == "refused" and not _lost(header):
-            return RunResult.rejected(self._refused(header), reached_operator=descriptor.operator)
+            return RunResult.rejected(self._refused(header), reached_operator=operator)
         if header.get("status") == "accepted":
-            return RunResult.ok([], reached_operator=descriptor.operator)
-        return self._error(header, {}, descriptor.operator)
+            return RunResult.ok([], reached_operator=operator)
+        return self._error(header, {}, operator)

@@ -108,8 +108,10 @@ class RunnerProcess:
             if line:
                 self.stderr_tail.append(line)
 
-    def kill(self) -> int | None:
-        """Kill the child and its process group; return its exit status."""
+    def kill(self, *, stderr_tail: bool = True) -> int | None:
+        """Kill the child and its process group; return its exit status.  `stderr_tail`: wait (2 s at most) for
+        its last stderr lines, for the message that says why it died (under Wine, a process the runner started
+        may hold the pipe open: the wait then lasts the whole 2 s)."""
         proc, tree, self._proc, self._tree = self._proc, self._tree, None, None
         if proc is None or tree is None:
             return None
@@ -126,7 +128,7 @@ class RunnerProcess:
                     stream.close()
             except OSError:
                 pass
-        if self._reader is not None:
+        if self._reader is not None and stderr_tail:
             self._reader.join(timeout=2)
         return status
 
@@ -142,7 +144,7 @@ class RunnerProcess:
                 self._proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 pass
-        self.kill()
+        self.kill(stderr_tail=False)  # it said goodbye: nothing to explain
 
     # -- frames ------------------------------------------------------------------------------
     def request(

@@ -1,11 +1,12 @@
 // dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1 and DML_JOIN exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
-// (creating one costs seconds under vkd3d, so it is made once and reused), one IDMLDevice per minimum
-// feature level asked for.  Cases arrive on stdin and results leave on stdout as frames (dml_common.h).
+// (creating one can cost seconds: vkd3d on lavapipe, unless VKD3D_CONFIG=virtual_heaps; so it is made once, large,
+// and reused), one IDMLDevice per minimum feature level asked for.  Cases arrive on stdin and results leave on stdout as frames (dml_common.h).
 //
-// Requests: {"op":"info"}, {"op":"run", ...} with the input tensor's bytes as payload, {"op":"quit"}.
-// A response to "run" carries the outputs' bytes, one after another, lengths in its header.
+// Requests: {"op":"info"}, {"op":"run", ...} with the input tensor's bytes as payload, {"op":"batch", "cases":
+// [...]} with every case's inputs, {"op":"quit"}.  A response to "run" carries the outputs' bytes, one after
+// another, lengths in its header; a batch is answered case by case (Runner::handle).
 // Every HRESULT is checked and a failure names the call that returned it.  The program never judges a
 // result: it reports what DirectML accepted, refused and wrote; the Python side compares.
 //
