@@ -1,7 +1,7 @@
 """Benchmark real DirectML: start-up, first result, cases/s, peak memory, batched and one by one.  Prints figures.
 
     python benchmarks/bench_directml.py [--backend directml|onnxruntime-directml|both] [--cases 1000] [--seed 0]
-                                        [--repeat 3] [--no-end-to-end]
+                                        [--repeat 3] [--no-end-to-end] [--before CHECKOUT]
 
 `directml`, in one run on this machine:
 - through the run layer in this process, as a worker runs cases (oracle comparison included): one request
@@ -12,7 +12,7 @@
 - end to end: `dml-conformance run --profile quick` on `directml` (batched and `--one-by-one`) and on
   `onnxruntime-cpu`, taking turns, `--repeat` times each; medians of the wall time, the first result (its line
   in the results file), cases/s after it, and the peak memory of the run's processes (the largest one, and
-  all of them together).
+  all of them together); with `--before`, an earlier commit's code too (the whole "before" of a change).
 `onnxruntime-directml`: ONNX Runtime's DirectML provider on the native worker, the cases in batched sessions
 (`run_many`); per-session and per-case figures come from its own counters.
 Peak memory is a process's high-water mark (VmHWM; Linux).  The machine's load average is printed beside the
@@ -141,13 +141,17 @@ def rss_mb(pid: int, field: str) -> float:
     return 0.0
 
 
-def end_to_end(backend: str, *extra: str) -> dict:
-    """`dml-conformance run --profile quick` once: wall, first result, cases/s after it, peak memory."""
+def end_to_end(backend: str, *extra: str, checkout: Path = ROOT) -> dict:
+    """`dml-conformance run --profile quick` once (the code of `checkout`): wall, first result, cases/s after it,
+    peak memory."""
     with tempfile.TemporaryDirectory() as out:
         command = [sys.executable, "-m", "conformance.cli", "run", "--backend", backend, "--profile", "quick"]
         command += [*extra, "--out", out, "--report", "none"]
+        env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONDONTWRITEBYTECODE": "1"}
         t0 = time.perf_counter()
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            command, cwd=checkout, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
         first = last = None
         lines = 0
         peak_one = peak_all = 0.0
@@ -179,17 +183,19 @@ def end_to_end(backend: str, *extra: str) -> dict:
     }
 
 
-def bench_end_to_end(repeat: int) -> None:
-    runs = {
-        "onnxruntime-cpu": ("onnxruntime-cpu",),
-        "directml (batched)": ("directml",),
-        "directml --one-by-one": ("directml", "--one-by-one"),
+def bench_end_to_end(repeat: int, before: Path | None) -> None:
+    runs: dict[str, tuple[tuple[str, ...], Path]] = {
+        "onnxruntime-cpu": (("onnxruntime-cpu",), ROOT),
+        "directml (batched)": (("directml",), ROOT),
+        "directml --one-by-one": (("directml", "--one-by-one"), ROOT),
     }
+    if before is not None:
+        runs["directml, --before"] = (("directml",), before)
     print(f"end to end: dml-conformance run --profile quick, {repeat} time(s) each, taking turns ({load()})")
     figures: dict[str, list[dict]] = {name: [] for name in runs}
     for _ in range(repeat):
-        for name, args in runs.items():
-            figures[name].append(end_to_end(*args))
+        for name, (args, checkout) in runs.items():
+            figures[name].append(end_to_end(*args, checkout=checkout))
     medians = {name: {k: statistics.median(f[k] for f in got) for k in got[0]} for name, got in figures.items()}
     cpu = medians["onnxruntime-cpu"]["wall"]
     for name, m in medians.items():
@@ -253,6 +259,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=3, help="end-to-end runs of each kind (medians printed)")
     parser.add_argument("--no-end-to-end", action="store_true", help="skip the quick-profile runs")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="a checkout of an earlier commit (`git archive COMMIT | tar -x -C DIR`): its quick profile on "
+        "directml runs end to end beside the others",
+    )
     args = parser.parse_args()
 
     from conformance.run.selection import select_cases
@@ -262,7 +274,7 @@ def main() -> int:
     if args.backend in ("directml", "both"):
         bench_native(cases)
         if not args.no_end_to_end:
-            bench_end_to_end(args.repeat)
+            bench_end_to_end(args.repeat, args.before)
     if args.backend in ("onnxruntime-directml", "both"):
         bench_ort(cases)
     print(f"peak memory of this Python process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")

@@ -486,7 +486,8 @@ class _Job:
     allowed: int = 0  # answer bytes its outputs justify at most
 
     def __post_init__(self) -> None:
-        self.allowed = sum(layout.total_size(t) + layout.GUARD_BYTES for t in self.outputs)
+        described = self.request["graph"] if "graph" in self.request else self.request["tensors"]
+        self.allowed = 0 if self.check else sum(t["total_size"] + layout.GUARD_BYTES for t in described["outputs"])
         self.size = len(self.payload) + self.allowed
 
 
