@@ -66,7 +66,7 @@ def _run(args: argparse.Namespace) -> int:
     from .run.stopping import Stop
 
     try:
-        session = Session(RunConfig.from_values(vars(args)))
+        session = Session(RunConfig.from_values(vars(args)), prestart=True)
     except UsageError as e:
         return _error(str(e))
     for error in session.selection.errors:

@@ -92,6 +92,10 @@ class Backend(abc.ABC):
     # Copies of a case's tensors (input + outputs) the backend holds at its peak, besides the run layer's
     # own: the run's memory budget (--max-bytes) counts (1 + tensor_copies) x the tensors.  An estimate.
     tensor_copies: float = 1.0
+    # The run's per-case limit in seconds (--timeout; None: none), set on each instance by the run layer before its
+    # first case.  The run layer counts a run_many call against the limit of its first case: a batching backend
+    # keeps its batches well within it, and leaves the cases it has no time for to run alone (None results).
+    time_limit: float | None = None
 
     @abc.abstractmethod
     def capabilities(self) -> Capabilities: ...
@@ -115,13 +119,14 @@ class Backend(abc.ABC):
 
     def run_many(
         self, items: Sequence[tuple[Descriptor, list[np.ndarray], FeatureLevel]]
-    ) -> list[RunResult | BaseException]:
-        """Run several valid cases at once (batch_size > 1); one result each, or the exception that case raised.
+    ) -> Sequence[RunResult | BaseException | None]:
+        """Run several valid cases at once (batch_size > 1); one result each, the exception that case raised, or
+        None: no result (its batch failed as a whole), and the run layer then calls run() for that case alone.
 
         The default runs them one by one; a batching backend overrides it.  The run layer calls it with
         up to batch_size cases, then judges each result like run()'s.
         """
-        results: list[RunResult | BaseException] = []
+        results: list[RunResult | BaseException | None] = []
         for descriptor, inputs, level in items:
             try:
                 results.append(self.run(descriptor, inputs, level))

@@ -44,6 +44,7 @@ class RunConfig:
     ort_host: str | None = None
     dml_path: str | None = None
     allow_software_adapter: bool | None = None  # None: not given (then not passed to the backend)
+    one_by_one: bool | None = None
     ort_graph_optimization: str | None = None
     ort_dml_graph_fusion: str | None = None
     profile: str = "quick"
@@ -182,8 +183,9 @@ class RunConfig:
         """The command that runs one case of this run again (`{id}` stands for the case id)."""
         parts = ["dml-conformance", "run", "--backend", self.backend]
         for o in BACKEND_KWARGS:
-            if getattr(self, o.name) is not None:
-                parts += [o.cli or "", getattr(self, o.name)]
+            value = getattr(self, o.name)
+            if value is not None:
+                parts += [o.cli or ""] if o.action == "store_true" else [o.cli or "", value]
         if self.profile != "quick":
             parts += ["--profile", self.profile]
         if self.seed:

@@ -95,7 +95,9 @@ Prefetched = RunResult | BaseException | None  # a batching backend's answer for
 def prefetch(
     works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
 ) -> dict[int, RunResult | BaseException]:
-    """For a backend with batch_size > 1: run_many on the valid cases that would reach run(), by unit index.
+    """For a backend with batch_size > 1: run_many on the valid cases that would reach run(), by unit index (and
+    check_many on the invalid ones that would reach check_descriptor, run_graphs on the compositions, where the
+    backend has them).
 
     Only what execute_case would pass to run() goes in; anything that fails here (a raising
     unsupported_reason, run_many raising or answering with the wrong count) is left to execute_case,
@@ -104,8 +106,9 @@ def prefetch(
     if not (isinstance(getattr(backend, "batch_size", 1), int) and backend.batch_size > 1):
         return {}
     found: dict[int, RunResult | BaseException] = {
-        w.index: r for w, r in prefetch_results(works, backend, level, max_bytes)
-    }
+        w.index: r for w, r in prefetch_results(works, backend, level, max_bytes) if r is not None
+    }  # a case without a result runs alone (execute_case calls run())
+    found.update(prefetch_checks(works, backend, level))
     graphs = [w for w in works if isinstance(w.unit, Composition) and (level is None or w.unit.feature_level <= level)]
     run_graphs = getattr(backend, "run_graphs", None)
     if graphs and run_graphs is not None:  # the compositions of this batch in one call (one session for ORT)
@@ -118,9 +121,36 @@ def prefetch(
     return found
 
 
+def prefetch_checks(works: list[Work], backend: Backend, level: FeatureLevel | None) -> dict[int, RunResult]:
+    """For a backend with `check_many`: check_descriptor's answers for the invalid cases that would reach it, at
+    once; {} when that cannot be done (each case then asks check_descriptor alone), and no entry where the
+    backend answered None."""
+    check_many = getattr(backend, "check_many", None)
+    if check_many is None:
+        return {}
+    try:
+        caps = backend.capabilities()
+        if not caps.checks_invalid_descriptors:
+            return {}
+        chosen = [
+            w
+            for w in works
+            if isinstance(w.unit, Case)
+            and not w.unit.valid
+            and (level is None or w.unit.feature_level <= level)
+            and (caps.tensor_layouts or not oracle.layout.has_layout(w.unit.descriptor))
+        ]
+        results = check_many([(w.unit.descriptor, w.unit.feature_level) for w in chosen]) if chosen else []  # type: ignore[union-attr]
+    except Exception:
+        return {}
+    if not isinstance(results, list) or len(results) != len(chosen):
+        return {}
+    return {w.index: r for w, r in zip(chosen, results) if r is not None}
+
+
 def prefetch_results(
     works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
-) -> list[tuple[Work, RunResult | BaseException]]:
+) -> list[tuple[Work, RunResult | BaseException | None]]:
     """run_many on the valid cases among `works` that would reach run(); [] when that cannot be done."""
     chosen: list[Work] = []
     for work in works:
@@ -209,7 +239,7 @@ def _execute(
         _execute_composition(case, backend, record, prefetched)
         return
     if isinstance(case, Case) and not case.valid:
-        _execute_invalid(case, backend, record)
+        _execute_invalid(case, backend, record, prefetched)
         return
     reason = call("unsupported_reason", backend.unsupported_reason, case.descriptor, case.feature_level)
     if reason:
@@ -319,7 +349,7 @@ def _tensor(array: np.ndarray) -> TensorData:
         return TensorData("?", list(np.shape(array)), int(np.size(array)), truncated=True)
 
 
-def _execute_invalid(case: Case, backend: Backend, record: Record) -> None:
+def _execute_invalid(case: Case, backend: Backend, record: Record, prefetched: Prefetched = None) -> None:
     clause = case.expected.clause
     record.expected_clause = clause
     if not call("capabilities", backend.capabilities).checks_invalid_descriptors:
@@ -334,7 +364,9 @@ def _execute_invalid(case: Case, backend: Backend, record: Record) -> None:
             f"{backend.name} cannot express tensor layouts (LAYOUT.1-7); the descriptor breaks {clause}",
         )
         return
-    result = _run(record, "check_descriptor", backend.check_descriptor, case.descriptor, case.feature_level)
+    result = _run(
+        record, "check_descriptor", backend.check_descriptor, case.descriptor, case.feature_level, prefetched=prefetched
+    )
     if result is None:
         return
     if result.status == "rejected":

@@ -314,6 +314,16 @@ OPTIONS: tuple[Option, ...] = (
         backend_kwarg="dml_path",
     ),
     Option(
+        "one_by_one",
+        "--one-by-one",
+        "--dml-one-by-one",
+        "directml: one runner request and one fence wait per case, as before batches (passed to the backend as "
+        "one_by_one=): slower, for comparison and debugging. Default: cases in batches",
+        action="store_true",
+        identity=True,
+        backend_kwarg="one_by_one",
+    ),
+    Option(
         "ort_graph_optimization",
         "--ort-graph-optimization",
         "--dml-ort-graph-optimization",

@@ -150,10 +150,17 @@ class Pool:
         self.closed = False
 
     # --- lifecycle ------------------------------------------------------------------------------
+    def prestart(self) -> None:
+        """Start the first worker now, before `start` (its backend constructs while the caller prepares the run)."""
+        if not self.workers:
+            self._spawn(0)
+
     def start(self, stop: Callable[[], str | None] = lambda: None) -> WorkerInfo | None:
         """Start every worker; return when the first has constructed its backend (None if `stop` says so first)."""
+        started = {w.slot for w in self.workers}
         for slot in range(self.jobs):
-            self._spawn(slot)
+            if slot not in started:
+                self._spawn(slot)
         while self.info is None:
             if stop():
                 return None
@@ -431,6 +438,7 @@ class Pool:
                         "parent": os.getpid(),
                         "feature_level": self.feature_level,
                         "max_bytes": self.max_bytes,
+                        "timeout": self.timeout,
                     },
                 )
             )

@@ -5,9 +5,11 @@ Both front ends drive a Session.  The CLI: `Session(config)`, `start()`, `run(st
 record (`submit`, `wait_for`); under pytest-xdist each xdist worker executes (`write=False`)
 and the controller writes (`execute=False`, `accept`).
 
-Every check a user's input can fail is done in `__init__`, before a worker starts or a file is
-created, and raises UsageError naming the option or file: the backend spec and the options
-passed to it, the expectations file, the case paths, where results and report go.  The parent
+Every check a user's input can fail is done in `__init__`, before a file is created, and raises
+UsageError naming the option or file: the backend spec and the options passed to it, the
+expectations file, the case paths, where results and report go.  No worker starts before those
+checks; with `prestart` (the CLI) the first one then starts while the selection is built (a
+backend's start-up, seconds for a device, overlaps it), and is stopped if the selection fails.  The parent
 is the only writer of the results file; a failed write (a full disk) stops the run with
 everything written before it readable.
 """
@@ -97,6 +99,7 @@ class Session:
         write: bool = True,
         plugin: bool = False,
         jobs_default: int | None = None,
+        prestart: bool = False,
     ):
         self.plugin = plugin  # messages name the plugin's --dml-* flags
         self.prior: list[Record] = []  # a resumed file's records
@@ -112,18 +115,29 @@ class Session:
         self.versions_applied = False  # the waivers' `versions` ranges, checked once the backend's versions are known
         self.write = write
         self.results_path, self.report_path = self._outputs() if write else (None, None)
-        self.selection: Selection = select(config, finished)
-        self._check_vendor_waivers()
-        self._check_update_target()
-        if config.case and not self.selection.works and not finished:
-            raise UsageError(
-                f"{self._flag('case')}: no case matches {', '.join(config.case)} (profile "
-                f"{config.profile}, seed {config.seed}); see `dml-conformance cases list`"
-            )
         wanted = config.jobs or config.profile_data.jobs or jobs_default or default_jobs()
-        self.jobs = max(1, min(wanted, self.factory.max_jobs or wanted, len(self.selection.works) or 1))
+        self.jobs = max(1, min(wanted, self.factory.max_jobs or wanted))
         self.execute = execute
         self.pool: Pool | None = None
+        if execute and prestart:  # the first worker constructs its backend while the selection is built
+            self.pool = self._new_pool(self.jobs)
+            self.pool.prestart()
+        try:
+            self.selection: Selection = select(config, finished)
+            self._check_vendor_waivers()
+            self._check_update_target()
+            if config.case and not self.selection.works and not finished:
+                raise UsageError(
+                    f"{self._flag('case')}: no case matches {', '.join(config.case)} (profile "
+                    f"{config.profile}, seed {config.seed}); see `dml-conformance cases list`"
+                )
+        except BaseException:
+            if self.pool is not None:
+                self.pool.close(grace=1.0)
+            raise
+        self.jobs = min(self.jobs, len(self.selection.works) or 1)
+        if self.pool is not None:
+            self.pool.jobs = self.jobs
         self.retired_warnings: list[str] = []  # from the pools --retries replaced
         self.retrying: dict[int, Record] = {}  # the round of retries in flight: each case's record before it
         self.info: WorkerInfo | None = None
@@ -264,7 +278,7 @@ class Session:
         Raises BackendStartError when no worker can construct the backend.
         """
         if self.execute:
-            self.pool = self._new_pool(self.jobs)
+            self.pool = self.pool or self._new_pool(self.jobs)
             try:
                 self.info = self.pool.start(stop)
             except BackendStartError:

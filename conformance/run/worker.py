@@ -157,6 +157,10 @@ def main() -> int:
     except BaseException as e:  # BackendUnavailable, anything a constructor raises, sys.exit in it
         worker.send("failed", _construction_failure(e, init["spec"]))
         return 0
+    try:
+        backend.time_limit = init.get("timeout")  # a batching backend sizes its batches to it (Backend.time_limit)
+    except AttributeError:  # a backend that made it read-only keeps its own
+        pass
     worker.send("ready", info)
 
     from oracle import FeatureLevel

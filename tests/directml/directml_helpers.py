@@ -13,9 +13,13 @@ __all__ = ["KillingDirectML", "require_directml"]
 
 
 class KillingDirectML(DirectMLBackend):
-    """DirectML whose runner is killed (SIGKILL) while it runs the N-th case (N from DML_TEST_KILL_AT)."""
+    """DirectML, one request per case (batches have their own tests: test_batches.py), whose runner is killed
+    (SIGKILL) while it runs the N-th case (N from DML_TEST_KILL_AT)."""
 
     calls = 0
+
+    def __init__(self, **kw):
+        super().__init__(**kw, one_by_one=True)
 
     def run(self, descriptor, inputs, feature_level):
         type(self).calls += 1

@@ -19,13 +19,14 @@ from directml_helpers import require_directml
 from processes import alive
 
 import oracle
+from conformance.backends.base import RunResult
 from conformance.backends.directml import DirectMLBackend, stack
 from conformance.backends.directml.backend import request
 from conformance.cases.compositions import compositions
-from conformance.cases.corpus import CASES_DIR, load
+from conformance.cases.corpus import CASES_DIR, Case, load
 from conformance.judging.expectations import known_issues
 from conformance.run.config import RunConfig
-from conformance.run.execute import execute_case
+from conformance.run.execute import execute_case, prefetch
 from conformance.run.record import Category, Record
 from conformance.run.selection import select
 from conformance.run.units import Work
@@ -157,6 +158,34 @@ def test_a_thousand_generated_cases_fail_nothing_beyond_known_issues(dml):
     assert counts[Category.PASS] >= 0.75 * len(records), counts  # executed, not silently unsupported
     reached = {r.reached_operator for r in records if r.category is Category.PASS}
     assert reached == {"SLICE", "SLICE1", "PADDING", "SPLIT", "PADDING1", "JOIN"}
+
+
+def _bytes(result: RunResult) -> tuple:
+    arrays = [*result.outputs, *(result.buffers or [])]
+    return tuple(np.ascontiguousarray(a).view(np.uint8).tobytes() for a in arrays)
+
+
+def test_batched_and_one_by_one_give_the_same_verdicts_case_by_case(dml):
+    """The quick profile's stored cases and 400 generated ones, in batches (as a worker prefetches them) and one
+    request per case: every case's answer (status, reason, the operator reached, every output byte) and every
+    record (category, reason) are the same."""
+    selection = select(RunConfig(generated=400, seed=3, hypothesis_examples=0))
+    works = [w for w in selection.works if isinstance(w.unit, Case) and w.unit.valid]
+    assert len(works) >= 400
+    alone_before = dml.stats["requests"]
+    batched: dict[int, RunResult] = {}
+    for k in range(0, len(works), dml.batch_size):
+        batched.update(prefetch(works[k : k + dml.batch_size], dml, None))  # type: ignore[arg-type]
+    assert dml.stats["requests"] == alone_before and set(batched) == {w.index for w in works}  # none ran alone
+    one_by_one = {w.index: dml.run(w.unit.descriptor, list(w.unit.inputs), w.unit.feature_level) for w in works}
+    statuses = Counter(r.status for r in batched.values())
+    assert statuses["ok"] >= 350 and statuses["rejected"] >= 1, statuses  # refusals inside batches
+    for w in works:
+        a, b = batched[w.index], one_by_one[w.index]
+        assert (a.status, a.reason, a.reached_operator) == (b.status, b.reason, b.reached_operator), w.unit.id
+        assert _bytes(a) == _bytes(b), w.unit.id
+        ra, rb = (execute_case(w, dml, None, r) for r in (a, b))  # judged from those answers, not run again
+        assert (ra.category, ra.reason) == (rb.category, rb.reason), w.unit.id
 
 
 def test_symmetric_padding_and_dml_slice_reach_directml_as_themselves(dml):

@@ -196,6 +196,14 @@ def test_every_run_option_comes_from_the_one_table():
     assert config.given == {"backend", "operators", "shard", "jobs", "timeout", "case"}
 
 
+def test_the_repro_command_gives_a_switch_passed_to_the_backend_as_a_flag():
+    from conformance.run.config import RunConfig
+
+    config = RunConfig.from_values({"backend": "directml", "one_by_one": True, "dml_path": "graph"})
+    assert config.backend_kwargs == {"one_by_one": True, "dml_path": "graph"}
+    assert config.repro() == "dml-conformance run --backend directml --dml-path graph --one-by-one --case {id}"
+
+
 def test_progress_counts_a_retried_case_once_by_its_latest_record(capsys):
     progress = _Progress(2)
     progress.on = True  # as on a terminal

@@ -305,3 +305,26 @@ def test_a_segfault_in_a_live_hypothesis_example_is_that_example_s(tmp_path):
     # Each stored SPLIT case on its own (the graph compositions around them go through run_graph, which is fine).
     valid = [r for r in records.values() if r["outcome"] == "valid" and ".graph-" not in r["id"]]
     assert len(valid) > 1 and all(r["category"] == "crash" for r in valid)
+
+
+def test_a_selection_that_fails_stops_the_worker_started_beside_it(monkeypatch, tmp_path):
+    """The CLI starts its first worker while the selection is built (Session(prestart=True)); a selection that
+    ends in a usage error leaves no worker running."""
+    from conformance.run.config import RunConfig, UsageError
+    from conformance.run.session import Session
+
+    prestarted: list[Pool] = []
+    original = Pool.prestart
+
+    def spy(pool: Pool) -> None:
+        original(pool)
+        prestarted.append(pool)
+
+    monkeypatch.setattr(Pool, "prestart", spy)
+    config = RunConfig.from_values(
+        {"backend": "dml_test_backends:AllLevels", "cases": [str(EXAMPLES)], "case": ["NOPE"], "out": str(tmp_path)}
+    )
+    with pytest.raises(UsageError, match="no case matches NOPE"):
+        Session(config, prestart=True)
+    (pool,) = prestarted
+    assert len(pool.workers) == 1 and all(w.dead and w.proc.poll() is not None for w in pool.workers)

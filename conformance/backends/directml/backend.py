@@ -11,12 +11,14 @@ results from a software adapter, always recorded with the stack that produced th
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +38,10 @@ from .toolchain import SHIPPED, source_hash
 from .versions import same as same_version
 
 UINT_MAX = 2**32 - 1
+# vkd3d's own descriptor heap emulation for the runner under Wine.  Its default on lavapipe, a Vulkan descriptor
+# set per heap, costs 2-4 s and 1.5 GB of memory per heap, whatever its size; "virtual heaps" cost a millisecond
+# and nothing, and gave the same bytes on every case of the quick profile (both --dml-path ways, measured).
+VKD3D_CONFIG = "virtual_heaps"
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 # HRESULTs a run may meet, with their names (Wine's FormatMessage knows few of them).
@@ -58,6 +64,16 @@ HRESULTS = {
     0x887A002D: "DXGI_ERROR_SDK_COMPONENT_MISSING",
 }
 DEVICE_LOST = {0x887A0005, 0x887A0006, 0x887A0007, 0x887A0020}
+
+
+def _executed(frame: dict, job: int, submissions: dict[int, list[int]], clobbered: set[int]) -> bool:
+    """Note which submission of a batch executed `job` (and whether a case's block there was written by someone);
+    True when the job wrote a guard byte: in a batch, that write could be another case's."""
+    submission = int(frame.get("submission", 0))
+    submissions.setdefault(submission, []).append(job)
+    if frame.get("clobbered"):
+        clobbered.add(submission)
+    return any(at >= 0 for at in frame.get("guard_written_at", ()))
 
 
 def _lost(header: dict) -> bool:
@@ -252,9 +268,7 @@ class NativeProgram:
                 assert self.stack.xvfb is not None
                 self.xserver = XServer(self.stack.xvfb)
             display = self.xserver.display
-        self.process = RunnerProcess(
-            [*self.stack.command(self.path, self.adapter), *self.extra], env=self.stack.environment(display)
-        )
+        self.process = self._runner_process(display)
         try:
             ready = self.process.start()
         except RunnerError as e:
@@ -267,6 +281,13 @@ class NativeProgram:
         if self.info.get("status") == "failed":
             self.close()
             raise BackendUnavailable(f"the DirectML device could not be queried: {failure_text(self.info)}")
+
+    def _runner_process(self, display: str | None) -> RunnerProcess:
+        """The child, not started yet (tests put a fake runner here)."""
+        env = self.stack.environment(display)
+        if self.stack.under_wine and self.program == "dml_runner":
+            env.setdefault("VKD3D_CONFIG", VKD3D_CONFIG)  # a VKD3D_CONFIG of the user's own wins, empty too
+        return RunnerProcess([*self.stack.command(self.path, self.adapter), *self.extra], env=env)
 
     def _startup_failure(self, frame: dict) -> str:
         call, hr = frame.get("call", "?"), frame.get("hresult")
@@ -302,6 +323,30 @@ class NativeProgram:
             self.process = None
             raise
 
+    def send(self, header: dict, payload: bytes = b"") -> None:
+        """The first half of a request answered by several frames (a batch); `receive` reads them."""
+        process = self.ensure_running()
+        try:
+            process.send(header, payload)
+        except (RunnerDied, RunnerTimeout):
+            self.process = None
+            raise
+
+    def receive(self, *, timeout: float, what: str, max_payload: int | None = None) -> tuple[dict, bytes]:
+        if self.process is None:
+            raise RunnerDied("the runner is not running")
+        try:
+            return self.process.receive(timeout, what, max_payload)
+        except (RunnerDied, RunnerTimeout):
+            self.process = None
+            raise
+
+    def kill(self) -> None:
+        """End the child now (its answers are out of step): the next request starts a fresh one."""
+        if self.process is not None:
+            self.process.kill()
+            self.process = None
+
     def data_types(self) -> frozenset[DataType]:
         supported = self.info.get("data_types", {})
         return frozenset(d for d in ALL_DATA_TYPES if supported.get(d.value))
@@ -333,6 +378,11 @@ class NativeProgram:
             + f"; DirectML.h {info.get('header_target_version')}",
         }
         out |= self.stack.describe()
+        if self.stack.under_wine and self.process is not None and "VKD3D_CONFIG" in (self.process.env or {}):
+            assert self.process.env is not None
+            config = self.process.env["VKD3D_CONFIG"]
+            heaps = "virtual" if "virtual_heaps" in config else "Vulkan descriptor sets"
+            out["vkd3d"] += f"; VKD3D_CONFIG={config!r} (descriptor heaps: {heaps})"
         if not self.stack.under_wine:
             if sys.platform == "win32":  # a branch mypy checks only on Windows
                 out["platform"] = f"Windows {sys.getwindowsversion().build}"
@@ -424,17 +474,60 @@ def both_paths(operator: RunResult, graph: RunResult) -> RunResult:
     return graph
 
 
+# Batches (run_many): cases per call the run layer hands over at most, and what one runner request may hold.
+BATCH_SIZE = 256
+BATCH_BYTES = 64 << 20  # the tensors of one request: inputs, outputs and guards (a larger case goes alone)
+BATCH_HEADER_BYTES = 512 << 10  # its JSON header (the runner reads headers of at most 1 MiB)
+# The run layer counts a run_many call's time against its first case's --timeout: the call starts no batch
+# after this share of it (the rest run alone, each on its own clock), and sizes each batch to a tenth of it
+# at the cost per case measured so far.
+TIME_SHARE = 0.5
+BATCH_TIME_SHARE = 0.1
+FIRST_SECONDS_PER_CASE = 0.01  # the guess before a batch is measured (about 1 ms measured here)
+# Threads compiling a batch's operators in the runner (IDMLDevice is free-threaded).  Measured under Wine on
+# lavapipe with 2 cores: see benchmarks/bench_directml.py.
+COMPILE_THREADS = 1
+
+
+@dataclass
+class _Job:
+    """One runner job of a run_many call: a case on one path (--dml-path both makes two)."""
+
+    case: int  # its index in run_many's items
+    request: dict
+    payload: bytes
+    outputs: Sequence[TensorDesc]
+    reached: str
+    laid_out: bool
+    check: bool = False  # a check_only request (check_many): accepted or refused, nothing run
+    allowed: int = 0  # answer bytes its outputs justify at most
+
+    def __post_init__(self) -> None:
+        described = self.request["graph"] if "graph" in self.request else self.request["tensors"]
+        self.allowed = 0 if self.check else sum(t["total_size"] + layout.GUARD_BYTES for t in described["outputs"])
+        self.size = len(self.payload) + self.allowed
+
+
 class DirectMLBackend(Backend):
     """DirectML through the native runner; `dml_dll`, `directml_version` and `adapter` come from --dml-dll,
     --directml-version (a release of versions.RELEASES, fetched by `setup directml --directml-version`) and
-    --adapter."""
+    --adapter.
+
+    Cases come in batches (run_many): one request carries many, the runner creates and compiles their
+    operators, records every initialisation and dispatch into one command list and waits once, and answers
+    each case on its own.  A refusal or a failed output check stays its case's; a batch the runner could not
+    finish (it crashed, hung, lost its device, or a case wrote into another's buffers) leaves its cases
+    without an answer, and the run layer runs each of those alone, so that the one at fault is named.
+    `one_by_one`: one request per case, one fence wait each (--one-by-one: for comparison and debugging).
+    """
 
     name = "directml"
-    # One D3D12 device per process: under vkd3d its descriptor heap alone costs ~1.5 GB and seconds.
+    # One D3D12 device per process (under vkd3d with Vulkan descriptor heaps, 1.5 GB each: see VKD3D_CONFIG).
     max_jobs = 2
     # The runner stages every tensor through Wine pipes and D3D12 upload, default and readback heaps,
     # on both sides of the pipe: about six copies (a 2.1 GB input took the runner to 11.6 GB).
     tensor_copies = 6.0
+    batch_size = BATCH_SIZE
 
     def __init__(
         self,
@@ -445,13 +538,22 @@ class DirectMLBackend(Backend):
         case_timeout: float = 300.0,
         dml_path: str = "operator",
         allow_software_adapter: bool = False,
+        one_by_one: bool = False,
         log=None,
+        native: NativeProgram | None = None,
     ):
         if dml_path not in DML_PATHS:
             raise ValueError(f"dml_path={dml_path!r}; expected one of {', '.join(DML_PATHS)}")
         self.dml_path = dml_path
         self.case_timeout = case_timeout
-        self.native = NativeProgram(
+        self.one_by_one = bool(one_by_one)
+        self.batch_size = 1 if self.one_by_one else BATCH_SIZE
+        self.compile_threads = COMPILE_THREADS
+        self.seconds_per_case = FIRST_SECONDS_PER_CASE
+        self.stats = {"requests": 0, "batches": 0, "alone": 0, "broken_batches": 0}
+        self.last_batch: dict = {}  # the runner's figures for the last batch (its batch_done frame)
+        # `native`: a runner started elsewhere (tests give a fake one).
+        self.native = native or NativeProgram(
             "dml_runner", dml_dll=dml_dll, directml_version=directml_version, adapter=adapter, log=log
         )
         refusal = software_refusal(self.info, adapter, allow_software_adapter) or version_refusal(
@@ -570,10 +672,25 @@ class DirectMLBackend(Backend):
         self, req: dict, payload: bytes, output_tensors: Sequence[TensorDesc], reached: str, laid_out: bool
     ) -> RunResult:
         t0 = time.perf_counter()
+        self.stats["requests"] += 1
         header, data = self._send(req, payload, output_tensors)
+        return self._answer(header, data, output_tensors, reached, laid_out, time.perf_counter() - t0)
+
+    def _answer(
+        self,
+        header: dict,
+        data: bytes,
+        output_tensors: Sequence[TensorDesc],
+        reached: str,
+        laid_out: bool,
+        round_trip: float,
+    ) -> RunResult:
+        """The runner's answer for one case as a RunResult (a lost device also closes the runner)."""
         status = header.get("status")
-        timings = {k: float(v) for k, v in header.items() if k.endswith("_s")}
-        timings["round_trip_s"] = time.perf_counter() - t0
+        timings = {k: float(v) for k, v in header.items() if k.endswith("_s") and isinstance(v, (int, float))}
+        timings["round_trip_s"] = round_trip
+        if isinstance(header.get("submitted_with"), int):  # executed in one submission with this many cases
+            timings["batch"] = float(header["submitted_with"])
         if status == "refused" and not _lost(header):
             return RunResult.rejected(self._refused(header), reached_operator=reached, timings=timings)
         if status != "ok":  # a device lost at creation is no refusal of the descriptor: the device is gone
@@ -600,8 +717,144 @@ class DirectMLBackend(Backend):
             timings=timings,
         )
 
+    # -- batches ----------------------------------------------------------------------------
+    def run_many(
+        self, items: Sequence[tuple[Descriptor, list[np.ndarray], FeatureLevel]]
+    ) -> list[RunResult | BaseException | None]:
+        """Many cases in few runner requests; None for a case whose batch could not be finished (run it alone)."""
+        if self.one_by_one:
+            return list(super().run_many(items))
+        results: list[RunResult | BaseException | None] = [None] * len(items)
+        jobs: list[_Job] = []
+        for i, (descriptor, inputs, level) in enumerate(items):
+            reason = self.unsupported_reason(descriptor, level) or inexpressible(descriptor)
+            if reason:
+                results[i] = RunResult.unsupported(reason)
+                continue
+            payload = input_payload(inputs, descriptor.input_tensors)
+            graphs = {"operator": (False,), "graph": (True,), "both": (False, True)}[self.dml_path]
+            for graph in graphs:
+                reached = f"{descriptor.operator} (graph)" if graph else descriptor.operator
+                req = request(descriptor, level, graph=graph)
+                jobs.append(_Job(i, req, payload, descriptor.output_tensors, reached, layout.has_layout(descriptor)))
+        answers = self._run_jobs(jobs)
+        per_case: dict[int, list[RunResult | None]] = {}
+        for k, job in enumerate(jobs):
+            per_case.setdefault(job.case, []).append(answers.get(k))
+        for i, answered in per_case.items():
+            if any(a is None for a in answered):
+                continue  # None: the run layer runs it alone
+            results[i] = both_paths(*answered) if len(answered) == 2 else answered[0]  # type: ignore[arg-type]
+        return results
+
+    def _time_limit(self) -> float:
+        """The run's --timeout per case, or this backend's own limit when the run sets none."""
+        return self.time_limit if self.time_limit else self.case_timeout
+
+    def _run_jobs(self, jobs: list[_Job]) -> dict[int, RunResult]:
+        """Answers by job index; a job without one (its batch broke, or time ran out) is left out."""
+        answers: dict[int, RunResult] = {}
+        started = time.monotonic()
+        deadline = started + self._time_limit() * TIME_SHARE
+        k = 0
+        while k < len(jobs) and time.monotonic() < deadline:
+            most = max(1, int(self._time_limit() * BATCH_TIME_SHARE / max(self.seconds_per_case, 1e-6)))
+            batch, size, header = [k], jobs[k].size, len(json.dumps(jobs[k].request))
+            k += 1
+            while k < len(jobs) and len(batch) < most:
+                job_header = len(json.dumps(jobs[k].request))
+                if size + jobs[k].size > BATCH_BYTES or header + job_header > BATCH_HEADER_BYTES:
+                    break
+                batch.append(k)
+                size += jobs[k].size
+                header += job_header
+                k += 1
+            t0 = time.monotonic()
+            answers.update(self._batch(jobs, batch, deadline))
+            self.seconds_per_case = 0.5 * self.seconds_per_case + 0.5 * (time.monotonic() - t0) / len(batch)
+        return answers
+
+    def _batch(self, jobs: list[_Job], batch: list[int], deadline: float) -> dict[int, RunResult]:
+        """One batch request: each case's answer as it streams in.  Left without one: the cases the runner had
+        not answered when it died, hung, or lost its device; a case whose guard bytes were written (alone, that
+        write is surely its own); and every case of a submission in which a case's inputs, or the poison
+        before them, changed (one of them wrote outside its outputs: alone, each shows whether it was it)."""
+        self._ensure_running()
+        self.stats["batches"] += 1
+        cases = [{**jobs[k].request, "input_bytes": len(jobs[k].payload)} for k in batch]
+        got: dict[int, RunResult] = {}
+        submissions: dict[int, list[int]] = {}  # submission -> the jobs it executed
+        clobbered: set[int] = set()
+        t0 = time.perf_counter()
+        try:
+            self.native.send(
+                {"op": "batch", "threads": self.compile_threads, "cases": cases},
+                b"".join(jobs[k].payload for k in batch),
+            )
+            waiting = set(range(len(batch)))
+            most = max(jobs[k].allowed for k in batch)  # 0 for checks: they answer no bytes
+            while waiting:
+                left = max(0.0, min(deadline, time.monotonic() + self.case_timeout) - time.monotonic())
+                frame, data = self.native.receive(timeout=left, what="a batch", max_payload=most)
+                index = frame.get("index")
+                if index is None:  # the batch ended: failed as a whole (a lost device, a buffer not made)
+                    self.last_batch = frame
+                    if _lost(frame):
+                        self.native.kill()  # a fresh runner for the next request
+                    break
+                job = jobs[batch[index]] if isinstance(index, int) and index in waiting else None
+                if job is None or len(data) > job.allowed:
+                    self.native.kill()  # out of step: nothing more it says can be matched to a case
+                    break
+                waiting.discard(index)
+                if _lost(frame) or (
+                    frame.get("status") == "ok" and _executed(frame, batch[index], submissions, clobbered)
+                ):
+                    continue  # no answer: alone, it is surely its own
+                got[batch[index]] = (
+                    self._checked(frame, job.reached)
+                    if job.check
+                    else self._answer(frame, data, job.outputs, job.reached, job.laid_out, time.perf_counter() - t0)
+                )
+            else:  # every case answered: the runner's own figures for the batch follow (or the device's loss)
+                self.last_batch, _ = self.native.receive(timeout=self.case_timeout, what="a batch's end")
+                if _lost(self.last_batch):
+                    self.native.kill()
+        except (RunnerDied, RunnerTimeout):
+            pass  # the runner is gone; the next request starts a fresh one
+        for submission in clobbered:
+            for k in submissions[submission]:
+                got.pop(k, None)
+        if len(got) < len(batch):
+            self.stats["broken_batches"] += 1
+        return got
+
     def check_descriptor(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult:
         """Give the invalid descriptor to CreateOperator: refusal is the expected answer."""
+        early = self._not_checkable(descriptor, feature_level)
+        if early is not None:
+            return early
+        graph = self.dml_path == "graph"
+        self.stats["requests"] += 1
+        header, _ = self._send(request(descriptor, feature_level, check_only=True, graph=graph), b"", ())
+        return self._checked(header, descriptor.operator)
+
+    def check_many(self, items: Sequence[tuple[Descriptor, FeatureLevel]]) -> list[RunResult | None]:
+        """check_descriptor for many invalid descriptors in few runner requests; None where a batch broke (the
+        run layer then calls check_descriptor for that case alone)."""
+        results: list[RunResult | None] = [None] * len(items)
+        jobs: list[_Job] = []
+        for i, (descriptor, level) in enumerate(items):
+            results[i] = self._not_checkable(descriptor, level)
+            if results[i] is None:
+                req = request(descriptor, level, check_only=True, graph=self.dml_path == "graph")
+                jobs.append(_Job(i, req, b"", (), descriptor.operator, False, check=True))
+        for k, answer in self._run_jobs(jobs).items():
+            results[jobs[k].case] = answer
+        return results
+
+    def _not_checkable(self, descriptor: Descriptor, feature_level: FeatureLevel) -> RunResult | None:
+        """`unsupported` when DirectML cannot be judged on this invalid descriptor; None when it can."""
         reason = inexpressible(descriptor)
         if reason:
             return RunResult.unsupported(reason)
@@ -617,10 +870,12 @@ class DirectMLBackend(Backend):
                     f"implements and validates against whatever minimum the device is created with; invalid only at "
                     f"the case's level {feature_level}, so DirectML cannot be judged on it"
                 )
-        graph = self.dml_path == "graph"
-        header, _ = self._send(request(descriptor, feature_level, check_only=True, graph=graph), b"", ())
+        return None
+
+    def _checked(self, header: dict, operator: str) -> RunResult:
+        """The runner's answer to a check_only request: refused, accepted, or an error."""
         if header.get("status") == "refused" and not _lost(header):
-            return RunResult.rejected(self._refused(header), reached_operator=descriptor.operator)
+            return RunResult.rejected(self._refused(header), reached_operator=operator)
         if header.get("status") == "accepted":
-            return RunResult.ok([], reached_operator=descriptor.operator)
-        return self._error(header, {}, descriptor.operator)
+            return RunResult.ok([], reached_operator=operator)
+        return self._error(header, {}, operator)

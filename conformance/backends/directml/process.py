@@ -108,8 +108,10 @@ class RunnerProcess:
             if line:
                 self.stderr_tail.append(line)
 
-    def kill(self) -> int | None:
-        """Kill the child and its process group; return its exit status."""
+    def kill(self, *, stderr_tail: bool = True) -> int | None:
+        """Kill the child and its process group; return its exit status.  `stderr_tail`: wait (2 s at most) for
+        its last stderr lines, for the message that says why it died (under Wine, a process the runner started
+        may hold the pipe open: the wait then lasts the whole 2 s)."""
         proc, tree, self._proc, self._tree = self._proc, self._tree, None, None
         if proc is None or tree is None:
             return None
@@ -126,7 +128,7 @@ class RunnerProcess:
                     stream.close()
             except OSError:
                 pass
-        if self._reader is not None:
+        if self._reader is not None and stderr_tail:
             self._reader.join(timeout=2)
         return status
 
@@ -142,7 +144,7 @@ class RunnerProcess:
                 self._proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 pass
-        self.kill()
+        self.kill(stderr_tail=False)  # it said goodbye: nothing to explain
 
     # -- frames ------------------------------------------------------------------------------
     def request(
@@ -152,6 +154,11 @@ class RunnerProcess:
 
         `max_payload`: the most answer bytes the request can justify (its outputs' sizes); a child
         announcing more is killed before a byte of it is read, so a wrong size never costs memory."""
+        self.send(header, payload)
+        return self.receive(timeout, header.get("op", "request"), max_payload)
+
+    def send(self, header: dict, payload: bytes | memoryview = b"") -> None:
+        """Send one frame (a request answered by several frames, as a batch is, is read with `receive`)."""
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise RunnerDied("the runner is not running")
@@ -163,7 +170,12 @@ class RunnerProcess:
             proc.stdin.flush()
         except (BrokenPipeError, OSError) as e:
             self._fail(RunnerDied, f"the runner stopped reading its input ({e})")
-        return self._read_frame(timeout, header.get("op", "request"), max_payload)
+
+    def receive(self, timeout: float, what: str, max_payload: int | None = None) -> tuple[dict, bytes]:
+        """Read the next frame within `timeout` seconds (see `request` for `max_payload`)."""
+        if self._proc is None:
+            raise RunnerDied("the runner is not running")
+        return self._read_frame(timeout, what, max_payload)
 
     def _read_frame(self, timeout: float, what: str, max_payload: int | None = None) -> tuple[dict, bytes]:
         deadline = time.monotonic() + timeout

@@ -212,8 +212,11 @@ def wine_version(wine: str) -> str:
 def vkd3d_version(wine: str) -> str:
     """The vkd3d API level Wine's d3d12.dll was built with (Wine bundles vkd3d; it has no version call)."""
     roots = {Path(wine).resolve().parents[1] / "lib", Path("/usr/lib"), Path("/usr/lib64"), Path("/opt/wine/lib")}
-    for root in roots:
-        for dll in sorted(root.glob("**/x86_64-windows/d3d12.dll"))[:1]:
+    # Where distributions put it first (a search of all of /usr/lib costs most of a second), then anywhere.
+    usual = ("x86_64-linux-gnu/wine/x86_64-windows/d3d12.dll", "wine/x86_64-windows/d3d12.dll")
+    found = [root / path for root in sorted(roots) for path in usual if (root / path).is_file()]
+    for dlls in [found[:1]] if found else (sorted(root.glob("**/x86_64-windows/d3d12.dll"))[:1] for root in roots):
+        for dll in dlls:
             levels = re.findall(rb"VKD3D_API_VERSION_(\d+)_(\d+)", dll.read_bytes())
             if levels:
                 major, minor = max((int(a), int(b)) for a, b in levels)

@@ -1,11 +1,12 @@
 // dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1 and DML_JOIN exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
-// (creating one costs seconds under vkd3d, so it is made once and reused), one IDMLDevice per minimum
-// feature level asked for.  Cases arrive on stdin and results leave on stdout as frames (dml_common.h).
+// (creating one can cost seconds: vkd3d on lavapipe, unless VKD3D_CONFIG=virtual_heaps; so it is made once, large,
+// and reused), one IDMLDevice per minimum feature level asked for.  Cases arrive on stdin and results leave on stdout as frames (dml_common.h).
 //
-// Requests: {"op":"info"}, {"op":"run", ...} with the input tensor's bytes as payload, {"op":"quit"}.
-// A response to "run" carries the outputs' bytes, one after another, lengths in its header.
+// Requests: {"op":"info"}, {"op":"run", ...} with the input tensor's bytes as payload, {"op":"batch", "cases":
+// [...]} with every case's inputs, {"op":"quit"}.  A response to "run" carries the outputs' bytes, one after
+// another, lengths in its header; a batch is answered case by case (Runner::handle).
 // Every HRESULT is checked and a failure names the call that returned it.  The program never judges a
 // result: it reports what DirectML accepted, refused and wrote; the Python side compares.
 //
@@ -263,9 +264,15 @@ struct Graph {
 // ------------------------------------------------------------------------------------------------
 
 constexpr uint64_t kAlign = DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT;  // 16
-constexpr uint64_t kGuard = 256;  // bytes after each output that must stay untouched
+constexpr uint64_t kGuard = 256;  // bytes after each output (and before each case's block) that must stay untouched
 constexpr unsigned char kPoison = 0xCD;  // what unwritten output bytes hold
-constexpr UINT kHeapDescriptors = 1024;
+// Descriptors in the one shader-visible heap: a batch's cases each take their own range of it.  Creating the heap
+// costs seconds under vkd3d whatever its size, so it is made large once (--descriptors N overrides).
+constexpr UINT kHeapDescriptors = 16384;
+// One submission's buffers at most: a batch larger than this is executed in several submissions (a case larger than
+// this alone in its own).
+constexpr uint64_t kSubmissionBytes = uint64_t(256) << 20;
+constexpr int kMaxThreads = 16;
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -274,9 +281,63 @@ struct Buffer {  // a committed buffer that grows when a case needs more
     uint64_t capacity = 0;
 };
 
+double now_s() {
+    static LARGE_INTEGER freq = [] {
+        LARGE_INTEGER f;
+        QueryPerformanceFrequency(&f);
+        return f;
+    }();
+    LARGE_INTEGER t;
+    QueryPerformanceCounter(&t);
+    return static_cast<double>(t.QuadPart) / static_cast<double>(freq.QuadPart);
+}
+
+// One case of a request: its operator (or DML graph) created, compiled and bound, and its block in the buffers.
+// Jobs never move (each desc points into itself): they are held by pointer.
+struct Job {
+    size_t index = 0;  // its place in the request's "cases"
+    const Json* req = nullptr;
+    bool graph = false;
+    bool check_only = false;
+    IDMLDevice* dml = nullptr;
+    DML_FEATURE_LEVEL level = DML_FEATURE_LEVEL_1_0;
+    OperatorDesc d;
+    Graph g;
+    Com<IDMLOperator> op;
+    Com<IDMLCompiledOperator> compiled;
+    Com<IDMLOperatorInitializer> init;
+    DML_BINDING_PROPERTIES init_props{}, exec_props{};
+    Com<IDMLBindingTable> init_table, exec_table;
+    const unsigned char* input = nullptr;  // its inputs' bytes, one after another, in the request's payload
+    uint64_t input_size = 0;
+    uint64_t base = 0;  // its block in the submission's buffer: kGuard poison bytes, its inputs, its outputs and guards
+    uint64_t persistent_offset = 0;
+    UINT descriptor_base = 0;
+    double t0 = 0, create_s = 0, compile_s = 0;
+    // An answer found on a compiling thread, written once the threads are joined: status, call, HRESULT, message.
+    std::string status, call, message;
+    HRESULT hr = S_OK;
+    bool answered = false;
+
+    std::vector<Tensor>& inputs() { return graph ? g.inputs : d.inputs; }
+    std::vector<Tensor>& outputs() { return graph ? g.outputs : d.outputs; }
+    UINT descriptors() const { return init_props.RequiredDescriptorCount + exec_props.RequiredDescriptorCount; }
+    uint64_t footprint() {  // its block's bytes, at most (alignment included)
+        uint64_t n = 2 * kGuard;
+        for (auto& t : inputs()) n += std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment) + t.buffer.TotalTensorSizeInBytes + 4 + kAlign;
+        for (auto& t : outputs()) n += std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment) + t.buffer.TotalTensorSizeInBytes + kGuard + kAlign;
+        return n;
+    }
+};
+
+bool device_lost(HRESULT hr) {
+    return hr == DXGI_ERROR_DEVICE_REMOVED || hr == DXGI_ERROR_DEVICE_HUNG || hr == DXGI_ERROR_DEVICE_RESET ||
+           hr == DXGI_ERROR_DRIVER_INTERNAL_ERROR;
+}
+
 class Runner : public Program {
 public:
-    explicit Runner(Device& device) : dev_(device) {
+    Runner(Device& device, UINT descriptors) : dev_(device) {
         ID3D12Device* d3d = dev_.d3d12();
         CHECK(d3d->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_COMPUTE, __uuidof(ID3D12CommandAllocator),
                                           allocator_.put_void()),
@@ -290,144 +351,394 @@ public:
         event_ = CreateEventW(nullptr, FALSE, FALSE, nullptr);
         if (!event_) throw HrError{HRESULT_FROM_WIN32(GetLastError()), "CreateEventW"};
         // Creating a descriptor heap costs seconds and ~1.5 GB under vkd3d: one, made once, reused.
-        make_heap(kHeapDescriptors);
+        make_heap(descriptors);
     }
+
+    // How long start-up took, by phase (wmain measures them): reported by "info".
+    std::string startup;
 
     std::string info() override {
         JsonWriter w;
         dev_.describe(w);
         w.u64("descriptor_heap_size", heap_size_);
+        if (!startup.empty()) w.raw("startup_s", startup);
         return w.done();
     }
 
+    // "run": one case, answered with one frame.  "batch": {"cases": [run requests, each with its "input_bytes"],
+    // "threads": N}, the payload their inputs one after another; answered with one frame per case, each naming its
+    // "index", as soon as its answer is known (refusals first, results after the submission's one fence wait),
+    // then {"status": "batch_done"}.  A failure of the whole batch (the device removed, a buffer that cannot be
+    // made) ends it with a frame that names no index: the cases without an answer have none.
     void handle(const std::string& op, const Json& req, const std::vector<unsigned char>& payload) override {
-        if (op != "run") throw ProtocolError{"unknown op '" + op + "'"};
-        run(req, payload);
+        if (op == "run") return execute_jobs(req, nullptr, payload, 1, false);
+        if (op == "batch") {
+            const Json& cases = req.at("cases");
+            if (cases.kind != Json::Array) throw ProtocolError{"cases is not an array"};
+            int threads = req.has("threads") ? static_cast<int>(req.at("threads").integer("threads")) : 1;
+            return execute_jobs(req, &cases, payload, std::max(1, std::min(threads, kMaxThreads)), true);
+        }
+        throw ProtocolError{"unknown op '" + op + "'"};
     }
 
     std::string removed_reason() override { return dev_.removed_reason(); }
 
-    // Create (and unless check_only, compile, initialise, bind, dispatch, read back) one operator.
-    void run(const Json& req, const std::vector<unsigned char>& input_bytes) {
-        LARGE_INTEGER t0, t1, t2, t3, t4, freq;
-        QueryPerformanceFrequency(&freq);
-        auto seconds = [&](const LARGE_INTEGER& a, const LARGE_INTEGER& b) {
-            return static_cast<double>(b.QuadPart - a.QuadPart) / static_cast<double>(freq.QuadPart);
-        };
-        DML_FEATURE_LEVEL level = lookup(feature_levels(), req.at("min_feature_level").str("min_feature_level"),
-                                         "feature level");
-        IDMLDevice* dml = dev_.dml_device(level);
-        bool check_only = req.has("check_only") && req.at("check_only").b;
-        auto refused = [&](const std::string& call, HRESULT hr) {
-            QueryPerformanceCounter(&t1);
-            write_frame(JsonWriter()
-                            .str("status", "refused")
-                            .str("call", call)
-                            .str("hresult", hex32(static_cast<uint32_t>(hr)))
-                            .num("create_s", seconds(t0, t1))
-                            .done());
-        };
-        OperatorDesc d;
-        Graph g;
-        Com<IDMLCompiledOperator> compiled;
-        QueryPerformanceCounter(&t0);
-        if (req.has("graph")) {  // --dml-path graph: the nodes compiled as one DML graph
-            g.init(req.at("graph"));
-            std::string call;
-            HRESULT hr = g.compile(dml, check_only, compiled, call);
-            if (FAILED(hr)) return refused(call, hr);
-            QueryPerformanceCounter(&t1);
-            if (check_only) {
-                write_frame(JsonWriter().str("status", "accepted").num("create_s", seconds(t0, t1)).done());
-                return;
-            }
-        } else {
-            d.init(req);
-            Com<IDMLOperator> op;
-            HRESULT hr = dml->CreateOperator(&d.op, __uuidof(IDMLOperator), op.put_void());
-            if (FAILED(hr)) return refused("IDMLDevice::CreateOperator", hr);
-            QueryPerformanceCounter(&t1);
-            if (check_only) {
-                write_frame(JsonWriter().str("status", "accepted").num("create_s", seconds(t0, t1)).done());
-                return;
-            }
-            hr = dml->CompileOperator(op.p, DML_EXECUTION_FLAG_NONE, __uuidof(IDMLCompiledOperator),
-                                      compiled.put_void());
-            if (FAILED(hr)) throw HrError{hr, "IDMLDevice::CompileOperator"};
-        }
-        std::vector<Tensor>& inputs = req.has("graph") ? g.inputs : d.inputs;
-        std::vector<Tensor>& outputs = req.has("graph") ? g.outputs : d.outputs;
-        IDMLCompiledOperator* ops[] = {compiled.p};
-        Com<IDMLOperatorInitializer> init;
-        CHECK(dml->CreateOperatorInitializer(1, ops, __uuidof(IDMLOperatorInitializer), init.put_void()),
-              "IDMLDevice::CreateOperatorInitializer");
-        QueryPerformanceCounter(&t2);
+private:
+    bool batch_ = false;  // answers name their case's index
 
+    // Create every case's operator (refusals answered at once), compile them (on `threads` threads: IDMLDevice
+    // is free-threaded), then execute them in as few submissions as the heap and kSubmissionBytes allow: every
+    // initialisation and dispatch of a submission in one command list, UAV barriers between them, one fence wait.
+    void execute_jobs(const Json& req, const Json* cases, const std::vector<unsigned char>& payload, int threads,
+                      bool batch) {
+        batch_ = batch;
+        double t_start = now_s();
+        std::vector<std::unique_ptr<Job>> jobs;
+        size_t count = cases ? cases->items.size() : 1;
+        uint64_t from = 0;
+        for (size_t i = 0; i < count; ++i) {
+            jobs.emplace_back(new Job);
+            Job& j = *jobs.back();
+            j.index = i;
+            j.req = cases ? &cases->items[i] : &req;
+            if (cases) {  // where its inputs are in the payload: found before anything of it is parsed
+                int64_t n = j.req->at("input_bytes").integer("input_bytes");
+                if (n < 0 || static_cast<uint64_t>(n) > payload.size() - from)
+                    throw ProtocolError{"case " + std::to_string(i) + ": input_bytes runs past the payload"};
+                j.input = payload.data() + from;
+                j.input_size = static_cast<uint64_t>(n);
+                from += static_cast<uint64_t>(n);
+            } else {
+                j.input = payload.data();
+                j.input_size = payload.size();
+            }
+        }
+        if (cases && from != payload.size())
+            throw ProtocolError{"the cases' input_bytes add up to " + std::to_string(from) + ", the payload has " +
+                                std::to_string(payload.size())};
+        for (auto& j : jobs) guarded(*j, [&] { create(*j); });
+        double t_created = now_s();
+
+        std::vector<Job*> pending;
+        for (auto& j : jobs)
+            if (!j->answered) pending.push_back(j.get());
+        compile_all(pending, threads);
+        double t_compiled = now_s();
+        std::vector<Job*> ready;
+        for (Job* j : pending) {
+            if (!j->status.empty()) {
+                answer_failure(*j);
+                continue;
+            }
+            ready.push_back(j);
+        }
+        size_t k = 0, submissions = 0;
+        double execute_s = 0;
+        while (k < ready.size()) {
+            std::vector<Job*> chunk;
+            UINT descriptors = 0;
+            uint64_t bytes = 0;
+            for (; k < ready.size(); ++k) {
+                Job* j = ready[k];
+                if (!chunk.empty() && (descriptors + j->descriptors() > heap_size_ || bytes + j->footprint() > kSubmissionBytes))
+                    break;
+                chunk.push_back(j);
+                descriptors += j->descriptors();
+                bytes += j->footprint();
+            }
+            execute_s += submit(chunk, submissions++);
+        }
+        if (batch)
+            write_frame(JsonWriter()
+                            .str("status", "batch_done")
+                            .u64("cases", count)
+                            .u64("submissions", submissions)
+                            .u64("threads", static_cast<uint64_t>(threads))
+                            .num("create_s", t_created - t_start)
+                            .num("compile_s", t_compiled - t_created)
+                            .num("execute_s", execute_s)
+                            .num("total_s", now_s() - t_start)
+                            .done());
+    }
+
+    // Run `step` for one case; a protocol error or a failing call becomes that case's answer.  In a batch, a device
+    // removed ends the batch (rethrown: the frame without an index), after this case's own answer.
+    template <typename F>
+    void guarded(Job& j, F step) {
+        try {
+            step();
+        } catch (const ProtocolError& e) {
+            if (j.answered) throw;
+            j.status = "protocol_error";
+            j.call.clear();
+            j.hr = S_OK;
+            j.message = e.message;
+            answer_failure(j);
+        } catch (const HrError& e) {
+            if (j.answered) throw;  // the batch ends after this case's own answer
+            j.status = "failed";
+            j.call = e.call;
+            j.hr = e.hr;
+            answer_failure(j);
+        }
+    }
+
+    JsonWriter answer(const Job& j) {
+        JsonWriter w;
+        if (batch_) w.u64("index", j.index);
+        return w;
+    }
+
+    // A refusal, an acceptance (check_only) or a failure found for one case: its one frame.
+    void answer_failure(Job& j) {
+        j.answered = true;
+        JsonWriter w = answer(j);
+        w.str("status", j.status);
+        if (j.status == "refused") {
+            w.str("call", j.call).str("hresult", hex32(static_cast<uint32_t>(j.hr))).num("create_s", j.create_s);
+        } else if (j.status == "accepted") {
+            w.num("create_s", j.create_s);
+        } else {  // as serve() reports a failing call: the call, its HRESULT, the device's removed reason
+            w.str("call", j.call);
+            if (j.hr) w.str("hresult", hex32(static_cast<uint32_t>(j.hr)));
+            std::string message = j.status == "failed" ? "device removed reason: " + removed_reason() : j.message;
+            if (!message.empty()) w.str("message", message);
+        }
+        write_frame(w.done());
+        if (batch_ && j.status == "failed" && (device_lost(j.hr) || FAILED(dev_.d3d12()->GetDeviceRemovedReason())))
+            throw HrError{j.hr, j.call + " (the device is removed: the batch ends)"};
+    }
+
+    // Parse the case and create its operator (a graph is created and compiled together, in compile()).
+    void create(Job& j) {
+        const Json& req = *j.req;
+        j.level = lookup(feature_levels(), req.at("min_feature_level").str("min_feature_level"), "feature level");
+        j.dml = dev_.dml_device(j.level);
+        j.check_only = req.has("check_only") && req.at("check_only").b;
+        j.graph = req.has("graph");
+        j.t0 = now_s();
+        if (j.graph) {
+            j.g.init(req.at("graph"));
+        } else {
+            j.d.init(req);
+            HRESULT hr = j.dml->CreateOperator(&j.d.op, __uuidof(IDMLOperator), j.op.put_void());
+            j.create_s = now_s() - j.t0;
+            if (FAILED(hr)) {
+                j.status = "refused";
+                j.call = "IDMLDevice::CreateOperator";
+                j.hr = hr;
+                return answer_failure(j);
+            }
+            if (j.check_only) {
+                j.status = "accepted";
+                return answer_failure(j);
+            }
+        }
+        if (j.check_only) return;  // a graph's nodes are created in compile()
         // The payload holds the inputs one after another, each TotalTensorSizeInBytes long.
         uint64_t expected_bytes = 0;
-        for (const auto& t : inputs) expected_bytes += t.buffer.TotalTensorSizeInBytes;
-        if (input_bytes.size() != expected_bytes)
-            throw ProtocolError{"input payload has " + std::to_string(input_bytes.size()) + " bytes, the inputs' " +
+        for (const auto& t : j.inputs()) expected_bytes += t.buffer.TotalTensorSizeInBytes;
+        if (j.input_size != expected_bytes)
+            throw ProtocolError{"input payload has " + std::to_string(j.input_size) + " bytes, the inputs' " +
                                 "total_size values add up to " + std::to_string(expected_bytes)};
-        // Layout in one default buffer: the inputs, then each output followed by guard bytes.
-        uint64_t at = 0;
-        // Each binding offset a multiple of the tensor's GuaranteedBaseOffsetAlignment (and of 16).
-        for (auto& t : inputs) {
-            t.offset = at = align_up(at, std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment));
-            t.region = align_up(std::max<uint64_t>(t.buffer.TotalTensorSizeInBytes, 4), kAlign);
-            at += t.region;
+    }
+
+    // Compile one case and create its initializer.  Runs on a compiling thread: touches only its job and the
+    // (free-threaded) DirectML device; what it finds is answered after the threads are joined.
+    static void compile(Job& j) {
+        try {
+            double t1 = now_s();
+            if (j.graph) {
+                std::string call;
+                HRESULT hr = j.g.compile(j.dml, j.check_only, j.compiled, call);
+                t1 = now_s();
+                j.create_s = t1 - j.t0;
+                if (FAILED(hr)) {
+                    j.status = "refused";
+                    j.call = call;
+                    j.hr = hr;
+                    return;
+                }
+                if (j.check_only) {
+                    j.status = "accepted";
+                    return;
+                }
+            } else {
+                HRESULT hr = j.dml->CompileOperator(j.op.p, DML_EXECUTION_FLAG_NONE, __uuidof(IDMLCompiledOperator),
+                                                    j.compiled.put_void());
+                if (FAILED(hr)) throw HrError{hr, "IDMLDevice::CompileOperator"};
+            }
+            IDMLCompiledOperator* ops[] = {j.compiled.p};
+            CHECK(j.dml->CreateOperatorInitializer(1, ops, __uuidof(IDMLOperatorInitializer), j.init.put_void()),
+                  "IDMLDevice::CreateOperatorInitializer");
+            j.init_props = binding_properties(j.init.p);
+            j.exec_props = binding_properties(j.compiled.p);
+            j.compile_s = now_s() - t1;
+        } catch (const HrError& e) {
+            j.status = "failed";
+            j.call = e.call;
+            j.hr = e.hr;
+        } catch (const ProtocolError& e) {
+            j.status = "protocol_error";
+            j.message = e.message;
+        } catch (const std::bad_alloc&) {
+            j.status = "failed";
+            j.call = "operator new";
+            j.hr = E_OUTOFMEMORY;
         }
-        for (auto& t : outputs) {
-            t.offset = at = align_up(at, std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment));
-            t.region = align_up(t.buffer.TotalTensorSizeInBytes + kGuard, kAlign);
-            at += t.region;
+    }
+
+    struct CompileWork {
+        std::vector<Job*>* jobs;
+        volatile LONG next;
+    };
+
+    static DWORD WINAPI compile_thread(void* arg) {
+        auto* work = static_cast<CompileWork*>(arg);
+        for (;;) {
+            LONG i = InterlockedIncrement(&work->next) - 1;
+            if (i >= static_cast<LONG>(work->jobs->size())) return 0;
+            compile(*(*work->jobs)[static_cast<size_t>(i)]);
+        }
+    }
+
+    void compile_all(std::vector<Job*>& jobs, int threads) {
+        CompileWork work{&jobs, 0};
+        std::vector<HANDLE> handles;
+        int extra = std::min<int>(threads, static_cast<int>(jobs.size())) - 1;
+        for (int t = 0; t < extra; ++t) {
+            HANDLE h = CreateThread(nullptr, 0, compile_thread, &work, 0, nullptr);
+            if (h) handles.push_back(h);  // a thread that cannot start leaves its share to the others
+        }
+        compile_thread(&work);
+        if (!handles.empty()) WaitForMultipleObjects(static_cast<DWORD>(handles.size()), handles.data(), TRUE, INFINITE);
+        for (HANDLE h : handles) CloseHandle(h);
+    }
+
+    // One submission: lay the cases out in one default buffer (each case's block: kGuard poison bytes, its inputs,
+    // its outputs each followed by kGuard guard bytes), upload once, record every case's initialisation and dispatch
+    // with UAV barriers between them, execute, wait once, read back once, answer each case.  Returns the seconds
+    // from layout to the end of the fence wait.
+    double submit(std::vector<Job*>& chunk, size_t submission) {
+        double t2 = now_s();
+        uint64_t at = 0, persistent = 0, temp_size = 0;
+        UINT descriptors = 0;
+        for (Job* j : chunk) {
+            j->base = at = align_up(at, kAlign);
+            at += kGuard;
+            for (auto& t : j->inputs()) {
+                t.offset = at = align_up(at, std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment));
+                t.region = align_up(std::max<uint64_t>(t.buffer.TotalTensorSizeInBytes, 4), kAlign);
+                at += t.region;
+            }
+            for (auto& t : j->outputs()) {
+                t.offset = at = align_up(at, std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment));
+                t.region = align_up(t.buffer.TotalTensorSizeInBytes + kGuard, kAlign);
+                at += t.region;
+            }
+            if (j->exec_props.PersistentResourceSize) {
+                j->persistent_offset = persistent = align_up(persistent, DML_PERSISTENT_BUFFER_ALIGNMENT);
+                persistent += j->exec_props.PersistentResourceSize;
+            }
+            temp_size = std::max({temp_size, j->init_props.TemporaryResourceSize, j->exec_props.TemporaryResourceSize});
+            j->descriptor_base = descriptors;
+            descriptors += j->descriptors();
         }
         const uint64_t used = at;
-        DML_BINDING_PROPERTIES init_props = binding_properties(init.p);
-        DML_BINDING_PROPERTIES exec_props = binding_properties(compiled.p);
         grow(default_, used, D3D12_HEAP_TYPE_DEFAULT, "default");
         grow(upload_, used, D3D12_HEAP_TYPE_UPLOAD, "upload");
         grow(readback_, used, D3D12_HEAP_TYPE_READBACK, "readback");
-        uint64_t temp_size = std::max(init_props.TemporaryResourceSize, exec_props.TemporaryResourceSize);
         if (temp_size) grow(temporary_, temp_size, D3D12_HEAP_TYPE_DEFAULT, "temporary");
-        Buffer persistent;  // per operator: its contents belong to this compiled operator
-        if (exec_props.PersistentResourceSize)
-            grow(persistent, exec_props.PersistentResourceSize, D3D12_HEAP_TYPE_DEFAULT, "persistent");
-        UINT descriptors = init_props.RequiredDescriptorCount + exec_props.RequiredDescriptorCount;
-        if (descriptors > heap_size_) make_heap(std::max(descriptors, heap_size_ * 2));
+        if (persistent) grow(persistent_, persistent, D3D12_HEAP_TYPE_DEFAULT, "persistent");
+        if (descriptors > heap_size_) make_heap(std::max(descriptors, heap_size_ * 2));  // a case larger than the heap
 
-        // Upload: poison everywhere (every output region and its guard), then each input's bytes at its offset.
+        // Upload: poison everywhere (every gap, output region and guard), then each input's bytes at its offset.
         unsigned char* mapped = nullptr;
         D3D12_RANGE none{0, 0};
         CHECK(upload_.resource->Map(0, &none, reinterpret_cast<void**>(&mapped)), "ID3D12Resource::Map(upload)");
         std::memset(mapped, kPoison, used);
-        uint64_t from = 0;
-        for (const auto& t : inputs) {
-            uint64_t n = t.buffer.TotalTensorSizeInBytes;
-            if (n) std::memcpy(mapped + t.offset, input_bytes.data() + from, static_cast<size_t>(n));
-            from += n;
+        for (Job* j : chunk) {
+            uint64_t from = 0;
+            for (const auto& t : j->inputs()) {
+                uint64_t n = t.buffer.TotalTensorSizeInBytes;
+                if (n) std::memcpy(mapped + t.offset, j->input + from, static_cast<size_t>(n));
+                from += n;
+            }
         }
         upload_.resource->Unmap(0, nullptr);
 
-        // Binding tables: the initializer's descriptors first, the operator's after them.
+        std::vector<Job*> bound;
+        for (Job* j : chunk) {
+            guarded(*j, [&] { bind(*j, temp_size); });
+            if (!j->answered) bound.push_back(j);
+        }
+
+        // Record: upload -> UAV -> (initialise, dispatch) per case -> copy to readback.
+        CHECK(allocator_->Reset(), "ID3D12CommandAllocator::Reset");
+        CHECK(list_->Reset(allocator_.p, nullptr), "ID3D12GraphicsCommandList::Reset");
+        ID3D12DescriptorHeap* heaps[] = {heap_.p};
+        list_->SetDescriptorHeaps(1, heaps);
+        transition(default_.resource.p, D3D12_RESOURCE_STATE_COMMON, D3D12_RESOURCE_STATE_COPY_DEST);
+        copy(default_.resource.p, upload_.resource.p, used);
+        std::vector<ID3D12Resource*> uav = {default_.resource.p};
+        if (temp_size) uav.push_back(temporary_.resource.p);
+        if (persistent) uav.push_back(persistent_.resource.p);
+        transition(default_.resource.p, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+        for (size_t i = 1; i < uav.size(); ++i)
+            transition(uav[i], D3D12_RESOURCE_STATE_COMMON, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+        for (Job* j : bound) {
+            IDMLCommandRecorder* rec = recorder(j->level);
+            rec->RecordDispatch(list_.p, j->init.p, j->init_table.p);
+            uav_barrier();
+            rec->RecordDispatch(list_.p, j->compiled.p, j->exec_table.p);
+            uav_barrier();
+        }
+        transition(default_.resource.p, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+        for (size_t i = 1; i < uav.size(); ++i)
+            transition(uav[i], D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COMMON);
+        copy(readback_.resource.p, default_.resource.p, used);
+        transition(default_.resource.p, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_COMMON);
+        CHECK(list_->Close(), "ID3D12GraphicsCommandList::Close");
+        ID3D12CommandList* lists[] = {list_.p};
+        dev_.queue()->ExecuteCommandLists(1, lists);
+        wait_idle();
+        double t3 = now_s();
+        double share = bound.empty() ? 0.0 : (t3 - t2) / static_cast<double>(bound.size());
+
+        // Read back once; answer each case: its outputs with their guards, and whether its block stayed its own.
+        D3D12_RANGE all{0, static_cast<SIZE_T>(used)};
+        CHECK(readback_.resource->Map(0, &all, reinterpret_cast<void**>(&mapped)), "ID3D12Resource::Map(readback)");
+        for (Job* j : bound) answer_outputs(*j, mapped, share, bound.size(), submission);
+        readback_.resource->Unmap(0, &none);
+        for (Job* j : bound) {  // what the GPU has finished with
+            j->init_table.reset();
+            j->exec_table.reset();
+        }
+        return t3 - t2;
+    }
+
+    // The case's binding tables, in its own range of the heap: the initializer's descriptors first, the operator's after.
+    void bind(Job& j, uint64_t temp_size) {
+        IDMLDevice* dml = j.dml;
         D3D12_CPU_DESCRIPTOR_HANDLE cpu = heap_->GetCPUDescriptorHandleForHeapStart();
         D3D12_GPU_DESCRIPTOR_HANDLE gpu = heap_->GetGPUDescriptorHandleForHeapStart();
         UINT step = dev_.d3d12()->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-        DML_BINDING_TABLE_DESC init_table_desc{init.p, cpu, gpu, init_props.RequiredDescriptorCount};
-        Com<IDMLBindingTable> init_table;
-        CHECK(dml->CreateBindingTable(&init_table_desc, __uuidof(IDMLBindingTable), init_table.put_void()),
+        cpu.ptr += static_cast<SIZE_T>(step) * j.descriptor_base;
+        gpu.ptr += static_cast<UINT64>(step) * j.descriptor_base;
+        DML_BINDING_TABLE_DESC init_table_desc{j.init.p, cpu, gpu, j.init_props.RequiredDescriptorCount};
+        CHECK(dml->CreateBindingTable(&init_table_desc, __uuidof(IDMLBindingTable), j.init_table.put_void()),
               "IDMLDevice::CreateBindingTable(initializer)");
-        D3D12_CPU_DESCRIPTOR_HANDLE cpu2{cpu.ptr + static_cast<SIZE_T>(step) * init_props.RequiredDescriptorCount};
-        D3D12_GPU_DESCRIPTOR_HANDLE gpu2{gpu.ptr + static_cast<UINT64>(step) * init_props.RequiredDescriptorCount};
-        DML_BINDING_TABLE_DESC exec_table_desc{compiled.p, cpu2, gpu2, exec_props.RequiredDescriptorCount};
-        Com<IDMLBindingTable> exec_table;
-        CHECK(dml->CreateBindingTable(&exec_table_desc, __uuidof(IDMLBindingTable), exec_table.put_void()),
+        D3D12_CPU_DESCRIPTOR_HANDLE cpu2{cpu.ptr + static_cast<SIZE_T>(step) * j.init_props.RequiredDescriptorCount};
+        D3D12_GPU_DESCRIPTOR_HANDLE gpu2{gpu.ptr + static_cast<UINT64>(step) * j.init_props.RequiredDescriptorCount};
+        DML_BINDING_TABLE_DESC exec_table_desc{j.compiled.p, cpu2, gpu2, j.exec_props.RequiredDescriptorCount};
+        CHECK(dml->CreateBindingTable(&exec_table_desc, __uuidof(IDMLBindingTable), j.exec_table.put_void()),
               "IDMLDevice::CreateBindingTable(operator)");
 
         DML_BUFFER_BINDING temp_binding{temporary_.resource.p, 0, temp_size};
         DML_BINDING_DESC temp_desc{DML_BINDING_TYPE_BUFFER, &temp_binding};
-        DML_BUFFER_BINDING persistent_binding{persistent.resource.p, 0, exec_props.PersistentResourceSize};
+        DML_BUFFER_BINDING persistent_binding{persistent_.resource.p, j.persistent_offset, j.exec_props.PersistentResourceSize};
         DML_BINDING_DESC persistent_desc{DML_BINDING_TYPE_BUFFER, &persistent_binding};
+        std::vector<Tensor>& inputs = j.inputs();
         std::vector<DML_BUFFER_BINDING> in_bindings, owned_bindings;
         std::vector<DML_BINDING_DESC> in_descs;
         bool any_owned = false;
@@ -442,93 +753,75 @@ public:
         for (size_t i = 0; i < inputs.size(); ++i) {
             bool owned = owned_bindings[i].Buffer != nullptr;
             // A graph input no edge uses is bound to nothing (GRAPH.3: nothing reads it).
-            bool unused = req.has("graph") && !g.uses_input(static_cast<UINT>(i));
+            bool unused = j.graph && !j.g.uses_input(static_cast<UINT>(i));
             bool none = owned || unused;
             in_descs.push_back({none ? DML_BINDING_TYPE_NONE : DML_BINDING_TYPE_BUFFER, none ? nullptr : &in_bindings[i]});
         }
         DML_BUFFER_ARRAY_BINDING owned_array{static_cast<UINT>(owned_bindings.size()), owned_bindings.data()};
         DML_BINDING_DESC owned_desc{DML_BINDING_TYPE_BUFFER_ARRAY, &owned_array};
-        if (any_owned) init_table->BindInputs(1, &owned_desc);
-        if (init_props.TemporaryResourceSize) init_table->BindTemporaryResource(&temp_desc);
-        if (exec_props.PersistentResourceSize) init_table->BindOutputs(1, &persistent_desc);
-        exec_table->BindInputs(static_cast<UINT>(in_descs.size()), in_descs.data());
+        if (any_owned) j.init_table->BindInputs(1, &owned_desc);
+        if (j.init_props.TemporaryResourceSize) j.init_table->BindTemporaryResource(&temp_desc);
+        if (j.exec_props.PersistentResourceSize) j.init_table->BindOutputs(1, &persistent_desc);
+        j.exec_table->BindInputs(static_cast<UINT>(in_descs.size()), in_descs.data());
         std::vector<DML_BUFFER_BINDING> out_bindings;
-        out_bindings.reserve(outputs.size());
-        for (const auto& t : outputs)
+        out_bindings.reserve(j.outputs().size());
+        for (const auto& t : j.outputs())
             out_bindings.push_back({default_.resource.p, t.offset, t.buffer.TotalTensorSizeInBytes});
         std::vector<DML_BINDING_DESC> out_descs;
         for (auto& b : out_bindings) out_descs.push_back({DML_BINDING_TYPE_BUFFER, &b});
-        exec_table->BindOutputs(static_cast<UINT>(out_descs.size()), out_descs.data());
-        if (exec_props.TemporaryResourceSize) exec_table->BindTemporaryResource(&temp_desc);
-        if (exec_props.PersistentResourceSize) exec_table->BindPersistentResource(&persistent_desc);
+        j.exec_table->BindOutputs(static_cast<UINT>(out_descs.size()), out_descs.data());
+        if (j.exec_props.TemporaryResourceSize) j.exec_table->BindTemporaryResource(&temp_desc);
+        if (j.exec_props.PersistentResourceSize) j.exec_table->BindPersistentResource(&persistent_desc);
+    }
 
-        // Record: upload -> UAV -> initialise -> dispatch -> copy to readback.
-        CHECK(allocator_->Reset(), "ID3D12CommandAllocator::Reset");
-        CHECK(list_->Reset(allocator_.p, nullptr), "ID3D12GraphicsCommandList::Reset");
-        ID3D12DescriptorHeap* heaps[] = {heap_.p};
-        list_->SetDescriptorHeaps(1, heaps);
-        transition(default_.resource.p, D3D12_RESOURCE_STATE_COMMON, D3D12_RESOURCE_STATE_COPY_DEST);
-        copy(default_.resource.p, upload_.resource.p, used);
-        std::vector<ID3D12Resource*> uav = {default_.resource.p};
-        if (temp_size) uav.push_back(temporary_.resource.p);
-        if (exec_props.PersistentResourceSize) uav.push_back(persistent.resource.p);
-        transition(default_.resource.p, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-        for (size_t i = 1; i < uav.size(); ++i)
-            transition(uav[i], D3D12_RESOURCE_STATE_COMMON, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-        recorder(level)->RecordDispatch(list_.p, init.p, init_table.p);
-        uav_barrier();
-        recorder(level)->RecordDispatch(list_.p, compiled.p, exec_table.p);
-        uav_barrier();
-        transition(default_.resource.p, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
-        for (size_t i = 1; i < uav.size(); ++i)
-            transition(uav[i], D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COMMON);
-        copy(readback_.resource.p, default_.resource.p, used);
-        transition(default_.resource.p, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_COMMON);
-        CHECK(list_->Close(), "ID3D12GraphicsCommandList::Close");
-        ID3D12CommandList* lists[] = {list_.p};
-        dev_.queue()->ExecuteCommandLists(1, lists);
-        wait_idle();
-        QueryPerformanceCounter(&t3);
-
-        // Read back the outputs and check their guards.
-        D3D12_RANGE all{0, static_cast<SIZE_T>(used)};
-        CHECK(readback_.resource->Map(0, &all, reinterpret_cast<void**>(&mapped)), "ID3D12Resource::Map(readback)");
+    // One case's answer from the mapped readback buffer: its outputs' bytes and guards, the first guard byte written
+    // (or -1) per output, and "clobbered" when a byte of its block no operator may write (the poison before its
+    // inputs, its inputs themselves) changed: in a batch another case may have written there.  In a batch it also
+    // names its submission and how many cases that submission executed.
+    void answer_outputs(Job& j, const unsigned char* mapped, double execute_share, size_t submitted, size_t submission) {
+        double t3 = now_s();
         std::string sizes, guards;
         std::vector<std::pair<const void*, size_t>> payload;
-        std::vector<unsigned char> copy(mapped, mapped + used);
-        readback_.resource->Unmap(0, &none);
-        for (const auto& t : outputs) {
+        for (const auto& t : j.outputs()) {
             uint64_t n = t.buffer.TotalTensorSizeInBytes;
             // The tensor's bytes and the guard after them: the suite judges every one.
-            payload.emplace_back(copy.data() + t.offset, static_cast<size_t>(n + kGuard));
+            payload.emplace_back(mapped + t.offset, static_cast<size_t>(n + kGuard));
             sizes += (sizes.empty() ? "" : ",") + std::to_string(n + kGuard);
             // The first byte after the tensor's TotalTensorSizeInBytes that was written, or -1.
             int64_t touched = -1;
             for (uint64_t k = n; k < t.region; ++k)
-                if (copy[t.offset + k] != kPoison) {
+                if (mapped[t.offset + k] != kPoison) {
                     touched = static_cast<int64_t>(k);
                     break;
                 }
             guards += (guards.empty() ? "" : ",") + std::to_string(touched);
         }
-        QueryPerformanceCounter(&t4);
-        write_frame(JsonWriter()
-                        .str("status", "ok")
-                        .raw("output_bytes", "[" + sizes + "]")
-                        .raw("guard_written_at", "[" + guards + "]")
-                        .u64("guard_bytes", kGuard)
-                        .u64("descriptors", descriptors)
-                        .u64("temporary_bytes", temp_size)
-                        .u64("persistent_bytes", exec_props.PersistentResourceSize)
-                        .num("create_s", seconds(t0, t1))
-                        .num("compile_s", seconds(t1, t2))
-                        .num("execute_s", seconds(t2, t3))
-                        .num("readback_s", seconds(t3, t4))
-                        .done(),
-                    payload);
+        bool clobbered = false;
+        for (uint64_t k = j.base; k < j.base + kGuard && !clobbered; ++k) clobbered = mapped[k] != kPoison;
+        uint64_t from = 0;
+        for (const auto& t : j.inputs()) {
+            uint64_t n = t.buffer.TotalTensorSizeInBytes;
+            clobbered = clobbered || (n && std::memcmp(mapped + t.offset, j.input + from, static_cast<size_t>(n)) != 0);
+            from += n;
+        }
+        j.answered = true;
+        JsonWriter w = answer(j);
+        w.str("status", "ok")
+            .raw("output_bytes", "[" + sizes + "]")
+            .raw("guard_written_at", "[" + guards + "]")
+            .u64("guard_bytes", kGuard)
+            .u64("descriptors", j.descriptors())
+            .u64("temporary_bytes", std::max(j.init_props.TemporaryResourceSize, j.exec_props.TemporaryResourceSize))
+            .u64("persistent_bytes", j.exec_props.PersistentResourceSize)
+            .num("create_s", j.create_s)
+            .num("compile_s", j.compile_s)
+            .num("execute_s", execute_share)
+            .num("readback_s", now_s() - t3);
+        if (batch_) w.u64("submission", submission).u64("submitted_with", submitted);
+        if (clobbered) w.boolean("clobbered", true);
+        write_frame(w.done(), payload);
     }
 
-private:
     Device& dev_;
     Com<ID3D12CommandAllocator> allocator_;
     Com<ID3D12GraphicsCommandList> list_;
@@ -537,7 +830,7 @@ private:
     HANDLE event_ = nullptr;
     Com<ID3D12DescriptorHeap> heap_;
     UINT heap_size_ = 0;
-    Buffer default_, upload_, readback_, temporary_;
+    Buffer default_, upload_, readback_, temporary_, persistent_;
     std::map<DML_FEATURE_LEVEL, Com<IDMLCommandRecorder>> recorders_;
 
     void make_heap(UINT size) {
@@ -624,17 +917,33 @@ private:
         HRESULT removed = dev_.d3d12()->GetDeviceRemovedReason();
         if (FAILED(removed)) throw HrError{removed, "ID3D12Device::GetDeviceRemovedReason (after the dispatch)"};
     }
-
 };
+
+// Seconds since the process was created (Wine's loader included, under Wine).
+double since_process_start() {
+    FILETIME created, exited, kernel, user, now;
+    if (!GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user)) return -1;
+    GetSystemTimeAsFileTime(&now);
+    auto ticks = [](const FILETIME& f) { return (static_cast<uint64_t>(f.dwHighDateTime) << 32) | f.dwLowDateTime; };
+    return static_cast<double>(ticks(now) - ticks(created)) / 1e7;
+}
 
 }  // namespace
 
 int wmain(int argc, wchar_t** argv) {
-    return serve(argc, argv, [](const Args& args) -> std::unique_ptr<Program> {
+    double loaded = since_process_start();
+    return serve(argc, argv, [loaded](const Args& args) -> std::unique_ptr<Program> {
         auto dll = args.count(L"--dml-dll") ? args.at(L"--dml-dll") : L"DirectML.dll";
         auto adapter = args.count(L"--adapter") ? utf8(args.at(L"--adapter").c_str()) : std::string();
+        UINT descriptors = kHeapDescriptors;
+        if (args.count(L"--descriptors")) descriptors = static_cast<UINT>(std::wcstoul(args.at(L"--descriptors").c_str(), nullptr, 10));
         static std::unique_ptr<Device> device;  // outlives the runner that borrows it
+        double t0 = now_s();
         device.reset(new Device(dll, adapter));
-        return std::unique_ptr<Program>(new Runner(*device));
+        double t1 = now_s();
+        std::unique_ptr<Runner> runner(new Runner(*device, std::max<UINT>(descriptors, 64)));
+        double t2 = now_s();
+        runner->startup = JsonWriter().num("process", loaded).num("device", t1 - t0).num("runner", t2 - t1).done();
+        return std::unique_ptr<Program>(runner.release());
     });
 }
