@@ -14,7 +14,8 @@
   in the results file), cases/s after it, and the peak memory of the run's processes (the largest one, and
   all of them together); with `--before`, an earlier commit's code too (the whole "before" of a change).
 `onnxruntime-directml`: ONNX Runtime's DirectML provider on the native worker, the cases in batched sessions
-(`run_many`); per-session and per-case figures come from its own counters.
+(`run_many`), before and after descriptor heaps were recycled (bench_ort_directml.py: start-up, first result,
+cases/s, sessions, heaps, the worker's peak memory; that script also runs the quick profile end to end).
 Peak memory is a process's high-water mark (VmHWM; Linux).  The machine's load average is printed beside the
 figures: on a shared machine they move with it.  Needs `dml-conformance setup directml`.
 """
@@ -215,41 +216,12 @@ def bench_end_to_end(repeat: int, before: Path | None) -> None:
 
 
 def bench_ort(cases) -> None:
-    from conformance.backends.onnxruntime_directml import OnnxRuntimeDirectMLBackend
+    """Before (a heap and a session per 100 cases, as ONNX Runtime's provider asks) and after (heaps recycled under
+    Wine, batches of 200), from bench_ort_directml.py, which also runs the quick profile end to end."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_ort_directml import bench, print_bench
 
-    valid = [c for c in cases if c.valid]
-    items = [(c.descriptor, list(c.inputs), c.feature_level) for c in valid]
-    t0 = time.perf_counter()
-    backend = OnnxRuntimeDirectMLBackend()
-    started = time.perf_counter() - t0
-    backend.run_many(items[:1])
-    first_result = time.perf_counter() - t0
-    sessions_before = backend.stats["sessions"]
-    t1 = time.perf_counter()
-    results = backend.run_many(items[1:])
-    elapsed = time.perf_counter() - t1
-    sessions = backend.stats["sessions"] - sessions_before
-    per_session = [
-        r.timings["session_s"] * r.timings["batch"]
-        for r in results
-        if not isinstance(r, BaseException) and r.status == "ok"
-    ]
-    statuses = Counter("crash" if isinstance(r, BaseException) else r.status for r in results)
-    program = backend.sessions.program  # type: ignore[attr-defined]
-    child_mb = vm_hwm_mb(program.process._proc.pid) if program.process and program.process._proc else None
-    versions = backend.versions()
-    backend.close()
-    mean_session = sum(sorted(set(per_session))) / max(1, len(set(per_session)))
-    print(f"onnxruntime-directml: ONNX Runtime {versions['onnxruntime']}, {stack_line(versions)}")
-    print(f"  start-up (Wine, device, onnxruntime.dll):            {started:6.2f} s")
-    print(f"  first result (one session, one case):                {first_result:6.2f} s")
-    print(
-        f"  {len(items) - 1} more cases in {sessions} sessions:              {elapsed:6.2f} s = "
-        f"{(len(items) - 1) / elapsed:6.0f} cases/s, about {mean_session:.2f} s per session, "
-        f"{1000 * elapsed / max(1, len(items) - 1):.1f} ms per case"
-    )
-    print(f"  statuses: {dict(statuses)}")
-    print(f"  peak memory: worker {child_mb or float('nan'):.0f} MB")
+    print_bench([bench(cases, before=True), bench(cases)])
 
 
 def main() -> int:

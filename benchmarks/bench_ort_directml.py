@@ -1,4 +1,4 @@
-"""Benchmark onnxruntime-directml before and after batching with recycled heaps, beside onnxruntime-cpu.
+"""Benchmark onnxruntime-directml before and after batching with cheap descriptor heaps, beside onnxruntime-cpu.
 
     python benchmarks/bench_ort_directml.py [--cases N] [--skip-before] [--skip-runs]
 
@@ -34,12 +34,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 class TodaysOnnxRuntimeDirectML(OnnxRuntimeDirectMLBackend):
     """onnxruntime-directml as it was: 100 cases a session, every descriptor heap ONNX Runtime asks for created anew
-    (a run takes it as `--backend bench_ort_directml:TodaysOnnxRuntimeDirectML`, benchmarks/ on PYTHONPATH)."""
+    by vkd3d's default heaps (VKD3D_CONFIG empty: no virtual heaps) (a run takes it as
+    `--backend bench_ort_directml:TodaysOnnxRuntimeDirectML`, benchmarks/ on PYTHONPATH)."""
 
     batch_size = LEGACY_BATCH_SIZE
 
     def __init__(self, **kwargs):
-        super().__init__(**{"batch_size": LEGACY_BATCH_SIZE, "recycle_descriptor_heaps": False, **kwargs})
+        previous = os.environ.get("VKD3D_CONFIG")
+        os.environ["VKD3D_CONFIG"] = ""  # the worker starts now, with vkd3d's default heaps
+        try:
+            super().__init__(**{"batch_size": LEGACY_BATCH_SIZE, "recycle_descriptor_heaps": False, **kwargs})
+        finally:
+            if previous is None:
+                del os.environ["VKD3D_CONFIG"]
+            else:
+                os.environ["VKD3D_CONFIG"] = previous
 
 
 def vm_hwm_mb(pid: int) -> float | None:

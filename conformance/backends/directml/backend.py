@@ -38,7 +38,7 @@ from .toolchain import SHIPPED, source_hash
 from .versions import same as same_version
 
 UINT_MAX = 2**32 - 1
-# vkd3d's own descriptor heap emulation for the runner under Wine.  Its default on lavapipe, a Vulkan descriptor
+# vkd3d's own descriptor heap emulation for the native programs under Wine (the runner and ort_worker).  Its default on lavapipe, a Vulkan descriptor
 # set per heap, costs 2-4 s and 1.5 GB of memory per heap, whatever its size; "virtual heaps" cost a millisecond
 # and nothing, and gave the same bytes on every case of the quick profile (both --dml-path ways, measured).
 VKD3D_CONFIG = "virtual_heaps"
@@ -282,10 +282,17 @@ class NativeProgram:
             self.close()
             raise BackendUnavailable(f"the DirectML device could not be queried: {failure_text(self.info)}")
 
+    @property
+    def on_vkd3d(self) -> bool:
+        """The child's D3D12 is vkd3d: Wine started from Linux, or a Windows Python under Wine (the Windows lane)."""
+        from ...support.host import wine_version
+
+        return self.stack.under_wine or wine_version() is not None
+
     def _runner_process(self, display: str | None) -> RunnerProcess:
         """The child, not started yet (tests put a fake runner here)."""
         env = self.stack.environment(display)
-        if self.stack.under_wine and self.program == "dml_runner":
+        if self.on_vkd3d:
             env.setdefault("VKD3D_CONFIG", VKD3D_CONFIG)  # a VKD3D_CONFIG of the user's own wins, empty too
         return RunnerProcess([*self.stack.command(self.path, self.adapter), *self.extra], env=env)
 
@@ -378,11 +385,11 @@ class NativeProgram:
             + f"; DirectML.h {info.get('header_target_version')}",
         }
         out |= self.stack.describe()
-        if self.stack.under_wine and self.process is not None and "VKD3D_CONFIG" in (self.process.env or {}):
+        if self.on_vkd3d and self.process is not None and "VKD3D_CONFIG" in (self.process.env or {}):
             assert self.process.env is not None
             config = self.process.env["VKD3D_CONFIG"]
             heaps = "virtual" if "virtual_heaps" in config else "Vulkan descriptor sets"
-            out["vkd3d"] += f"; VKD3D_CONFIG={config!r} (descriptor heaps: {heaps})"
+            out["vkd3d"] = f"{out.get('vkd3d', 'vkd3d')}; VKD3D_CONFIG={config!r} (descriptor heaps: {heaps})"
         if not self.stack.under_wine:
             if sys.platform == "win32":  # a branch mypy checks only on Windows
                 out["platform"] = f"Windows {sys.getwindowsversion().build}"
