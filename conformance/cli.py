@@ -318,17 +318,15 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _explain_target(args: argparse.Namespace):
     """The case `args.case_id` names: a case file (its first case), or an id in the corpus or generated."""
-    from .cases.corpus import load_file
+    from .cases.corpus import first_case
     from .run.selection import find_case
 
     path = Path(args.case_id)
     if path.is_file():
-        loaded = load_file(path)
-        if loaded.errors:
-            raise _ExplainError("; ".join(str(e) for e in loaded.errors))
-        if not loaded.cases:
-            raise _ExplainError(f"{path}: no case in the file")
-        return loaded.cases[0]
+        try:
+            return first_case(path)
+        except ValueError as e:
+            raise _ExplainError(str(e)) from None
     if path.suffix == ".json" or path.is_dir():
         raise _ExplainError(f"{args.case_id}: not a case file")
     case = find_case(args.case_id, paths=args.cases, seed=args.seed)

@@ -453,6 +453,16 @@ def load_file(path: str | Path, only: Iterable[str] | None = None) -> LoadResult
     return result
 
 
+def first_case(path: Path) -> Case:
+    """A case file's first case (what `explain` and `repro` take from a file); ValueError naming what is wrong."""
+    loaded = load_file(path)
+    if loaded.errors:
+        raise ValueError("; ".join(str(e) for e in loaded.errors))
+    if not loaded.cases:
+        raise ValueError(f"{path}: no case in the file")
+    return loaded.cases[0]
+
+
 def load(paths: Iterable[str | Path] | None = None) -> LoadResult:
     """Load every *.json under the given files or folders (default: the packaged cases/).
 

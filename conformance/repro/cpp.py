@@ -130,7 +130,10 @@ def comment(text: str, width: int = 110) -> list[str]:
     ascii_text = text.encode("ascii", "backslashreplace").decode()
     lines: list[str] = []
     for paragraph in ascii_text.splitlines() or [""]:
-        lines += [f"// {line}".rstrip() for line in textwrap.wrap(paragraph, width - 3) or [""]]
+        lines += [
+            f"// {line}".rstrip()
+            for line in textwrap.wrap(paragraph, width - 3, break_long_words=False, break_on_hyphens=False) or [""]
+        ]
     return lines
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cases.corpus import Case, CaseFileError, case_from_json, load_file
+from ..cases.corpus import Case, CaseFileError, case_from_json, first_case
 from ..run.record import Category, Header, Record
 from . import ReproError
 
@@ -59,12 +59,10 @@ def find_target(
 def _case(case_id: str, paths: list[str] | None, seed: int, count: int | None) -> Case:
     path = Path(case_id)
     if path.is_file():
-        loaded = load_file(path)
-        if loaded.errors:
-            raise ReproError("; ".join(str(e) for e in loaded.errors))
-        if not loaded.cases:
-            raise ReproError(f"{path}: no case in the file")
-        return loaded.cases[0]
+        try:
+            return first_case(path)
+        except ValueError as e:
+            raise ReproError(str(e)) from None
     if path.suffix == ".json":
         raise ReproError(f"{case_id}: no such case file")
     if ".graph-" in case_id:
