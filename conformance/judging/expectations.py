@@ -14,7 +14,8 @@ Format (JSON; specified by conformance/schemas/expectations.schema.json, which t
 or a list), `category` (the failing category it excuses, a name or a list: a waived `rejected`
 that becomes a `fail` is not waived), `mismatch`: "nan-payload-only" (every differing element is
 a NaN on both sides, so only NaN bits changed) or the name of a deviation model in
-conformance/judging/deviations.py (the outputs equal that model's prediction bit for bit), and
+conformance/judging/deviations.py (the outputs equal that model's prediction bit for bit; a crash, only
+where that model says the implementation reads outside its input), and
 `descriptor_contains: {"strides": 0}` (each named descriptor array holds that value) and
 `reached_operator` (what the backend says it ran, e.g. "SPLIT (graph)" under --dml-path graph).  A
 failure outside the conditions is not waived.
@@ -136,6 +137,8 @@ class Waiver:
         if str(record.category) == "flaky" and "flaky" not in _names(self.when.get("category")):
             return False  # a flake is excused only by a waiver that says it is a known flake
         mismatch = self.when.get("mismatch")
+        if mismatch is not None and str(record.category) == "crash":
+            return _crash_in_domain(mismatch, record)
         if mismatch == "nan-payload-only":
             return record.mismatch is not None and record.mismatch.nan_payload_only
         if mismatch is not None:
@@ -260,6 +263,21 @@ def _in_ranges(ranges: dict[str, str], versions: dict[str, str]) -> bool:
         except (KeyError, IndexError, InvalidSpecifier, InvalidVersion):
             return False
     return True
+
+
+def _crash_in_domain(mismatch: str, record: Waivable) -> bool:
+    """A crash is the deviation `mismatch` names only where that model says the implementation reads outside its
+    input (the read faults when it leaves mapped memory, so the same case crashes in some runs, not in others)."""
+    import oracle
+
+    deviation = DEVIATIONS.get(mismatch)
+    if deviation is None or deviation.reads_out_of_bounds is None or not record.descriptor:
+        return False
+    try:
+        descriptor = oracle.descriptor_from_json(record.operator, record.descriptor)
+    except (ValueError, KeyError, TypeError):
+        return False
+    return deviation.reads_out_of_bounds(descriptor)
 
 
 def _names(value: str | list[str] | None) -> list[str]:

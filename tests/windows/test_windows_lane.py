@@ -142,19 +142,29 @@ def _wait_for_cases(results: Path, n: int, proc, limit: float = 300) -> None:
         time.sleep(0.1)
 
 
+def _running(name: str, proc, limit: float = 60) -> int:
+    """The pid of a process whose command line names `name`, waited for while the run goes on: a runner
+    killed in a batch is started again only by the next request (its cases rerun alone)."""
+    deadline = time.monotonic() + limit
+    while not (found := windows_processes(name)):
+        assert proc.poll() is None and time.monotonic() < deadline, f"the run ended, or no {name} came, before the kill"
+        time.sleep(0.05)
+    return found[0][0]
+
+
 def test_a_killed_runner_or_worker_costs_at_most_its_case_and_leaves_nothing_behind(win):
     results = OUT / "killed.jsonl"
+    # 3,000 generated cases: batches make a run fast, and the run must outlast both kills by seconds.
     proc = win.popen(
-        *("run", "--backend", "directml", "--jobs", "1", "--generated", "200", "--results", winpath(results)),
+        *("run", "--backend", "directml", "--jobs", "1", "--generated", "3000", "--results", winpath(results)),
         *("--report", winpath(OUT / "killed.html"), "--label", "windows lane: killed runner, then worker"),
         script="dml-conformance",
     )
     _wait_for_cases(results, 60, proc)
-    (runner, _), *_ = windows_processes("dml_runner.exe")
-    os.kill(runner, signal.SIGKILL)
+    os.kill(_running("dml_runner.exe", proc), signal.SIGKILL)
     _wait_for_cases(results, 120, proc)
-    (worker, _), *_ = windows_processes("conformance.run.worker")
-    (runner, _), *_ = windows_processes("dml_runner.exe")
+    worker = _running("conformance.run.worker", proc)
+    runner = _running("dml_runner.exe", proc)
     os.kill(worker, signal.SIGKILL)  # its runner must go with it: the worker's Job Object
     deadline = time.monotonic() + 15
     while alive(runner) and time.monotonic() < deadline:
