@@ -27,6 +27,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from bench_directml import vm_hwm_mb  # benchmarks/ is on the path: run as a script, or a run's PYTHONPATH
+
 from conformance.backends.onnxruntime_directml import LEGACY_BATCH_SIZE, OnnxRuntimeDirectMLBackend
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,17 +51,6 @@ class TodaysOnnxRuntimeDirectML(OnnxRuntimeDirectMLBackend):
                 del os.environ["VKD3D_CONFIG"]
             else:
                 os.environ["VKD3D_CONFIG"] = previous
-
-
-def vm_hwm_mb(pid: int) -> float | None:
-    """A process's peak resident memory (Linux); None elsewhere."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
 
 
 def bench(cases, *, before: bool = False) -> dict:

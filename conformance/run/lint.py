@@ -32,8 +32,12 @@ def full_profile_cases() -> list[CaseKey]:
     from .selection import all_units
 
     units, _ = all_units(RunConfig(profile="full", hypothesis_examples=0))
-    keys = [CaseKey(u.id, u.operator, u.data_type.value) for u in units if hasattr(u, "data_type")]
-    return keys
+    return case_keys(units)
+
+
+def case_keys(units: Iterable) -> list[CaseKey]:
+    """What a waiver is matched against, of each unit that is a case (a live Hypothesis batch is not)."""
+    return [CaseKey(u.id, u.operator, u.data_type.value) for u in units if hasattr(u, "data_type")]
 
 
 def _names(value) -> set[str]:

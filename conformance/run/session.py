@@ -179,15 +179,10 @@ class Session:
         silently: refuse the file, naming the entry (`dml-conformance expectations lint` says the same)."""
         if not self.config.expectations:
             return
-        from .lint import CaseKey, load_problems
+        from .lint import case_keys, load_problems
 
-        run_cases = [
-            CaseKey(w.unit.id, w.unit.operator, w.unit.data_type.value)
-            for w in self.selection.works
-            if hasattr(w.unit, "data_type")
-        ]
         source = str(self.config.expectations)
-        problems = load_problems(self.expectations, source, run_cases)
+        problems = load_problems(self.expectations, source, case_keys(w.unit for w in self.selection.works))
         if problems:
             raise UsageError(
                 f"{self._flag('expectations')}: {source}: " + "; ".join(problems) + " (`dml-conformance expectations "
