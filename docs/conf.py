@@ -38,7 +38,10 @@ nitpicky = True
 
 html_theme = "furo"
 html_title = "dml-conformance"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["annotated.css"]  # the numbered markers over the report's screenshot
+# Option names and quotes stay as typed: `--dml-dll`, not an en dash; 'PREFIX*', not curly quotes.
+smartquotes = False
 
 # Where MyST looks up `[text](#target)`: the standard domain (headings, labels, documents) only;
 # sphinx-argparse's own domain cannot answer such a lookup and says so for every link.

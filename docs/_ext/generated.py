@@ -157,7 +157,7 @@ def support(operator: str) -> str:
     rows = []
     for row in SUPPORT[operator]:
         ranks = f"{row.ranks[0]}-{row.ranks[-1]}" if len(row.ranks) > 1 else str(row.ranks[0])
-        rows.append((f"FL {row.level.value}+", ranks, ", ".join(t.name for t in row.data_types)))
+        rows.append((f"FL {row.level}+", ranks, ", ".join(t.name for t in row.data_types)))
     return _table(("feature level", "dims", "data types"), rows)
 
 
