@@ -35,6 +35,8 @@ myst_heading_anchors = 4
 myst_substitutions: dict[str, str] = {}  # filled by the `generated` extension (case counts)
 
 nitpicky = True
+# `text` in the parser's help (rst, through sphinx-argparse) is code, as it is in the terminal.
+default_role = "literal"
 
 html_theme = "furo"
 html_title = "dml-conformance"
