@@ -248,7 +248,7 @@ def _padding1(desc: oracle.Padding1Desc) -> set[str]:
     return found
 
 
-def _offset_class(offset: int, n: int) -> str | None:
+def _offset_class(offset: int, n: int) -> str:
     if offset == 0:
         return "offset 0"
     return "offset last element" if offset == n - 1 else "offset interior"
@@ -263,7 +263,7 @@ def _size_class(size: int, n: int, name: str) -> str | None:
 def _slice(desc: oracle.SliceDesc) -> set[str]:
     found: set[str] = set()
     for n, o, size, s in zip(desc.input_tensor.sizes, desc.offsets, desc.sizes, desc.strides):
-        found.add(_offset_class(o, n) or "")
+        found.add(_offset_class(o, n))
         found.add(_size_class(size, n, "size") or "")
         if s == 0:
             found.add("stride 0 (U-SLICE-1)" if size > 1 else "")
@@ -279,7 +279,7 @@ def _slice1(desc: oracle.Slice1Desc) -> set[str]:
     for n, o, w, s, out in zip(
         desc.input_tensor.sizes, desc.window_offsets, desc.window_sizes, desc.window_strides, desc.output_tensor.sizes
     ):
-        found.add(_offset_class(o, n) or "")
+        found.add(_offset_class(o, n))
         found.add(_size_class(w, n, "window") or "")
         found.add({1: "stride 1", -1: "stride -1"}.get(s, "stride > 1" if s > 1 else "stride < -1"))
         if abs(s) >= w > 1:
