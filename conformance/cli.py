@@ -422,7 +422,7 @@ def _cases_coverage(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
     if errors:
         return EXIT_USAGE
-    result = grid((u for u in units if isinstance(u, Case)), config.operators or None)
+    result = grid((u for u in units if isinstance(u, Case)), config.operators or None, config.data_types or None)
     print(result.render())
     return EXIT_FAILURES if result.empty() else EXIT_OK
 

@@ -355,8 +355,9 @@ class Grid:
     def render(self) -> str:
         """One table per operator: a row per class, a column per data type; '.' an empty cell, '-' not applicable."""
         lines = []
-        short = [dt.value.replace("FLOAT", "F").replace("UINT", "U").replace("INT", "I") for dt in ALL_DATA_TYPES]
         for op, rows in self.cells.items():
+            types = next(iter(rows.values()))
+            short = [dt.value.replace("FLOAT", "F").replace("UINT", "U").replace("INT", "I") for dt in types]
             width = max(len(name) for name in rows)
             lines.append(f"{op}")
             lines.append(f"  {'':<{width}}  " + " ".join(f"{s:>5}" for s in short))
@@ -372,12 +373,14 @@ class Grid:
         return "\n".join(lines)
 
 
-def grid(cases: Iterable[Case], operators: Iterable[str] | None = None) -> Grid:
-    """The value-class grid of the valid cases among `cases`, for `operators` (default: every one)."""
+def grid(
+    cases: Iterable[Case], operators: Iterable[str] | None = None, data_types: Iterable[DataType] | None = None
+) -> Grid:
+    """The value-class grid of the valid cases among `cases`, for `operators` and `data_types` (default: all)."""
     ops = [op for op in (operators or CLASSES) if op in CLASSES]
+    types = [dt for dt in ALL_DATA_TYPES if dt in set(data_types or ALL_DATA_TYPES)]
     cells = {
-        op: {c.name: {dt: 0 if c.applies(dt) else NOT_APPLICABLE for dt in ALL_DATA_TYPES} for c in CLASSES[op]}
-        for op in ops
+        op: {c.name: {dt: 0 if c.applies(dt) else NOT_APPLICABLE for dt in types} for c in CLASSES[op]} for op in ops
     }
     for case in cases:
         if case.operator not in cells or case.expected.outcome != "valid":
