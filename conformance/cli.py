@@ -405,6 +405,44 @@ def _cases_list(args: argparse.Namespace) -> int:
     return EXIT_USAGE if errors else EXIT_OK
 
 
+def _cases_coverage(args: argparse.Namespace) -> int:
+    """The value-class grid of a selection (conformance.cases.value_classes): exit 1 when a cell is empty."""
+    from .cases.corpus import Case
+    from .cases.value_classes import grid
+    from .run.config import RunConfig, UsageError
+    from .run.options import SELECTION_OPTIONS
+    from .run.selection import all_units
+
+    config = RunConfig.from_values({**{k: getattr(args, k) for k in SELECTION_OPTIONS}, "hypothesis_examples": 0})
+    try:
+        units, errors = all_units(config)
+    except UsageError as e:
+        return _error(str(e))
+    for error in errors:
+        print(f"error: {error}", file=sys.stderr)
+    if errors:
+        return EXIT_USAGE
+    result = grid((u for u in units if isinstance(u, Case)), config.operators or None, config.data_types or None)
+    print(result.render())
+    return EXIT_FAILURES if result.empty() else EXIT_OK
+
+
+def _add_coverage_parser(cases: argparse._SubParsersAction) -> None:
+    """`cases coverage`: the value-class x data-type grid, per operator, of the cases a run would select."""
+    from .run.options import SELECTION_OPTIONS, add_cli_options
+
+    cov = cases.add_parser(
+        "coverage",
+        help="which value classes of each operator's parameters (padding values, strides, offsets, sizes, axes, "
+        "counts) the selection holds, in each data type",
+        description="One table per operator: a row per value class, a column per data type, each cell the number "
+        "of valid cases holding it ('.': none; '-': the class cannot occur in that type). Exit 0 when every cell "
+        "is covered, 1 when one is not, 2 on bad input.",
+    )
+    add_cli_options(cov, SELECTION_OPTIONS)  # the same selection as `run` and `cases list`
+    cov.set_defaults(func=_cases_coverage)
+
+
 def _cases_generate(args: argparse.Namespace) -> int:
     from .cases.generation.corpus import generate_corpus
 
@@ -596,6 +634,7 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--clause", default=None, help="only cases exercising this clause (or breaking it)")
     lst.add_argument("--tag", default=None, help="a tag or an errata id")
     lst.set_defaults(func=_cases_list)
+    _add_coverage_parser(cases)
     gen = cases.add_parser("generate", help="write a frozen corpus of generated cases, deterministically")
     gen.add_argument(
         "--seed",
