@@ -59,11 +59,11 @@ class _Progress:
 def _run(args: argparse.Namespace) -> int:
     from .report.html import ReportError, write_report
     from .run.config import RunConfig, UsageError
-    from .run.identity import short as identity_short
     from .run.pool import BackendStartError
     from .run.record import Verdict
     from .run.session import Session
     from .run.stopping import Stop
+    from .run.summary import banner_lines, failure_lines, summary_lines
 
     try:
         session = Session(RunConfig.from_values(vars(args)), prestart=True)
@@ -81,38 +81,23 @@ def _run(args: argparse.Namespace) -> int:
         except UsageError as e:
             session.finish(stopped=str(e))
             return _error(str(e))
-        info = session.info
-        assert info is not None
-        versions = ", ".join(f"{k} {v}" for k, v in info.versions.items()) or "no versions reported"
-        print(
-            f"dml-conformance: backend {session.config.backend} ({versions}); feature level "
-            f"{session.config.feature_level or info.feature_level}, profile {session.config.profile}, seed "
-            f"{session.config.seed}; {len(session.selection.works)} cases"
-            + (f" (shard {session.config.shard})" if session.config.shard else "")
-            + f" on {session.jobs} worker(s)",
-            file=sys.stderr,
-        )
-        print(f"identity: {identity_short(session.identity)}", file=sys.stderr)
-        if session.identity_mismatch:
-            print(f"dml-conformance: warning: {session.identity_mismatch}", file=sys.stderr)
+        _print_lines(banner_lines(session), stream=sys.stderr)
         progress = _Progress(len(session.selection.works))
         stopped = session.run(stop, progress.update)
         progress.end()
         results = session.finish(stopped=stopped, interrupted=stop.reason is not None)
-    report = None
+    report, errors = None, []
     try:
         report = write_report([results], session.report_path) if session.report_path is not None else None
     except ReportError as e:
-        print(f"dml-conformance: error: {e}", file=sys.stderr)
+        errors.append(str(e))
     junit_failed = _write_junit(session.config.junit_xml, [results])
-    _print_summary(session, results, report)
-    update_failed = _update_expectations(session.config, results)
+    update_lines, update_error = _update_expectations(session.config, results)
+    update_failed = update_error is not None
+    errors += [update_error] if update_error is not None else []
+    _print_lines(failure_lines(session, results))
+    _print_lines(summary_lines(session, results, report, errors=errors, update_lines=update_lines))
     if session.write_error is not None:
-        print(
-            f"dml-conformance: error: {session.write_error}; the run stopped after {session.writer.written if session.writer else 0} "
-            f"case(s); the lines written before are readable",
-            file=sys.stderr,
-        )
         return EXIT_FAILURES
     if stop.reason is not None or junit_failed or update_failed:
         return EXIT_FAILURES
@@ -122,19 +107,16 @@ def _run(args: argparse.Namespace) -> int:
     return {Verdict.PASS: EXIT_OK, Verdict.UNTESTED: EXIT_UNTESTED}.get(verdict, EXIT_FAILURES)
 
 
-def _update_expectations(config, results) -> bool:
-    """--update-expectations: write the file, print what was removed and the diff; True if it could not be written."""
+def _update_expectations(config, results) -> tuple[list[str], str | None]:
+    """--update-expectations: write the file; (what was removed and the diff, the error if it could not be written)."""
     if not config.update_expectations:
-        return False
+        return [], None
     from .report.baseline import BaselineError, update_lines
 
     try:
-        lines = update_lines(results, Path(config.expectations), Path(config.update_expectations))
+        return update_lines(results, Path(config.expectations), Path(config.update_expectations)), None
     except BaselineError as e:
-        print(f"dml-conformance: error: {e}", file=sys.stderr)
-        return True
-    print("\n".join(lines))
-    return False
+        return [], str(e)
 
 
 def _write_junit(path: str | None, runs) -> bool:
@@ -151,44 +133,12 @@ def _write_junit(path: str | None, runs) -> bool:
     return False
 
 
-def _print_summary(session, results, report) -> None:
-    from .run.record import Category, repro_command, standalone_command
+def _print_lines(lines, stream=None) -> None:
+    """The run layer's lines (conformance.run.summary): warnings and errors on stderr, the rest on `stream`."""
+    from .run.summary import Level
 
-    failing = [r for r in results.records if r.category.failing]
-    written = str(session.results_path) if session.results_path else None
-    for r in failing[:MAX_LISTED_FAILURES]:
-        print(f"{r.category.value.upper()} {r.id}: {r.reason}")
-        command = repro_command(session.config.repro(), r)
-        if command:
-            print(f"  reproduce: {command}")
-        standalone = standalone_command(results.header.backend, r, written)
-        if standalone:
-            print(f"  standalone: {standalone}")
-    if len(failing) > MAX_LISTED_FAILURES:
-        print(f"... {len(failing) - MAX_LISTED_FAILURES} more failing cases (see the report)")
-    for r in (r for r in results.records if r.category is Category.FLAKY):
-        print(f"FLAKY {r.id}: {r.reason}")
-    counts = results.counts()
-    print("  ".join(f"{c.value}: {n}" for c, n in sorted(counts.items(), key=lambda kv: kv[0].value)) or "no cases run")
-    for w in results.footer.unmatched_waivers if results.footer else ():
-        print(
-            f"warning: waiver {w.get('id') or str(w.get('prefix')) + '*'} ({w.get('reason')}) matches no case of "
-            "this run",
-            file=sys.stderr,
-        )
-    for w in results.footer.warnings if results.footer else ():
-        print(f"warning: {w}", file=sys.stderr)
-    from .report.html import device_line, host_line
-
-    print(f"results: {session.results_path}")
-    if report is not None:
-        print(f"report:  {report}")
-    device = device_line(results.header.backend_versions)
-    if device:
-        print(f"device:  {device}")
-    print(f"host:    {host_line(results.header.platform)}")
-    parts = results.part_verdicts()
-    print(f"verdict: {results.verdict().value}" + (f" ({parts})" if parts else ""))
+    for line in lines:
+        print(line.text, file=sys.stderr if line.level is not Level.INFO else stream or sys.stdout)
 
 
 # --- report, explain, cases, backends ----------------------------------------------------------
