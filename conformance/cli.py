@@ -422,28 +422,18 @@ def _schema(args: argparse.Namespace) -> int:
     return EXIT_FAILURES if invalid else EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from .run.options import (
-        COUNT_TYPE,
-        DIRECTML_VERSION_TYPE,
-        POSITIVE_COUNT_TYPE,
-        SEED_TYPE,
-        SELECTION_OPTIONS,
-        add_cli_options,
-    )
+# --- the parser: one function per subcommand -----------------------------------------------------
 
-    parser = argparse.ArgumentParser(
-        prog="dml-conformance",
-        description=__doc__.splitlines()[0],
-        epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
-        "error; 3 nothing tested (UNTESTED).",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
+
+def _add_run(sub) -> None:
+    from .run.options import add_cli_options
 
     run = sub.add_parser("run", help="run the suite on a backend; write results and the HTML report")
     add_cli_options(run)
     run.set_defaults(func=_run)
 
+
+def _add_report(sub) -> None:
     rep = sub.add_parser(
         "report",
         help="render the HTML report from results files (shards of one run are merged; other runs side by side)",
@@ -459,6 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--no-fail", action="store_true", help="exit 0 even when the verdict is FAIL")
     rep.set_defaults(func=_report)
 
+
+def _add_baseline(sub) -> None:
     base = sub.add_parser(
         "baseline",
         help="write an expectations file waiving a run's failing cases (each in the category it had)",
@@ -467,6 +459,10 @@ def build_parser() -> argparse.ArgumentParser:
     base.add_argument("-o", "--output", required=True, metavar="FILE", help="the expectations file to write")
     base.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
     base.set_defaults(func=_baseline)
+
+
+def _add_history(sub) -> None:
+    from .run.options import COUNT_TYPE
 
     hi = sub.add_parser(
         "history",
@@ -494,6 +490,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     hi.set_defaults(func=_history)
 
+
+def _add_expectations(sub) -> None:
     ex = sub.add_parser("expectations", help="check an expectations file").add_subparsers(
         dest="expectations_command", required=True
     )
@@ -506,6 +504,8 @@ def build_parser() -> argparse.ArgumentParser:
     li.add_argument("--allow-untracked", action="store_true", help="do not require a tracker link on each waiver")
     li.set_defaults(func=_lint)
 
+
+def _add_package(sub) -> None:
     pk = sub.add_parser(
         "package",
         help="bundle one run (every shard's results, the expectations applied, the report, the suite's hashes and "
@@ -522,6 +522,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pk.add_argument("--force", action="store_true", help="replace an existing package")
     pk.set_defaults(func=_package)
+
+
+def _add_verify(sub) -> None:
     vf = sub.add_parser(
         "verify",
         help="check a conformance package offline against its manifest and the installed suite; print its statement",
@@ -530,6 +533,10 @@ def build_parser() -> argparse.ArgumentParser:
     vf.add_argument("package", metavar="NAME.zip")
     vf.set_defaults(func=_verify)
 
+
+def _add_explain(sub) -> None:
+    from .run.options import COUNT_TYPE, SEED_TYPE
+
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
     exp.add_argument("case_id", metavar="CASE_ID_OR_FILE", help="a case id (corpus or generated), or a case file")
     exp.add_argument("--cases", action="append")
@@ -537,6 +544,10 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--limit", type=COUNT_TYPE, default=64)
     exp.add_argument("--all", action="store_true")
     exp.set_defaults(func=_explain)
+
+
+def _add_cases(sub) -> None:
+    from .run.options import POSITIVE_COUNT_TYPE, SEED_TYPE, SELECTION_OPTIONS, add_cli_options
 
     cases = sub.add_parser("cases", help="list or generate cases").add_subparsers(dest="cases_command", required=True)
     lst = cases.add_parser(
@@ -557,6 +568,10 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--out", default="cases/generated", help="Default: %(default)r")
     gen.set_defaults(func=_cases_generate)
 
+
+def _add_setup(sub) -> None:
+    from .run.options import DIRECTML_VERSION_TYPE
+
     st = sub.add_parser("setup", help="prepare this machine for a backend (today: directml)")
     st.add_argument("target", choices=("directml",))
     st.add_argument(
@@ -575,13 +590,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     st.set_defaults(func=_setup)
 
-    from .repro.command import add_parser as add_repro_parser
 
-    add_repro_parser(sub)
+def _add_repro(sub) -> None:
+    from .repro.command import add_parser
 
+    add_parser(sub)
+
+
+def _add_backends(sub) -> None:
     bk = sub.add_parser("backends", help="installed backends and what each can run")
     bk.set_defaults(func=_backends)
 
+
+def _add_schema(sub) -> None:
     sc = sub.add_parser(
         "schema",
         help="print the JSON Schema of a file format (cases/README.md), or validate files against it",
@@ -591,6 +612,37 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("format", choices=("case", "results", "expectations"))
     sc.add_argument("--validate", nargs="+", metavar="FILE", default=None)
     sc.set_defaults(func=_schema)
+
+
+# The subcommands in the order `--help` lists them.
+SUBCOMMANDS = (
+    _add_run,
+    _add_report,
+    _add_baseline,
+    _add_history,
+    _add_expectations,
+    _add_package,
+    _add_verify,
+    _add_explain,
+    _add_cases,
+    _add_setup,
+    _add_repro,
+    _add_backends,
+    _add_schema,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line (the documentation renders its CLI reference from this function)."""
+    parser = argparse.ArgumentParser(
+        prog="dml-conformance",
+        description=__doc__.splitlines()[0],
+        epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
+        "error; 3 nothing tested (UNTESTED).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
     return parser
 
 
