@@ -59,11 +59,11 @@ class _Progress:
 def _run(args: argparse.Namespace) -> int:
     from .report.html import ReportError, write_report
     from .run.config import RunConfig, UsageError
-    from .run.identity import short as identity_short
     from .run.pool import BackendStartError
     from .run.record import Verdict
     from .run.session import Session
     from .run.stopping import Stop
+    from .run.summary import banner_lines, failure_lines, summary_lines
 
     try:
         session = Session(RunConfig.from_values(vars(args)), prestart=True)
@@ -81,38 +81,23 @@ def _run(args: argparse.Namespace) -> int:
         except UsageError as e:
             session.finish(stopped=str(e))
             return _error(str(e))
-        info = session.info
-        assert info is not None
-        versions = ", ".join(f"{k} {v}" for k, v in info.versions.items()) or "no versions reported"
-        print(
-            f"dml-conformance: backend {session.config.backend} ({versions}); feature level "
-            f"{session.config.feature_level or info.feature_level}, profile {session.config.profile}, seed "
-            f"{session.config.seed}; {len(session.selection.works)} cases"
-            + (f" (shard {session.config.shard})" if session.config.shard else "")
-            + f" on {session.jobs} worker(s)",
-            file=sys.stderr,
-        )
-        print(f"identity: {identity_short(session.identity)}", file=sys.stderr)
-        if session.identity_mismatch:
-            print(f"dml-conformance: warning: {session.identity_mismatch}", file=sys.stderr)
+        _print_lines(banner_lines(session), stream=sys.stderr)
         progress = _Progress(len(session.selection.works))
         stopped = session.run(stop, progress.update)
         progress.end()
         results = session.finish(stopped=stopped, interrupted=stop.reason is not None)
-    report = None
+    report, errors = None, []
     try:
         report = write_report([results], session.report_path) if session.report_path is not None else None
     except ReportError as e:
-        print(f"dml-conformance: error: {e}", file=sys.stderr)
+        errors.append(str(e))
     junit_failed = _write_junit(session.config.junit_xml, [results])
-    _print_summary(session, results, report)
-    update_failed = _update_expectations(session.config, results)
+    update_lines, update_error = _update_expectations(session.config, results)
+    update_failed = update_error is not None
+    errors += [update_error] if update_error is not None else []
+    _print_lines(failure_lines(session, results))
+    _print_lines(summary_lines(session, results, report, errors=errors, update_lines=update_lines))
     if session.write_error is not None:
-        print(
-            f"dml-conformance: error: {session.write_error}; the run stopped after {session.writer.written if session.writer else 0} "
-            f"case(s); the lines written before are readable",
-            file=sys.stderr,
-        )
         return EXIT_FAILURES
     if stop.reason is not None or junit_failed or update_failed:
         return EXIT_FAILURES
@@ -122,19 +107,16 @@ def _run(args: argparse.Namespace) -> int:
     return {Verdict.PASS: EXIT_OK, Verdict.UNTESTED: EXIT_UNTESTED}.get(verdict, EXIT_FAILURES)
 
 
-def _update_expectations(config, results) -> bool:
-    """--update-expectations: write the file, print what was removed and the diff; True if it could not be written."""
+def _update_expectations(config, results) -> tuple[list[str], str | None]:
+    """--update-expectations: write the file; (what was removed and the diff, the error if it could not be written)."""
     if not config.update_expectations:
-        return False
+        return [], None
     from .report.baseline import BaselineError, update_lines
 
     try:
-        lines = update_lines(results, Path(config.expectations), Path(config.update_expectations))
+        return update_lines(results, Path(config.expectations), Path(config.update_expectations)), None
     except BaselineError as e:
-        print(f"dml-conformance: error: {e}", file=sys.stderr)
-        return True
-    print("\n".join(lines))
-    return False
+        return [], str(e)
 
 
 def _write_junit(path: str | None, runs) -> bool:
@@ -151,44 +133,12 @@ def _write_junit(path: str | None, runs) -> bool:
     return False
 
 
-def _print_summary(session, results, report) -> None:
-    from .run.record import Category, repro_command, standalone_command
+def _print_lines(lines, stream=None) -> None:
+    """The run layer's lines (conformance.run.summary): warnings and errors on stderr, the rest on `stream`."""
+    from .run.summary import Level
 
-    failing = [r for r in results.records if r.category.failing]
-    written = str(session.results_path) if session.results_path else None
-    for r in failing[:MAX_LISTED_FAILURES]:
-        print(f"{r.category.value.upper()} {r.id}: {r.reason}")
-        command = repro_command(session.config.repro(), r)
-        if command:
-            print(f"  reproduce: {command}")
-        standalone = standalone_command(results.header.backend, r, written)
-        if standalone:
-            print(f"  standalone: {standalone}")
-    if len(failing) > MAX_LISTED_FAILURES:
-        print(f"... {len(failing) - MAX_LISTED_FAILURES} more failing cases (see the report)")
-    for r in (r for r in results.records if r.category is Category.FLAKY):
-        print(f"FLAKY {r.id}: {r.reason}")
-    counts = results.counts()
-    print("  ".join(f"{c.value}: {n}" for c, n in sorted(counts.items(), key=lambda kv: kv[0].value)) or "no cases run")
-    for w in results.footer.unmatched_waivers if results.footer else ():
-        print(
-            f"warning: waiver {w.get('id') or str(w.get('prefix')) + '*'} ({w.get('reason')}) matches no case of "
-            "this run",
-            file=sys.stderr,
-        )
-    for w in results.footer.warnings if results.footer else ():
-        print(f"warning: {w}", file=sys.stderr)
-    from .report.html import device_line, host_line
-
-    print(f"results: {session.results_path}")
-    if report is not None:
-        print(f"report:  {report}")
-    device = device_line(results.header.backend_versions)
-    if device:
-        print(f"device:  {device}")
-    print(f"host:    {host_line(results.header.platform)}")
-    parts = results.part_verdicts()
-    print(f"verdict: {results.verdict().value}" + (f" ({parts})" if parts else ""))
+    for line in lines:
+        print(line.text, file=sys.stderr if line.level is not Level.INFO else stream or sys.stdout)
 
 
 # --- report, explain, cases, backends ----------------------------------------------------------
@@ -510,28 +460,18 @@ def _schema(args: argparse.Namespace) -> int:
     return EXIT_FAILURES if invalid else EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from .run.options import (
-        COUNT_TYPE,
-        DIRECTML_VERSION_TYPE,
-        POSITIVE_COUNT_TYPE,
-        SEED_TYPE,
-        SELECTION_OPTIONS,
-        add_cli_options,
-    )
+# --- the parser: one function per subcommand -----------------------------------------------------
 
-    parser = argparse.ArgumentParser(
-        prog="dml-conformance",
-        description=__doc__.splitlines()[0],
-        epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
-        "error; 3 nothing tested (UNTESTED).",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
+
+def _add_run(sub) -> None:
+    from .run.options import add_cli_options
 
     run = sub.add_parser("run", help="run the suite on a backend; write results and the HTML report")
     add_cli_options(run)
     run.set_defaults(func=_run)
 
+
+def _add_report(sub) -> None:
     rep = sub.add_parser(
         "report",
         help="render the HTML report from results files (shards of one run are merged; other runs side by side)",
@@ -547,6 +487,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--no-fail", action="store_true", help="exit 0 even when the verdict is FAIL")
     rep.set_defaults(func=_report)
 
+
+def _add_baseline(sub) -> None:
     base = sub.add_parser(
         "baseline",
         help="write an expectations file waiving a run's failing cases (each in the category it had)",
@@ -555,6 +497,10 @@ def build_parser() -> argparse.ArgumentParser:
     base.add_argument("-o", "--output", required=True, metavar="FILE", help="the expectations file to write")
     base.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
     base.set_defaults(func=_baseline)
+
+
+def _add_history(sub) -> None:
+    from .run.options import COUNT_TYPE
 
     hi = sub.add_parser(
         "history",
@@ -582,6 +528,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     hi.set_defaults(func=_history)
 
+
+def _add_expectations(sub) -> None:
     ex = sub.add_parser("expectations", help="check an expectations file").add_subparsers(
         dest="expectations_command", required=True
     )
@@ -594,6 +542,8 @@ def build_parser() -> argparse.ArgumentParser:
     li.add_argument("--allow-untracked", action="store_true", help="do not require a tracker link on each waiver")
     li.set_defaults(func=_lint)
 
+
+def _add_package(sub) -> None:
     pk = sub.add_parser(
         "package",
         help="bundle one run (every shard's results, the expectations applied, the report, the suite's hashes and "
@@ -610,6 +560,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pk.add_argument("--force", action="store_true", help="replace an existing package")
     pk.set_defaults(func=_package)
+
+
+def _add_verify(sub) -> None:
     vf = sub.add_parser(
         "verify",
         help="check a conformance package offline against its manifest and the installed suite; print its statement",
@@ -618,6 +571,10 @@ def build_parser() -> argparse.ArgumentParser:
     vf.add_argument("package", metavar="NAME.zip")
     vf.set_defaults(func=_verify)
 
+
+def _add_explain(sub) -> None:
+    from .run.options import COUNT_TYPE, SEED_TYPE
+
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
     exp.add_argument("case_id", metavar="CASE_ID_OR_FILE", help="a case id (corpus or generated), or a case file")
     exp.add_argument("--cases", action="append")
@@ -625,6 +582,10 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--limit", type=COUNT_TYPE, default=64)
     exp.add_argument("--all", action="store_true")
     exp.set_defaults(func=_explain)
+
+
+def _add_cases(sub) -> None:
+    from .run.options import POSITIVE_COUNT_TYPE, SEED_TYPE, SELECTION_OPTIONS, add_cli_options
 
     cases = sub.add_parser("cases", help="list or generate cases").add_subparsers(dest="cases_command", required=True)
     lst = cases.add_parser(
@@ -646,6 +607,10 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--out", default="cases/generated", help="Default: %(default)r")
     gen.set_defaults(func=_cases_generate)
 
+
+def _add_setup(sub) -> None:
+    from .run.options import DIRECTML_VERSION_TYPE
+
     st = sub.add_parser("setup", help="prepare this machine for a backend (today: directml)")
     st.add_argument("target", choices=("directml",))
     st.add_argument(
@@ -664,13 +629,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     st.set_defaults(func=_setup)
 
-    from .repro.command import add_parser as add_repro_parser
 
-    add_repro_parser(sub)
+def _add_repro(sub) -> None:
+    from .repro.command import add_parser
 
+    add_parser(sub)
+
+
+def _add_backends(sub) -> None:
     bk = sub.add_parser("backends", help="installed backends and what each can run")
     bk.set_defaults(func=_backends)
 
+
+def _add_schema(sub) -> None:
     sc = sub.add_parser(
         "schema",
         help="print the JSON Schema of a file format (cases/README.md), or validate files against it",
@@ -680,6 +651,37 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("format", choices=("case", "results", "expectations"))
     sc.add_argument("--validate", nargs="+", metavar="FILE", default=None)
     sc.set_defaults(func=_schema)
+
+
+# The subcommands in the order `--help` lists them.
+SUBCOMMANDS = (
+    _add_run,
+    _add_report,
+    _add_baseline,
+    _add_history,
+    _add_expectations,
+    _add_package,
+    _add_verify,
+    _add_explain,
+    _add_cases,
+    _add_setup,
+    _add_repro,
+    _add_backends,
+    _add_schema,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line (the documentation renders its CLI reference from this function)."""
+    parser = argparse.ArgumentParser(
+        prog="dml-conformance",
+        description=__doc__.splitlines()[0],
+        epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
+        "error; 3 nothing tested (UNTESTED).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
     return parser
 
 

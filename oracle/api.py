@@ -88,7 +88,7 @@ def unspecified(desc: Descriptor) -> list[str]:
     return _module(desc).unspecified(desc) + layout.unspecified(desc)
 
 
-# --- the four functions -------------------------------------------------------------------
+# --- one function per operator ------------------------------------------------------------
 
 
 def _input_desc(input: np.ndarray) -> tuple[np.ndarray, TensorDesc]:
@@ -97,7 +97,7 @@ def _input_desc(input: np.ndarray) -> tuple[np.ndarray, TensorDesc]:
 
 
 # The descriptors with their outputs derived from the fields, as the pages define them: the one place
-# the output tensors are worked out (the four functions below, the stress profile and scripts use these).
+# the output tensors are worked out (the functions below, the stress profile and scripts use these).
 
 
 def slice_desc(input_tensor: TensorDesc, offsets, sizes, strides) -> SliceDesc:

@@ -16,7 +16,7 @@ import numpy as np
 
 
 class DataType(enum.Enum):
-    """DML_TENSOR_DATA_TYPE members used by the four operators (COMMON.3)."""
+    """DML_TENSOR_DATA_TYPE members used by the operators (COMMON.3)."""
 
     FLOAT64 = "FLOAT64"
     FLOAT32 = "FLOAT32"

@@ -22,6 +22,7 @@ from .options import (
     BY_NAME,
     DEFAULT_BACKEND,
     DEFAULT_TIMEOUT_S,
+    DEFAULTS,
     MAX_BYTES_FRACTION,
     MAX_GENERATED,
     PROFILE_TABLE,
@@ -37,7 +38,7 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class RunConfig:
-    backend: str = DEFAULT_BACKEND
+    backend: str = DEFAULTS["backend"]
     dml_dll: str | None = None
     directml_version: str | None = None
     adapter: str | None = None
@@ -47,7 +48,7 @@ class RunConfig:
     one_by_one: bool | None = None
     ort_graph_optimization: str | None = None
     ort_dml_graph_fusion: str | None = None
-    profile: str = "quick"
+    profile: str = DEFAULTS["profile"]
     feature_level: FeatureLevel | None = None
     operators: tuple[str, ...] | None = None
     data_types: tuple[DataType, ...] | None = None
@@ -55,7 +56,7 @@ class RunConfig:
     exclude: tuple[str, ...] | None = None
     keyword: str | None = None
     cases: tuple[str, ...] | None = None
-    seed: int = 0
+    seed: int = DEFAULTS["seed"]
     generated: int | None = None  # None: the profile's count
     hypothesis_examples: int | None = None  # None: the profile's count
     expectations: str | None = None
@@ -65,15 +66,15 @@ class RunConfig:
     update_expectations: str | None = None  # after the run: the expectations file without its stale waivers
     label: str | None = None
     jobs: int | None = None  # None: the number of cores
-    timeout: float = DEFAULT_TIMEOUT_S
+    timeout: float = DEFAULTS["timeout"]
     max_bytes: int | None = None  # None: MAX_BYTES_FRACTION of the machine's memory
     shard: Shard | None = None
     resume: str | None = None
-    out: str = "reports"
+    out: str = DEFAULTS["out"]
     results: str | None = None
     report: str | None = None
     exitfirst: bool = False
-    retries: int = 0
+    retries: int = DEFAULTS["retries"]
     flaky_fails: bool = False
     junit_xml: str | None = None
     given: frozenset[str] = frozenset()  # the options the user gave

@@ -214,6 +214,27 @@ KEYWORD_TYPE = _typed("expression", _keyword)
 DIRECTML_VERSION_TYPE = _typed("DirectML version", _directml_version)
 
 
+# The values RunConfig's options default to where that is a value (not a choice made later, None there): its
+# fields and the options' help read them here, so the two cannot differ (tests/runner/test_option_defaults.py).
+DEFAULTS: dict[str, Any] = {
+    "backend": DEFAULT_BACKEND,
+    "profile": "quick",
+    "seed": 0,
+    "timeout": DEFAULT_TIMEOUT_S,
+    "out": "reports",
+    "retries": 0,
+}
+
+
+def show_default(value: Any) -> str:
+    """A default as the help shows it: text quoted ('quick'), a number as it is typed (60, not 60.0)."""
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
 @dataclass(frozen=True)
 class Option:
     name: str  # the RunConfig field
@@ -228,6 +249,15 @@ class Option:
     backend_kwarg: str | None = None
     excludes: tuple[str, ...] = ()  # options that cannot be given with this one (a usage error)
     excludes_why: str = ""
+    # What "not given" means where RunConfig's default is None (chosen later: by the backend, the profile, the
+    # machine).  Where RunConfig's default is a value, the help shows that value: one source.
+    default: str | None = None
+
+    def help_text(self) -> str:
+        """The help, ending in "Default: ...": the value RunConfig defaults to, or this option's `default` text."""
+        value = DEFAULTS.get(self.name)
+        shown = self.default if value is None or value is False else show_default(value)
+        return f"{self.help}. Default: {shown}" if shown is not None else self.help
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -235,8 +265,8 @@ OPTIONS: tuple[Option, ...] = (
         "backend",
         "--backend",
         "--dml-backend",
-        "a registered name (entry point of 'dml_conformance.backends') "
-        f"or module:Class. Default: {DEFAULT_BACKEND!r} (the plugin is inert without it)",
+        "a registered name (entry point of 'dml_conformance.backends') or module:Class (the plugin is inert "
+        "without it)",
         _typed("backend", _nonempty),
         "NAME|module:Class",
         identity=True,
@@ -294,12 +324,12 @@ OPTIONS: tuple[Option, ...] = (
         "--ort-host",
         "--dml-ort-host",
         "onnxruntime-directml: where its sessions run (passed to the backend as ort_host=): worker, the native "
-        "ort_worker on ONNX Runtime's C API; python, the installed `onnxruntime` module (Windows). Default: the "
-        "worker where it can start, else the module",
+        "ort_worker on ONNX Runtime's C API; python, the installed `onnxruntime` module (Windows)",
         _typed("ORT host", _ort_host),
         "worker|python",
         identity=True,
         backend_kwarg="ort_host",
+        default="the worker where it can start, else the module",
     ),
     Option(
         "dml_path",
@@ -307,32 +337,35 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-path",
         "directml: how each case is compiled (passed to the backend as dml_path=): operator, "
         "IDMLDevice::CompileOperator; graph, a one-node DML graph through IDMLDevice1::CompileGraph, as ONNX "
-        "Runtime reaches DirectML; both, the two, which must agree byte for byte. Default: operator",
+        "Runtime reaches DirectML; both, the two, which must agree byte for byte",
         _typed("DML path", _dml_path),
         "operator|graph|both",
         identity=True,
         backend_kwarg="dml_path",
+        default="operator",
     ),
     Option(
         "one_by_one",
         "--one-by-one",
         "--dml-one-by-one",
         "directml: one runner request and one fence wait per case, as before batches (passed to the backend as "
-        "one_by_one=): slower, for comparison and debugging. Default: cases in batches",
+        "one_by_one=): slower, for comparison and debugging",
         action="store_true",
         identity=True,
         backend_kwarg="one_by_one",
+        default="cases in batches",
     ),
     Option(
         "ort_graph_optimization",
         "--ort-graph-optimization",
         "--dml-ort-graph-optimization",
         "onnxruntime-directml: ONNX Runtime's graph optimization level (passed to the backend as "
-        "graph_optimization=): disabled, basic, extended or all. Default: all, ORT's own default, as applications run",
+        "graph_optimization=): disabled, basic, extended or all",
         _typed("graph optimization", _choice("disabled", "basic", "extended", "all")),
         "disabled|basic|extended|all",
         identity=True,
         backend_kwarg="graph_optimization",
+        default="all, ORT's own default, as applications run",
     ),
     Option(
         "ort_dml_graph_fusion",
@@ -340,11 +373,12 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-ort-dml-graph-fusion",
         "onnxruntime-directml: whether ORT compiles each DirectML partition into one DML graph (passed to the "
         "backend as dml_graph_fusion=): on, as applications run; off (ep.dml.disable_graph_fusion), each node its "
-        "own DirectML operator. Default: on",
+        "own DirectML operator",
         _typed("DML graph fusion", _choice("on", "off")),
         "on|off",
         identity=True,
         backend_kwarg="dml_graph_fusion",
+        default="on",
     ),
     Option(
         "profile",
@@ -353,7 +387,7 @@ OPTIONS: tuple[Option, ...] = (
         "quick: examples, curated and a bounded generated set; full: "
         "everything, incl. the frozen corpus, and many more Hypothesis examples; stress: about 20 cases at "
         "DirectML's limits (axes past 65,535, tensors past 2 and 4 GiB, 8-D), one job and 900 s per case "
-        "by default. Default: 'quick'",
+        "by default",
         _typed("profile", _profile),
         "quick|full|stress",
         identity=True,
@@ -362,28 +396,31 @@ OPTIONS: tuple[Option, ...] = (
         "feature_level",
         "--feature-level",
         "--dml-feature-level",
-        "the level the run targets; cases needing more are unsupported. Default: the backend's own level",
+        "the level the run targets; cases needing more are unsupported",
         FEATURE_LEVEL_TYPE,
         "X.Y",
         identity=True,
+        default="the backend's own level",
     ),
     Option(
         "operators",
         "--operators",
         "--dml-operators",
-        f"only these operators ({', '.join(oracle.OPERATORS)}). Default: all",
+        f"only these operators ({', '.join(oracle.OPERATORS)})",
         OPERATORS_TYPE,
         "OP,...",
         identity=True,
+        default="all",
     ),
     Option(
         "data_types",
         "--data-types",
         "--dml-data-types",
-        "only these data types (FLOAT32, UINT8, ...). Default: all",
+        "only these data types (FLOAT32, UINT8, ...)",
         DATA_TYPES_TYPE,
         "T,...",
         identity=True,
+        default="all",
     ),
     Option(
         "case",
@@ -429,7 +466,7 @@ OPTIONS: tuple[Option, ...] = (
         "seed",
         "--seed",
         "--dml-seed",
-        f"seed for generation and Hypothesis, 0..{MAX_SEED}. Default: 0",
+        f"seed for generation and Hypothesis, 0..{MAX_SEED}",
         SEED_TYPE,
         "N",
         identity=True,
@@ -438,23 +475,21 @@ OPTIONS: tuple[Option, ...] = (
         "generated",
         "--generated",
         "--dml-generated",
-        "cases generated at run time from the seed (over all "
-        f"operators, then filtered). Default: {PROFILE_TABLE['quick'].generated} (quick), "
-        f"{PROFILE_TABLE['full'].generated} (full)",
+        "cases generated at run time from the seed (over all operators, then filtered)",
         COUNT_TYPE,
         "N",
         identity=True,
+        default=", ".join(f"{p.generated} ({p.name})" for p in PROFILE_TABLE.values()),
     ),
     Option(
         "hypothesis_examples",
         "--hypothesis-examples",
         "--dml-hypothesis-examples",
-        "live Hypothesis examples "
-        f"per operator, 0 to skip. Default: {PROFILE_TABLE['quick'].hypothesis_examples} (quick), "
-        f"{PROFILE_TABLE['full'].hypothesis_examples} (full)",
+        "live Hypothesis examples per operator, 0 to skip",
         COUNT_TYPE,
         "N",
         identity=True,
+        default=", ".join(f"{p.hypothesis_examples} ({p.name})" for p in PROFILE_TABLE.values()),
     ),
     Option(
         "expectations",
@@ -508,18 +543,17 @@ OPTIONS: tuple[Option, ...] = (
         "jobs",
         "--jobs",
         "--dml-jobs",
-        "worker processes running cases, each with its own backend; at most "
-        "the backend's max_jobs. Default: the number of cores (1 per pytest-xdist worker)",
+        "worker processes running cases, each with its own backend; at most the backend's max_jobs",
         _typed("jobs", _int_in(1, 1024, "1..1024")),
         "N",
         short="-j",
+        default="the number of cores (1 per pytest-xdist worker)",
     ),
     Option(
         "timeout",
         "--timeout",
         "--dml-timeout",
-        "per-case limit in seconds (backend construction has its own, "
-        f"at least 120 s); 0: no limit. Default: {DEFAULT_TIMEOUT_S:g}",
+        "per-case limit in seconds (backend construction has its own, at least 120 s); 0: no limit",
         _typed("timeout", _timeout),
         "SECONDS",
     ),
@@ -528,10 +562,10 @@ OPTIONS: tuple[Option, ...] = (
         "--max-bytes",
         "--dml-max-bytes",
         "memory budget per case (8GiB, 512MiB or bytes): the input, outputs, the backend's copies of them "
-        "and the expected outputs; a case over it is unsupported, before its input is built. "
-        f"Default: {MAX_BYTES_FRACTION:g} of this machine's memory (or its cgroup limit)",
+        "and the expected outputs; a case over it is unsupported, before its input is built",
         _typed("byte count", parse_bytes),
         "BYTES",
+        default=f"{MAX_BYTES_FRACTION:g} of this machine's memory (or its cgroup limit)",
     ),
     Option(
         "shard",
@@ -549,20 +583,22 @@ OPTIONS: tuple[Option, ...] = (
         "configuration that have no finished record, and append to it",
         metavar="RESULTS.jsonl",
     ),
-    Option("out", "--out", None, "folder for the results and report. Default: 'reports'", metavar="DIR"),
+    Option("out", "--out", None, "folder for the results and report", metavar="DIR"),
     Option(
         "results",
         "--results",
         "--dml-results",
-        "the results file (never overwritten). Default: <out>/results-<backend>-<time>.jsonl",
+        "the results file (never overwritten)",
         metavar="FILE",
+        default="<out>/results-<backend>-<time>.jsonl",
     ),
     Option(
         "report",
         "--report",
         "--dml-report",
-        "the HTML report ('none' to skip). Default: the results file's name with report- and .html",
+        "the HTML report ('none' to skip)",
         metavar="FILE",
+        default="the results file's name with report- and .html",
     ),
     Option("exitfirst", "--exitfirst", None, "stop at the first failing case", action="store_true", short="-x"),
     Option(
@@ -570,7 +606,7 @@ OPTIONS: tuple[Option, ...] = (
         "--retries",
         "--dml-retries",
         "run a failing case again, up to N times, each in a fresh worker; one that passes on a retry is "
-        "'flaky' (it does not fail the run unless --flaky-fails). Default: 0",
+        "'flaky' (it does not fail the run unless --flaky-fails)",
         COUNT_TYPE,
         "N",
     ),
@@ -613,7 +649,7 @@ def add_cli_options(parser: argparse.ArgumentParser, only: tuple[str, ...] | Non
     for o in OPTIONS:
         if o.cli and (only is None or o.name in only):
             flags = [o.short, o.cli] if o.short else [o.cli]
-            kw: dict[str, Any] = {"dest": o.name, "help": o.help, "default": None}
+            kw: dict[str, Any] = {"dest": o.name, "help": o.help_text(), "default": None}
             if o.action == "store_true":
                 kw.update(action="store_true", default=False)
             else:
@@ -625,7 +661,7 @@ def add_plugin_options(group) -> None:
     """`group`: a pytest OptionGroup (`parser.getgroup(...)`)."""
     for o in OPTIONS:
         if o.plugin:
-            kw: dict[str, Any] = {"dest": plugin_dest(o), "help": o.help, "default": None}
+            kw: dict[str, Any] = {"dest": plugin_dest(o), "help": o.help_text(), "default": None}
             if o.action == "store_true":
                 kw.update(action="store_true", default=False)
             else:
