@@ -254,7 +254,7 @@ def _package(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from .report.package import PackageError, verify
+    from .report.verify import PackageError, verify
 
     try:
         statement = verify(args.package)

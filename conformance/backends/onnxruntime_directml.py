@@ -235,7 +235,7 @@ class WorkerSessions:
         timeout: float = 600.0,
         recycle_descriptor_heaps: bool | None = None,
     ):
-        from .directml.backend import NativeProgram
+        from .directml.program import NativeProgram
 
         self.settings = settings
         self.timeout = timeout

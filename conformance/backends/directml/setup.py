@@ -294,7 +294,7 @@ def step_prefix() -> str:
     if (prefix / PREFIX_READY).is_file():
         return f"Wine prefix {prefix} (Vulkan renderer)"
     wine = stack.find_program("wine", PROGRAMS["wine"])
-    from .backend import XServer
+    from .xserver import XServer
 
     xserver = None
     display = os.environ.get("DISPLAY")
