@@ -384,22 +384,22 @@ def _explain(args: argparse.Namespace) -> int:
 def _cases_list(args: argparse.Namespace) -> int:
     from .run.config import RunConfig, UsageError
     from .run.options import SELECTION_OPTIONS
-    from .run.selection import all_units
-    from .run.units import LiveUnit
+    from .run.selection import all_units, listed
 
     config = RunConfig.from_values({**{k: getattr(args, k) for k in SELECTION_OPTIONS}, "hypothesis_examples": 0})
     try:
         units, errors = all_units(config)
+        cases = listed(units, args.clause, args.tag)
+        if config.case and not cases:
+            raise UsageError(
+                f"--case: no case matches {', '.join(config.case)} (profile {config.profile}, seed {config.seed})"
+            )
     except UsageError as e:
         return _error(str(e))
-    for c in units:
-        if isinstance(c, LiveUnit):  # none: hypothesis_examples is 0
-            continue
-        if args.clause and args.clause not in c.clauses and c.expected.clause != args.clause:
-            continue
-        if args.tag and args.tag not in c.tags and args.tag not in c.unspecified:
-            continue
+    for c in cases:
         print(f"{c.id}\t{c.operator}\t{c.data_type.value}\trank {c.rank}\t{c.expected.outcome}\t{','.join(c.clauses)}")
+    if not cases:
+        print("no case of this selection matches", file=sys.stderr)
     for error in errors:
         print(f"error: {error}", file=sys.stderr)
     return EXIT_USAGE if errors else EXIT_OK
@@ -476,6 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .run.options import (
         COUNT_TYPE,
         DIRECTML_VERSION_TYPE,
+        PATH_TYPE,
         POSITIVE_COUNT_TYPE,
         SEED_TYPE,
         SELECTION_OPTIONS,
@@ -498,14 +499,20 @@ def build_parser() -> argparse.ArgumentParser:
         "report",
         help="render the HTML report from results files (shards of one run are merged; other runs side by side)",
     )
-    rep.add_argument("results", nargs="+")
+    rep.add_argument("results", nargs="+", type=PATH_TYPE)
     rep.add_argument(
         "-o",
         "--output",
+        type=PATH_TYPE,
         default="reports/report.html",
         help="never a results file; an existing file only if it is a report. Default: %(default)r",
     )
-    rep.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML (one testcase per case)")
+    rep.add_argument(
+        "--junit-xml",
+        type=PATH_TYPE,
+        metavar="FILE",
+        help="also write the results as JUnit XML (one testcase per case)",
+    )
     rep.add_argument("--no-fail", action="store_true", help="exit 0 even when the verdict is FAIL")
     rep.set_defaults(func=_report)
 
@@ -513,8 +520,10 @@ def build_parser() -> argparse.ArgumentParser:
         "baseline",
         help="write an expectations file waiving a run's failing cases (each in the category it had)",
     )
-    base.add_argument("results", nargs="+", metavar="RESULTS.jsonl")
-    base.add_argument("-o", "--output", required=True, metavar="FILE", help="the expectations file to write")
+    base.add_argument("results", nargs="+", type=PATH_TYPE, metavar="RESULTS.jsonl")
+    base.add_argument(
+        "-o", "--output", required=True, type=PATH_TYPE, metavar="FILE", help="the expectations file to write"
+    )
     base.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
     base.set_defaults(func=_baseline)
 
@@ -527,8 +536,8 @@ def build_parser() -> argparse.ArgumentParser:
         "absent there, not a change. Exit 0 when written, 2 on bad input (an unreadable results file, fewer "
         "than 2 runs, runs of several backends).",
     )
-    hi.add_argument("results", nargs="+", metavar="RESULTS.jsonl")
-    hi.add_argument("-o", "--output", metavar="FILE", help="also write the history as an HTML page")
+    hi.add_argument("results", nargs="+", type=PATH_TYPE, metavar="RESULTS.jsonl")
+    hi.add_argument("-o", "--output", type=PATH_TYPE, metavar="FILE", help="also write the history as an HTML page")
     hi.add_argument(
         "--order",
         choices=("time", "label", "given"),
@@ -552,7 +561,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="every waiver names a case of the full profile, has a tracker link and a valid expires date",
         description="Exit 0 when every file is clean, 1 listing each problem with its entry, 2 on a malformed file.",
     )
-    li.add_argument("files", nargs="+", metavar="FILE")
+    li.add_argument("files", nargs="+", type=PATH_TYPE, metavar="FILE")
     li.add_argument("--allow-untracked", action="store_true", help="do not require a tracker link on each waiver")
     li.set_defaults(func=_lint)
 
@@ -563,10 +572,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exit 0 when written (a quick, stress or filtered run is stamped 'not valid for conformance'), "
         "2 when it cannot be packaged (a missing shard, a file that is not a results file, an output that is one).",
     )
-    pk.add_argument("results", nargs="+", metavar="RESULTS.jsonl", help="the run's results file, or all its shards")
-    pk.add_argument("-o", "--output", required=True, metavar="NAME.zip")
+    pk.add_argument(
+        "results", nargs="+", type=PATH_TYPE, metavar="RESULTS.jsonl", help="the run's results file, or all its shards"
+    )
+    pk.add_argument("-o", "--output", required=True, type=PATH_TYPE, metavar="NAME.zip")
     pk.add_argument(
         "--expectations",
+        type=PATH_TYPE,
         metavar="FILE",
         help="the expectations file the run applied, where it is now (when not at the path the run read it from)",
     )
@@ -577,12 +589,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="check a conformance package offline against its manifest and the installed suite; print its statement",
         description="Exit 0 valid, 1 invalid (each problem listed, naming the file), 2 not a readable package.",
     )
-    vf.add_argument("package", metavar="NAME.zip")
+    vf.add_argument("package", type=PATH_TYPE, metavar="NAME.zip")
     vf.set_defaults(func=_verify)
 
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
     exp.add_argument("case_id", metavar="CASE_ID_OR_FILE", help="a case id (corpus or generated), or a case file")
-    exp.add_argument("--cases", action="append")
+    exp.add_argument("--cases", action="append", type=PATH_TYPE, metavar="PATH")
     exp.add_argument("--seed", type=SEED_TYPE, default=0)
     exp.add_argument("--limit", type=COUNT_TYPE, default=64)
     exp.add_argument("--all", action="store_true")
@@ -604,7 +616,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the committed corpus uses 2026 (runs generate from 0). Default: %(default)r",
     )
     gen.add_argument("--count", type=POSITIVE_COUNT_TYPE, default=3000, help="cases in all, >= 1. Default: %(default)r")
-    gen.add_argument("--out", default="cases/generated", help="Default: %(default)r")
+    gen.add_argument("--out", type=PATH_TYPE, default="cases/generated", help="Default: %(default)r")
     gen.set_defaults(func=_cases_generate)
 
     st = sub.add_parser("setup", help="prepare this machine for a backend (today: directml)")
@@ -639,7 +651,7 @@ def build_parser() -> argparse.ArgumentParser:
         "line of a results file; an expectations file): exit 0 if all are valid, 1 if any is not.",
     )
     sc.add_argument("format", choices=("case", "results", "expectations"))
-    sc.add_argument("--validate", nargs="+", metavar="FILE", default=None)
+    sc.add_argument("--validate", nargs="+", type=PATH_TYPE, metavar="FILE", default=None)
     sc.set_defaults(func=_schema)
     return parser
 

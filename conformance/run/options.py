@@ -22,6 +22,7 @@ from typing import Any
 import oracle
 from oracle import DataType, FeatureLevel
 
+from ..support.text import shown
 from .record import Shard
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -94,13 +95,13 @@ def csv(parse: Callable[[str], Any], what: str) -> Callable[[str], tuple]:
 def parse_operator(text: str) -> str:
     name = text.upper().removeprefix("DML_").removesuffix("_OPERATOR_DESC")
     if name not in oracle.OPERATORS:
-        raise ValueError(f"{text!r} is not one of {', '.join(oracle.OPERATORS)}")
+        raise ValueError(f"{shown(text)} is not one of {', '.join(oracle.OPERATORS)}")
     return name
 
 
 def _profile(text: str) -> str:
     if text not in PROFILES:
-        raise ValueError(f"{text!r} is not one of {', '.join(PROFILES)}")
+        raise ValueError(f"{shown(text)} is not one of {', '.join(PROFILES)}")
     return text
 
 
@@ -110,7 +111,7 @@ ORT_HOSTS = ("worker", "python")
 def _choice(*allowed: str) -> Callable[[str], str]:
     def parse(text: str) -> str:
         if text not in allowed:
-            raise ValueError(f"{text!r} is not one of {', '.join(allowed)}")
+            raise ValueError(f"{shown(text)} is not one of {', '.join(allowed)}")
         return text
 
     return parse
@@ -121,7 +122,7 @@ _dml_path = _choice("operator", "graph", "both")
 
 def _ort_host(text: str) -> str:
     if text not in ORT_HOSTS:
-        raise ValueError(f"{text!r} is not one of {', '.join(ORT_HOSTS)}")
+        raise ValueError(f"{shown(text)} is not one of {', '.join(ORT_HOSTS)}")
     return text
 
 
@@ -130,9 +131,9 @@ def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise ValueError(f"{text!r} is not an integer ({what})") from None
+            raise ValueError(f"{shown(text)} is not an integer ({what})") from None
         if value < low or (high is not None and value > high):
-            raise ValueError(f"{value} is out of range: expected {what}")
+            raise ValueError(f"{shown(text)} is out of range: expected {what}")
         return value
 
     return parse
@@ -142,9 +143,9 @@ def _timeout(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a number of seconds") from None
+        raise ValueError(f"{shown(text)} is not a number of seconds") from None
     if not math.isfinite(value) or value < 0:
-        raise ValueError(f"{text!r}: expected a finite number of seconds > 0, or 0 for no limit")
+        raise ValueError(f"{shown(text)}: expected a finite number of seconds > 0, or 0 for no limit")
     return value
 
 
@@ -167,10 +168,10 @@ def parse_bytes(text: str) -> int:
     match = BYTE_COUNT.match(text)
     unit = match.group(2).lower() if match else ""
     if not match or unit not in BYTE_UNITS:
-        raise ValueError(f"{text!r} is not a byte count (e.g. 8589934592, 8GiB, 512MiB)")
+        raise ValueError(f"{shown(text)} is not a byte count (e.g. 8589934592, 8GiB, 512MiB)")
     value = float(match.group(1)) * BYTE_UNITS[unit]
     if not math.isfinite(value) or value < 1:
-        raise ValueError(f"{text!r}: expected a byte count >= 1")
+        raise ValueError(f"{shown(text)}: expected a byte count >= 1")
     return int(value)
 
 
@@ -181,7 +182,7 @@ def _shard(text: str) -> Shard:
     except ValueError:
         shard = None
     if not sep or shard is None or not 1 <= shard.index <= shard.count:
-        raise ValueError(f"{text!r}: expected I/N with 1 <= I <= N, e.g. 2/3")
+        raise ValueError(f"{shown(text)}: expected I/N with 1 <= I <= N, e.g. 2/3")
     return shard
 
 
@@ -198,6 +199,24 @@ def _directml_version(text: str) -> str:
     return parse(text)
 
 
+def parse_path(text: str) -> str:
+    """A path this system can name (it need not exist): not empty, no NUL byte, no name past the system's limit.
+
+    Checked where the option is read, so a path no system call can take is a usage error naming the option,
+    not an OSError from deep inside the run."""
+    if not text:
+        raise ValueError("expected a path, not an empty value")
+    if "\0" in text:
+        raise ValueError(f"{shown(text)}: a path cannot hold a NUL byte")
+    try:
+        os.stat(text)
+    except (FileNotFoundError, NotADirectoryError, PermissionError):  # may not exist yet: checked where used
+        pass
+    except OSError as e:  # too long, a symbolic-link loop
+        raise ValueError(f"{shown(text)}: not a usable path: {e.strerror or e}") from None
+    return text
+
+
 def _nonempty(text: str) -> str:
     if not text.strip():
         raise ValueError("expected a non-empty value")
@@ -212,6 +231,8 @@ COUNT_TYPE = _typed("count", _int_in(0, None, "an integer >= 0"))
 POSITIVE_COUNT_TYPE = _typed("count", _int_in(1, None, "a count >= 1"))
 KEYWORD_TYPE = _typed("expression", _keyword)
 DIRECTML_VERSION_TYPE = _typed("DirectML version", _directml_version)
+PATH_TYPE = _typed("path", parse_path)
+TIMEOUT_TYPE = _typed("timeout", _timeout)
 
 
 @dataclass(frozen=True)
@@ -248,6 +269,7 @@ OPTIONS: tuple[Option, ...] = (
         "the DirectML.dll to test, for backends that take one (passed to "
         "the backend as dml_dll=). directml: default the pinned onnxruntime-directml wheel's, fetched by "
         "`dml-conformance setup directml`",
+        type=PATH_TYPE,
         metavar="PATH",
         identity=True,
         backend_kwarg="dml_dll",
@@ -421,6 +443,7 @@ OPTIONS: tuple[Option, ...] = (
         "--cases",
         "--dml-cases",
         "case files or folders to run instead of the packaged corpus (repeatable)",
+        type=PATH_TYPE,
         metavar="PATH",
         action="append",
         identity=True,
@@ -461,6 +484,7 @@ OPTIONS: tuple[Option, ...] = (
         "--expectations",
         "--dml-expectations",
         "a JSON expectations file of waivers (README: 'An expectations file')",
+        type=PATH_TYPE,
         metavar="FILE",
         identity=True,
     ),
@@ -494,6 +518,7 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-update-expectations",
         "after the run, write the --expectations file to FILE without the waivers this run proves stale (every "
         "case it names passed); nothing is added; the diff is printed",
+        type=PATH_TYPE,
         metavar="FILE",
     ),
     Option(
@@ -520,7 +545,7 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-timeout",
         "per-case limit in seconds (backend construction has its own, "
         f"at least 120 s); 0: no limit. Default: {DEFAULT_TIMEOUT_S:g}",
-        _typed("timeout", _timeout),
+        TIMEOUT_TYPE,
         "SECONDS",
     ),
     Option(
@@ -547,14 +572,18 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-resume",
         "continue this results file: run only the cases of its run "
         "configuration that have no finished record, and append to it",
+        type=PATH_TYPE,
         metavar="RESULTS.jsonl",
     ),
-    Option("out", "--out", None, "folder for the results and report. Default: 'reports'", metavar="DIR"),
+    Option(
+        "out", "--out", None, "folder for the results and report. Default: 'reports'", type=PATH_TYPE, metavar="DIR"
+    ),
     Option(
         "results",
         "--results",
         "--dml-results",
         "the results file (never overwritten). Default: <out>/results-<backend>-<time>.jsonl",
+        type=PATH_TYPE,
         metavar="FILE",
     ),
     Option(
@@ -562,6 +591,7 @@ OPTIONS: tuple[Option, ...] = (
         "--report",
         "--dml-report",
         "the HTML report ('none' to skip). Default: the results file's name with report- and .html",
+        type=PATH_TYPE,
         metavar="FILE",
     ),
     Option("exitfirst", "--exitfirst", None, "stop at the first failing case", action="store_true", short="-x"),
@@ -586,6 +616,7 @@ OPTIONS: tuple[Option, ...] = (
         "--junit-xml",
         None,
         "also write the results as JUnit XML (one testcase per case) for CI systems",
+        type=PATH_TYPE,
         metavar="FILE",
     ),
 )

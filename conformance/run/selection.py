@@ -37,6 +37,7 @@ from ..cases.corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, loa
 from ..cases.generation.reach import reach_cases
 from ..cases.stress import StressCase, stress_cases
 from ..support.cache import generated_cache_dir
+from ..support.text import shown
 from .config import RunConfig, UsageError
 from .keyword import parse_keyword
 from .options import PROFILE_TABLE
@@ -56,6 +57,13 @@ def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:
         for root in roots:
             if not root.exists():
                 raise UsageError(f"--cases: {root} does not exist")
+            if root.is_dir():
+                try:
+                    found = next(iter(root.rglob("*.json")), None)
+                except OSError as e:  # a folder that cannot be listed (a permission, /proc's own entries)
+                    raise UsageError(f"--cases: cannot list {root}: {e.strerror or e}") from None
+                if found is None:  # else the run would end UNTESTED, as if every case were unsupported
+                    raise UsageError(f"--cases: no case file (*.json) in the folder {root}")
         return roots
     folders = [CASES_DIR / name if name else CASES_DIR for name in PROFILE_TABLE[profile].stored]
     return [p for p in folders if p.is_dir()]
@@ -316,6 +324,27 @@ def _narrow(units: list[Unit], config: RunConfig) -> list[Unit]:
         matcher = parse_keyword(config.keyword)
         units = [u for u in units if matcher(unit_words(u))]
     return units
+
+
+def listed(units: list[Unit], clause: str | None, tag: str | None) -> list[Case | StressCase | Composition]:
+    """`cases list --clause/--tag`: the cases exercising (or breaking) `clause` and carrying `tag`.
+
+    A clause the spec does not have, or a tag that is neither an errata id nor on any case of the selection,
+    is a UsageError naming it: a typo must not read as "no case"."""
+    if clause and clause not in oracle.CLAUSES:
+        raise UsageError(f"--clause {shown(clause)}: no such clause (the spec's: {', '.join(oracle.CLAUSES)})")
+    cases = [c for c in units if isinstance(c, Case | StressCase | Composition)]
+    if tag and tag not in oracle.ERRATA and not any(tag in c.tags or tag in c.unspecified for c in cases):
+        raise UsageError(
+            f"--tag {shown(tag)}: neither an errata id nor a tag of any case of this selection (errata: "
+            f"{', '.join(oracle.ERRATA)})"
+        )
+    return [
+        c
+        for c in cases
+        if (not clause or clause in c.clauses or c.expected.clause == clause)
+        and (not tag or tag in c.tags or tag in c.unspecified)
+    ]
 
 
 def select(config: RunConfig, finished: set[str] | frozenset[str] = frozenset()) -> Selection:
