@@ -5,7 +5,9 @@ Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, t
 under --flaky-fails), or did not finish (interrupted, stopped, the results file could not be written); 2 usage or input
 error (bad options, unknown backend or one that cannot start here, malformed case, results
 or expectations files, no case matching --case); 3 nothing was tested (every case
-unsupported or deselected: verdict UNTESTED).  `verify`: 0 the package is valid, 1 it is not (each
+unsupported or deselected: verdict UNTESTED).  `report` exits as `run` does for the same verdict (0 PASS,
+1 FAIL or INCOMPLETE, e.g. one shard of two, 3 UNTESTED; --no-fail: 0 once written), so a
+merged report never says less than the run did.  `verify`: 0 the package is valid, 1 it is not (each
 problem named), 2 it cannot be read as a package.
 """
 
@@ -61,7 +63,6 @@ def _run(args: argparse.Namespace) -> int:
     from .run.config import RunConfig, UsageError
     from .run.identity import short as identity_short
     from .run.pool import BackendStartError
-    from .run.record import Verdict
     from .run.session import Session
     from .run.stopping import Stop
 
@@ -118,8 +119,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_FAILURES
     if session.selection.errors:
         return EXIT_USAGE  # malformed case files: every good case still ran, but the input needs fixing
-    verdict = results.verdict()
-    return {Verdict.PASS: EXIT_OK, Verdict.UNTESTED: EXIT_UNTESTED}.get(verdict, EXIT_FAILURES)
+    return results.verdict().exit_code
 
 
 def _update_expectations(config, results) -> bool:
@@ -210,7 +210,6 @@ def _report(args: argparse.Namespace) -> int:
     from .report.html import ReportError, overall_verdict, write_report
     from .run.config import UsageError
     from .run.outputs import check_target
-    from .run.record import Verdict
     from .run.results import ResultsFileError
 
     try:
@@ -224,7 +223,7 @@ def _report(args: argparse.Namespace) -> int:
         return EXIT_FAILURES
     verdict = overall_verdict(runs)
     print(f"verdict: {verdict.value}")
-    return EXIT_FAILURES if verdict is Verdict.FAIL and not args.no_fail else EXIT_OK
+    return EXIT_OK if args.no_fail else verdict.exit_code
 
 
 def _baseline(args: argparse.Namespace) -> int:
@@ -487,7 +486,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dml-conformance",
         description=__doc__.splitlines()[0],
         epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
-        "error; 3 nothing tested (UNTESTED).",
+        "error; 3 nothing tested (UNTESTED). `run` and `report` give the same code for the same verdict "
+        "(a report of one shard of two is INCOMPLETE: 1).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -513,7 +513,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="also write the results as JUnit XML (one testcase per case)",
     )
-    rep.add_argument("--no-fail", action="store_true", help="exit 0 even when the verdict is FAIL")
+    rep.add_argument(
+        "--no-fail",
+        action="store_true",
+        help="exit 0 once the report is written, whatever the verdict (without it: as `run` exits)",
+    )
     rep.set_defaults(func=_report)
 
     base = sub.add_parser(

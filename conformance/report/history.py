@@ -55,6 +55,8 @@ LETTERS = {
 ABSENT = "-"
 # Runs up to this many: a page shows each cell's category in full; more, its letter (the title says it all).
 WORDS_UP_TO = 10
+
+
 def _broken(category: Category) -> bool:
     """Failing, or waived: a waived case is a known failure, so fail -> waived is neither a fix nor a regression."""
     return category.failing or category is Category.WAIVED
