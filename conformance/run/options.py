@@ -249,6 +249,9 @@ class Option:
     backend_kwarg: str | None = None
     excludes: tuple[str, ...] = ()  # options that cannot be given with this one (a usage error)
     excludes_why: str = ""
+    # Whether it can change a case's verdict (which case an id names, how it is run or judged): then the
+    # reproduce line printed under a failure carries it (RunConfig.repro). A backend's options always do.
+    verdict: bool = False
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -379,6 +382,7 @@ OPTIONS: tuple[Option, ...] = (
         _typed("profile", _profile),
         "quick|full|stress",
         identity=True,
+        verdict=True,
     ),
     Option(
         "feature_level",
@@ -388,6 +392,7 @@ OPTIONS: tuple[Option, ...] = (
         FEATURE_LEVEL_TYPE,
         "X.Y",
         identity=True,
+        verdict=True,
     ),
     Option(
         "operators",
@@ -447,6 +452,7 @@ OPTIONS: tuple[Option, ...] = (
         metavar="PATH",
         action="append",
         identity=True,
+        verdict=True,
     ),
     Option(
         "seed",
@@ -456,6 +462,7 @@ OPTIONS: tuple[Option, ...] = (
         SEED_TYPE,
         "N",
         identity=True,
+        verdict=True,
     ),
     Option(
         "generated",
@@ -467,6 +474,7 @@ OPTIONS: tuple[Option, ...] = (
         COUNT_TYPE,
         "N",
         identity=True,
+        verdict=True,
     ),
     Option(
         "hypothesis_examples",
@@ -487,6 +495,7 @@ OPTIONS: tuple[Option, ...] = (
         type=PATH_TYPE,
         metavar="FILE",
         identity=True,
+        verdict=True,
     ),
     Option(
         "no_known_issues",
@@ -495,6 +504,7 @@ OPTIONS: tuple[Option, ...] = (
         "do not apply the backend's shipped known-issues waivers (conformance/known_issues/)",
         action="store_true",
         identity=True,
+        verdict=True,
     ),
     Option(
         "expect_adapter",
@@ -511,6 +521,7 @@ OPTIONS: tuple[Option, ...] = (
         "apply an expectations file made on another identity (backend, DirectML.dll, adapter, driver, OS) "
         "instead of refusing it; the header and report say so, in red",
         action="store_true",
+        verdict=True,
     ),
     Option(
         "update_expectations",
@@ -547,6 +558,7 @@ OPTIONS: tuple[Option, ...] = (
         f"at least 120 s); 0: no limit. Default: {DEFAULT_TIMEOUT_S:g}",
         TIMEOUT_TYPE,
         "SECONDS",
+        verdict=True,
     ),
     Option(
         "max_bytes",
@@ -557,6 +569,7 @@ OPTIONS: tuple[Option, ...] = (
         f"Default: {MAX_BYTES_FRACTION:g} of this machine's memory (or its cgroup limit)",
         _typed("byte count", parse_bytes),
         "BYTES",
+        verdict=True,
     ),
     Option(
         "shard",
@@ -603,6 +616,7 @@ OPTIONS: tuple[Option, ...] = (
         "'flaky' (it does not fail the run unless --flaky-fails). Default: 0",
         COUNT_TYPE,
         "N",
+        verdict=True,
     ),
     Option(
         "flaky_fails",
