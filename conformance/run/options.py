@@ -607,7 +607,15 @@ OPTIONS: tuple[Option, ...] = (
         type=PATH_TYPE,
         metavar="FILE",
     ),
-    Option("exitfirst", "--exitfirst", None, "stop at the first failing case", action="store_true", short="-x"),
+    Option(
+        "exitfirst",
+        "--exitfirst",
+        None,
+        "stop at the first failing case: it is the run's only failure; cases that ran beside it (its batch, "
+        "other workers) are recorded interrupted",
+        action="store_true",
+        short="-x",
+    ),
     Option(
         "retries",
         "--retries",
