@@ -676,8 +676,12 @@ def main(argv: list[str] | None = None) -> int:
     _tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
+    from .support.cache import CacheDirError
+
     try:
         return args.func(args)
+    except CacheDirError as e:  # an environment variable the suite reads, wrong: named, whatever the command
+        return _error(str(e))
     except KeyboardInterrupt:
         print("dml-conformance: interrupted", file=sys.stderr)
         return EXIT_FAILURES

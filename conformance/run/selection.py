@@ -36,7 +36,7 @@ from ..cases.compositions import Composition, compositions
 from ..cases.corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
 from ..cases.generation.reach import reach_cases
 from ..cases.stress import StressCase, stress_cases
-from ..support.cache import generated_cache_dir
+from ..support.cache import CacheDirError, generated_cache_dir
 from ..support.text import shown
 from .config import RunConfig, UsageError
 from .keyword import parse_keyword
@@ -80,6 +80,14 @@ def _code_key() -> str:
     return digest.hexdigest()[:16]
 
 
+def _cache_folder() -> Path | None:
+    """The generation cache's folder; a malformed $DML_CONFORMANCE_GENERATED or _CACHE is a UsageError naming it."""
+    try:
+        return generated_cache_dir()
+    except CacheDirError as e:
+        raise UsageError(str(e)) from None
+
+
 CHUNK = 1000  # cases per cache file: a lookup reads one, a quick run five
 
 
@@ -94,7 +102,7 @@ class _GenerationCache:
     """
 
     def __init__(self, seed: int):
-        folder = generated_cache_dir()
+        folder = _cache_folder()
         self.seed = seed
         self.folder = None if folder is None else folder / f"generated-{_code_key()}-seed{seed}"
 
@@ -196,7 +204,7 @@ def generated_cases(seed: int, count: int) -> list[Case]:
 
 def cached_reach_cases() -> list[Case]:
     """The reach set (conformance.cases.generation.reach), from the generation cache when it holds it (same code key)."""
-    folder = generated_cache_dir()
+    folder = _cache_folder()
     path = None if folder is None else folder / f"reach-{_code_key()}.pickle"
     if path is not None:
         try:

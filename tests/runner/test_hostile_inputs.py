@@ -198,3 +198,20 @@ def test_the_plugin_refuses_hostile_values_as_usage_errors(pytester: pytest.Pyte
             if result.ret != pytest.ExitCode.USAGE_ERROR or TRACEBACK in text or len(errors) != 1:
                 problems.append(f"{option} {value[:30]!r}: exit {result.ret}, {errors[:3] or text[-300:]!r}")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("variable", ["DML_CONFORMANCE_GENERATED", "DML_CONFORMANCE_CACHE"])
+def test_hostile_environment_variables_are_no_traceback(variable, tmp_path, monkeypatch, quiet):
+    """The suite's cache folders from the environment: a name past the limit, a file, a folder that cannot be
+    made. The cache is an optimisation: the command still answers (here: no such case, exit 2, one line); a
+    `~user` of no such user is named as the variable's fault."""
+    (tmp_path / "file").write_text("not a folder")
+    for value in ("a" * 5000, str(tmp_path / "file"), "/proc/no/such", "~nosuchuser/x"):
+        monkeypatch.setenv(variable, value)
+        if variable == "DML_CONFORMANCE_CACHE":
+            monkeypatch.delenv("DML_CONFORMANCE_GENERATED", raising=False)
+        code, out, err = _main(["cases", "list", "--operators", "SLICE", "--generated", "10", "--case", "NO-SUCH"])
+        assert code == 2 and TRACEBACK not in out + err, (value[:30], err[-300:])
+        (line,) = [line for line in err.splitlines() if "error" in line]
+        expected = f"${variable}='~nosuchuser/x'" if value.startswith("~") else "--case: no case matches NO-SUCH"
+        assert line.startswith(f"dml-conformance: error: {expected}"), line
