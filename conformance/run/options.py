@@ -22,7 +22,7 @@ from typing import Any
 import oracle
 from oracle import DataType, FeatureLevel
 
-from ..support.text import shown
+from ..support.text import SHOWN_LIMIT, shown
 from .record import Shard
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -133,7 +133,7 @@ def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
         except ValueError:
             raise ValueError(f"{shown(text)} is not an integer ({what})") from None
         if value < low or (high is not None and value > high):
-            raise ValueError(f"{shown(text)} is out of range: expected {what}")
+            raise ValueError(f"{value if len(text) <= SHOWN_LIMIT else shown(text)} is out of range: expected {what}")
         return value
 
     return parse
