@@ -5,7 +5,9 @@ Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, t
 under --flaky-fails), or did not finish (interrupted, stopped, the results file could not be written); 2 usage or input
 error (bad options, unknown backend or one that cannot start here, malformed case, results
 or expectations files, no case matching --case); 3 nothing was tested (every case
-unsupported or deselected: verdict UNTESTED).  `verify`: 0 the package is valid, 1 it is not (each
+unsupported or deselected: verdict UNTESTED).  `report` exits as `run` does for the same verdict (0 PASS,
+1 FAIL or INCOMPLETE, e.g. one shard of two, 3 UNTESTED; --no-fail: 0 once written), so a
+merged report never says less than the run did.  `verify`: 0 the package is valid, 1 it is not (each
 problem named), 2 it cannot be read as a package.
 """
 
@@ -60,7 +62,6 @@ def _run(args: argparse.Namespace) -> int:
     from .report.html import ReportError, write_report
     from .run.config import RunConfig, UsageError
     from .run.pool import BackendStartError
-    from .run.record import Verdict
     from .run.session import Session
     from .run.stopping import Stop
     from .run.summary import banner_lines, failure_lines, summary_lines
@@ -103,8 +104,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_FAILURES
     if session.selection.errors:
         return EXIT_USAGE  # malformed case files: every good case still ran, but the input needs fixing
-    verdict = results.verdict()
-    return {Verdict.PASS: EXIT_OK, Verdict.UNTESTED: EXIT_UNTESTED}.get(verdict, EXIT_FAILURES)
+    return results.verdict().exit_code
 
 
 def _update_expectations(config, results) -> tuple[list[str], str | None]:
@@ -160,7 +160,6 @@ def _report(args: argparse.Namespace) -> int:
     from .report.html import ReportError, overall_verdict, write_report
     from .run.config import UsageError
     from .run.outputs import check_target
-    from .run.record import Verdict
     from .run.results import ResultsFileError
 
     try:
@@ -174,7 +173,7 @@ def _report(args: argparse.Namespace) -> int:
         return EXIT_FAILURES
     verdict = overall_verdict(runs)
     print(f"verdict: {verdict.value}")
-    return EXIT_FAILURES if verdict is Verdict.FAIL and not args.no_fail else EXIT_OK
+    return EXIT_OK if args.no_fail else verdict.exit_code
 
 
 def _baseline(args: argparse.Namespace) -> int:
@@ -334,22 +333,22 @@ def _explain(args: argparse.Namespace) -> int:
 def _cases_list(args: argparse.Namespace) -> int:
     from .run.config import RunConfig, UsageError
     from .run.options import SELECTION_OPTIONS
-    from .run.selection import all_units
-    from .run.units import LiveUnit
+    from .run.selection import all_units, listed
 
     config = RunConfig.from_values({**{k: getattr(args, k) for k in SELECTION_OPTIONS}, "hypothesis_examples": 0})
     try:
         units, errors = all_units(config)
+        cases = listed(units, args.clause, args.tag)
+        if config.case and not cases:
+            raise UsageError(
+                f"--case: no case matches {', '.join(config.case)} (profile {config.profile}, seed {config.seed})"
+            )
     except UsageError as e:
         return _error(str(e))
-    for c in units:
-        if isinstance(c, LiveUnit):  # none: hypothesis_examples is 0
-            continue
-        if args.clause and args.clause not in c.clauses and c.expected.clause != args.clause:
-            continue
-        if args.tag and args.tag not in c.tags and args.tag not in c.unspecified:
-            continue
+    for c in cases:
         print(f"{c.id}\t{c.operator}\t{c.data_type.value}\trank {c.rank}\t{c.expected.outcome}\t{','.join(c.clauses)}")
+    if not cases:
+        print("no case of this selection matches", file=sys.stderr)
     for error in errors:
         print(f"error: {error}", file=sys.stderr)
     return EXIT_USAGE if errors else EXIT_OK
@@ -472,35 +471,51 @@ def _add_run(sub) -> None:
 
 
 def _add_report(sub) -> None:
+    from .run.options import PATH_TYPE
+
     rep = sub.add_parser(
         "report",
         help="render the HTML report from results files (shards of one run are merged; other runs side by side)",
     )
-    rep.add_argument("results", nargs="+")
+    rep.add_argument("results", nargs="+", type=PATH_TYPE)
     rep.add_argument(
         "-o",
         "--output",
+        type=PATH_TYPE,
         default="reports/report.html",
         help="never a results file; an existing file only if it is a report. Default: %(default)r",
     )
-    rep.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML (one testcase per case)")
-    rep.add_argument("--no-fail", action="store_true", help="exit 0 even when the verdict is FAIL")
+    rep.add_argument(
+        "--junit-xml",
+        type=PATH_TYPE,
+        metavar="FILE",
+        help="also write the results as JUnit XML (one testcase per case)",
+    )
+    rep.add_argument(
+        "--no-fail",
+        action="store_true",
+        help="exit 0 once the report is written, whatever the verdict (without it: as `run` exits)",
+    )
     rep.set_defaults(func=_report)
 
 
 def _add_baseline(sub) -> None:
+    from .run.options import PATH_TYPE
+
     base = sub.add_parser(
         "baseline",
         help="write an expectations file waiving a run's failing cases (each in the category it had)",
     )
-    base.add_argument("results", nargs="+", metavar="RESULTS.jsonl")
-    base.add_argument("-o", "--output", required=True, metavar="FILE", help="the expectations file to write")
+    base.add_argument("results", nargs="+", type=PATH_TYPE, metavar="RESULTS.jsonl")
+    base.add_argument(
+        "-o", "--output", required=True, type=PATH_TYPE, metavar="FILE", help="the expectations file to write"
+    )
     base.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
     base.set_defaults(func=_baseline)
 
 
 def _add_history(sub) -> None:
-    from .run.options import COUNT_TYPE
+    from .run.options import COUNT_TYPE, PATH_TYPE
 
     hi = sub.add_parser(
         "history",
@@ -511,8 +526,8 @@ def _add_history(sub) -> None:
         "absent there, not a change. Exit 0 when written, 2 on bad input (an unreadable results file, fewer "
         "than 2 runs, runs of several backends).",
     )
-    hi.add_argument("results", nargs="+", metavar="RESULTS.jsonl")
-    hi.add_argument("-o", "--output", metavar="FILE", help="also write the history as an HTML page")
+    hi.add_argument("results", nargs="+", type=PATH_TYPE, metavar="RESULTS.jsonl")
+    hi.add_argument("-o", "--output", type=PATH_TYPE, metavar="FILE", help="also write the history as an HTML page")
     hi.add_argument(
         "--order",
         choices=("time", "label", "given"),
@@ -530,6 +545,8 @@ def _add_history(sub) -> None:
 
 
 def _add_expectations(sub) -> None:
+    from .run.options import PATH_TYPE
+
     ex = sub.add_parser("expectations", help="check an expectations file").add_subparsers(
         dest="expectations_command", required=True
     )
@@ -538,12 +555,14 @@ def _add_expectations(sub) -> None:
         help="every waiver names a case of the full profile, has a tracker link and a valid expires date",
         description="Exit 0 when every file is clean, 1 listing each problem with its entry, 2 on a malformed file.",
     )
-    li.add_argument("files", nargs="+", metavar="FILE")
+    li.add_argument("files", nargs="+", type=PATH_TYPE, metavar="FILE")
     li.add_argument("--allow-untracked", action="store_true", help="do not require a tracker link on each waiver")
     li.set_defaults(func=_lint)
 
 
 def _add_package(sub) -> None:
+    from .run.options import PATH_TYPE
+
     pk = sub.add_parser(
         "package",
         help="bundle one run (every shard's results, the expectations applied, the report, the suite's hashes and "
@@ -551,10 +570,13 @@ def _add_package(sub) -> None:
         description="Exit 0 when written (a quick, stress or filtered run is stamped 'not valid for conformance'), "
         "2 when it cannot be packaged (a missing shard, a file that is not a results file, an output that is one).",
     )
-    pk.add_argument("results", nargs="+", metavar="RESULTS.jsonl", help="the run's results file, or all its shards")
-    pk.add_argument("-o", "--output", required=True, metavar="NAME.zip")
+    pk.add_argument(
+        "results", nargs="+", type=PATH_TYPE, metavar="RESULTS.jsonl", help="the run's results file, or all its shards"
+    )
+    pk.add_argument("-o", "--output", required=True, type=PATH_TYPE, metavar="NAME.zip")
     pk.add_argument(
         "--expectations",
+        type=PATH_TYPE,
         metavar="FILE",
         help="the expectations file the run applied, where it is now (when not at the path the run read it from)",
     )
@@ -563,21 +585,23 @@ def _add_package(sub) -> None:
 
 
 def _add_verify(sub) -> None:
+    from .run.options import PATH_TYPE
+
     vf = sub.add_parser(
         "verify",
         help="check a conformance package offline against its manifest and the installed suite; print its statement",
         description="Exit 0 valid, 1 invalid (each problem listed, naming the file), 2 not a readable package.",
     )
-    vf.add_argument("package", metavar="NAME.zip")
+    vf.add_argument("package", type=PATH_TYPE, metavar="NAME.zip")
     vf.set_defaults(func=_verify)
 
 
 def _add_explain(sub) -> None:
-    from .run.options import COUNT_TYPE, SEED_TYPE
+    from .run.options import COUNT_TYPE, PATH_TYPE, SEED_TYPE
 
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
     exp.add_argument("case_id", metavar="CASE_ID_OR_FILE", help="a case id (corpus or generated), or a case file")
-    exp.add_argument("--cases", action="append")
+    exp.add_argument("--cases", action="append", type=PATH_TYPE, metavar="PATH")
     exp.add_argument("--seed", type=SEED_TYPE, default=0)
     exp.add_argument("--limit", type=COUNT_TYPE, default=64)
     exp.add_argument("--all", action="store_true")
@@ -585,7 +609,7 @@ def _add_explain(sub) -> None:
 
 
 def _add_cases(sub) -> None:
-    from .run.options import POSITIVE_COUNT_TYPE, SEED_TYPE, SELECTION_OPTIONS, add_cli_options
+    from .run.options import PATH_TYPE, POSITIVE_COUNT_TYPE, SEED_TYPE, SELECTION_OPTIONS, add_cli_options
 
     cases = sub.add_parser("cases", help="list or generate cases").add_subparsers(dest="cases_command", required=True)
     lst = cases.add_parser(
@@ -604,7 +628,7 @@ def _add_cases(sub) -> None:
         help="the committed corpus uses 2026 (runs generate from 0). Default: %(default)r",
     )
     gen.add_argument("--count", type=POSITIVE_COUNT_TYPE, default=3000, help="cases in all, >= 1. Default: %(default)r")
-    gen.add_argument("--out", default="cases/generated", help="Default: %(default)r")
+    gen.add_argument("--out", type=PATH_TYPE, default="cases/generated", help="Default: %(default)r")
     gen.set_defaults(func=_cases_generate)
 
 
@@ -642,6 +666,8 @@ def _add_backends(sub) -> None:
 
 
 def _add_schema(sub) -> None:
+    from .run.options import PATH_TYPE
+
     sc = sub.add_parser(
         "schema",
         help="print the JSON Schema of a file format (cases/README.md), or validate files against it",
@@ -649,7 +675,7 @@ def _add_schema(sub) -> None:
         "line of a results file; an expectations file): exit 0 if all are valid, 1 if any is not.",
     )
     sc.add_argument("format", choices=("case", "results", "expectations"))
-    sc.add_argument("--validate", nargs="+", metavar="FILE", default=None)
+    sc.add_argument("--validate", nargs="+", type=PATH_TYPE, metavar="FILE", default=None)
     sc.set_defaults(func=_schema)
 
 
@@ -677,7 +703,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dml-conformance",
         description=__doc__.splitlines()[0],
         epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
-        "error; 3 nothing tested (UNTESTED).",
+        "error; 3 nothing tested (UNTESTED). `run` and `report` give the same code for the same verdict "
+        "(a report of one shard of two is INCOMPLETE: 1).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for add in SUBCOMMANDS:
@@ -701,8 +728,12 @@ def main(argv: list[str] | None = None) -> int:
     _tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
+    from .support.cache import CacheDirError
+
     try:
         return args.func(args)
+    except CacheDirError as e:  # an environment variable the suite reads, wrong: named, whatever the command
+        return _error(str(e))
     except KeyboardInterrupt:
         print("dml-conformance: interrupted", file=sys.stderr)
         return EXIT_FAILURES

@@ -57,9 +57,9 @@ class DataType(enum.Enum):
                 return cls[key]
             try:
                 return cls.from_numpy(np.dtype(value))
-            except TypeError:
+            except (TypeError, SyntaxError):  # numpy reads "9999..." as an integer literal: past its digit limit
                 pass
-            raise ValueError(f"unknown data type {value!r}; expected one of {', '.join(cls.__members__)}")
+            raise ValueError(f"unknown data type {value[:80]!r}; expected one of {', '.join(cls.__members__)}")
         return cls.from_numpy(np.dtype(value))
 
     @classmethod

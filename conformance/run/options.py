@@ -22,6 +22,7 @@ from typing import Any
 import oracle
 from oracle import DataType, FeatureLevel
 
+from ..support.text import SHOWN_LIMIT, shown
 from .record import Shard
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -94,13 +95,13 @@ def csv(parse: Callable[[str], Any], what: str) -> Callable[[str], tuple]:
 def parse_operator(text: str) -> str:
     name = text.upper().removeprefix("DML_").removesuffix("_OPERATOR_DESC")
     if name not in oracle.OPERATORS:
-        raise ValueError(f"{text!r} is not one of {', '.join(oracle.OPERATORS)}")
+        raise ValueError(f"{shown(text)} is not one of {', '.join(oracle.OPERATORS)}")
     return name
 
 
 def _profile(text: str) -> str:
     if text not in PROFILES:
-        raise ValueError(f"{text!r} is not one of {', '.join(PROFILES)}")
+        raise ValueError(f"{shown(text)} is not one of {', '.join(PROFILES)}")
     return text
 
 
@@ -110,7 +111,7 @@ ORT_HOSTS = ("worker", "python")
 def _choice(*allowed: str) -> Callable[[str], str]:
     def parse(text: str) -> str:
         if text not in allowed:
-            raise ValueError(f"{text!r} is not one of {', '.join(allowed)}")
+            raise ValueError(f"{shown(text)} is not one of {', '.join(allowed)}")
         return text
 
     return parse
@@ -121,7 +122,7 @@ _dml_path = _choice("operator", "graph", "both")
 
 def _ort_host(text: str) -> str:
     if text not in ORT_HOSTS:
-        raise ValueError(f"{text!r} is not one of {', '.join(ORT_HOSTS)}")
+        raise ValueError(f"{shown(text)} is not one of {', '.join(ORT_HOSTS)}")
     return text
 
 
@@ -130,9 +131,9 @@ def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise ValueError(f"{text!r} is not an integer ({what})") from None
+            raise ValueError(f"{shown(text)} is not an integer ({what})") from None
         if value < low or (high is not None and value > high):
-            raise ValueError(f"{value} is out of range: expected {what}")
+            raise ValueError(f"{value if len(text) <= SHOWN_LIMIT else shown(text)} is out of range: expected {what}")
         return value
 
     return parse
@@ -142,9 +143,9 @@ def _timeout(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a number of seconds") from None
+        raise ValueError(f"{shown(text)} is not a number of seconds") from None
     if not math.isfinite(value) or value < 0:
-        raise ValueError(f"{text!r}: expected a finite number of seconds > 0, or 0 for no limit")
+        raise ValueError(f"{shown(text)}: expected a finite number of seconds > 0, or 0 for no limit")
     return value
 
 
@@ -167,10 +168,10 @@ def parse_bytes(text: str) -> int:
     match = BYTE_COUNT.match(text)
     unit = match.group(2).lower() if match else ""
     if not match or unit not in BYTE_UNITS:
-        raise ValueError(f"{text!r} is not a byte count (e.g. 8589934592, 8GiB, 512MiB)")
+        raise ValueError(f"{shown(text)} is not a byte count (e.g. 8589934592, 8GiB, 512MiB)")
     value = float(match.group(1)) * BYTE_UNITS[unit]
     if not math.isfinite(value) or value < 1:
-        raise ValueError(f"{text!r}: expected a byte count >= 1")
+        raise ValueError(f"{shown(text)}: expected a byte count >= 1")
     return int(value)
 
 
@@ -181,7 +182,7 @@ def _shard(text: str) -> Shard:
     except ValueError:
         shard = None
     if not sep or shard is None or not 1 <= shard.index <= shard.count:
-        raise ValueError(f"{text!r}: expected I/N with 1 <= I <= N, e.g. 2/3")
+        raise ValueError(f"{shown(text)}: expected I/N with 1 <= I <= N, e.g. 2/3")
     return shard
 
 
@@ -198,6 +199,24 @@ def _directml_version(text: str) -> str:
     return parse(text)
 
 
+def parse_path(text: str) -> str:
+    """A path this system can name (it need not exist): not empty, no NUL byte, no name past the system's limit.
+
+    Checked where the option is read, so a path no system call can take is a usage error naming the option,
+    not an OSError from deep inside the run."""
+    if not text:
+        raise ValueError("expected a path, not an empty value")
+    if "\0" in text:
+        raise ValueError(f"{shown(text)}: a path cannot hold a NUL byte")
+    try:
+        os.stat(text)
+    except (FileNotFoundError, NotADirectoryError, PermissionError):  # may not exist yet: checked where used
+        pass
+    except OSError as e:  # too long, a symbolic-link loop
+        raise ValueError(f"{shown(text)}: not a usable path: {e.strerror or e}") from None
+    return text
+
+
 def _nonempty(text: str) -> str:
     if not text.strip():
         raise ValueError("expected a non-empty value")
@@ -212,6 +231,8 @@ COUNT_TYPE = _typed("count", _int_in(0, None, "an integer >= 0"))
 POSITIVE_COUNT_TYPE = _typed("count", _int_in(1, None, "a count >= 1"))
 KEYWORD_TYPE = _typed("expression", _keyword)
 DIRECTML_VERSION_TYPE = _typed("DirectML version", _directml_version)
+PATH_TYPE = _typed("path", parse_path)
+TIMEOUT_TYPE = _typed("timeout", _timeout)
 
 
 # The values RunConfig's options default to where that is a value (not a choice made later, None there): its
@@ -252,6 +273,9 @@ class Option:
     # What "not given" means where RunConfig's default is None (chosen later: by the backend, the profile, the
     # machine).  Where RunConfig's default is a value, the help shows that value: one source.
     default: str | None = None
+    # Whether it can change a case's verdict (which case an id names, how it is run or judged): then the
+    # reproduce line printed under a failure carries it (RunConfig.repro). A backend's options always do.
+    verdict: bool = False
 
     def help_text(self) -> str:
         """The help, ending in "Default: ...": the value RunConfig defaults to, or this option's `default` text."""
@@ -278,6 +302,7 @@ OPTIONS: tuple[Option, ...] = (
         "the DirectML.dll to test, for backends that take one (passed to "
         "the backend as dml_dll=). directml: default the pinned onnxruntime-directml wheel's, fetched by "
         "`dml-conformance setup directml`",
+        type=PATH_TYPE,
         metavar="PATH",
         identity=True,
         backend_kwarg="dml_dll",
@@ -391,6 +416,7 @@ OPTIONS: tuple[Option, ...] = (
         _typed("profile", _profile),
         "quick|full|stress",
         identity=True,
+        verdict=True,
     ),
     Option(
         "feature_level",
@@ -401,6 +427,7 @@ OPTIONS: tuple[Option, ...] = (
         "X.Y",
         identity=True,
         default="the backend's own level",
+        verdict=True,
     ),
     Option(
         "operators",
@@ -458,9 +485,11 @@ OPTIONS: tuple[Option, ...] = (
         "--cases",
         "--dml-cases",
         "case files or folders to run instead of the packaged corpus (repeatable)",
+        type=PATH_TYPE,
         metavar="PATH",
         action="append",
         identity=True,
+        verdict=True,
     ),
     Option(
         "seed",
@@ -470,6 +499,7 @@ OPTIONS: tuple[Option, ...] = (
         SEED_TYPE,
         "N",
         identity=True,
+        verdict=True,
     ),
     Option(
         "generated",
@@ -480,6 +510,7 @@ OPTIONS: tuple[Option, ...] = (
         "N",
         identity=True,
         default=", ".join(f"{p.generated} ({p.name})" for p in PROFILE_TABLE.values()),
+        verdict=True,
     ),
     Option(
         "hypothesis_examples",
@@ -496,8 +527,10 @@ OPTIONS: tuple[Option, ...] = (
         "--expectations",
         "--dml-expectations",
         "a JSON expectations file of waivers (README: 'An expectations file')",
+        type=PATH_TYPE,
         metavar="FILE",
         identity=True,
+        verdict=True,
     ),
     Option(
         "no_known_issues",
@@ -506,6 +539,7 @@ OPTIONS: tuple[Option, ...] = (
         "do not apply the backend's shipped known-issues waivers (conformance/known_issues/)",
         action="store_true",
         identity=True,
+        verdict=True,
     ),
     Option(
         "expect_adapter",
@@ -522,6 +556,7 @@ OPTIONS: tuple[Option, ...] = (
         "apply an expectations file made on another identity (backend, DirectML.dll, adapter, driver, OS) "
         "instead of refusing it; the header and report say so, in red",
         action="store_true",
+        verdict=True,
     ),
     Option(
         "update_expectations",
@@ -529,6 +564,7 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-update-expectations",
         "after the run, write the --expectations file to FILE without the waivers this run proves stale (every "
         "case it names passed); nothing is added; the diff is printed",
+        type=PATH_TYPE,
         metavar="FILE",
     ),
     Option(
@@ -554,8 +590,9 @@ OPTIONS: tuple[Option, ...] = (
         "--timeout",
         "--dml-timeout",
         "per-case limit in seconds (backend construction has its own, at least 120 s); 0: no limit",
-        _typed("timeout", _timeout),
+        TIMEOUT_TYPE,
         "SECONDS",
+        verdict=True,
     ),
     Option(
         "max_bytes",
@@ -566,6 +603,7 @@ OPTIONS: tuple[Option, ...] = (
         _typed("byte count", parse_bytes),
         "BYTES",
         default=f"{MAX_BYTES_FRACTION:g} of this machine's memory (or its cgroup limit)",
+        verdict=True,
     ),
     Option(
         "shard",
@@ -581,14 +619,16 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-resume",
         "continue this results file: run only the cases of its run "
         "configuration that have no finished record, and append to it",
+        type=PATH_TYPE,
         metavar="RESULTS.jsonl",
     ),
-    Option("out", "--out", None, "folder for the results and report", metavar="DIR"),
+    Option("out", "--out", None, "folder for the results and report", type=PATH_TYPE, metavar="DIR"),
     Option(
         "results",
         "--results",
         "--dml-results",
         "the results file (never overwritten)",
+        type=PATH_TYPE,
         metavar="FILE",
         default="<out>/results-<backend>-<time>.jsonl",
     ),
@@ -597,10 +637,19 @@ OPTIONS: tuple[Option, ...] = (
         "--report",
         "--dml-report",
         "the HTML report ('none' to skip)",
+        type=PATH_TYPE,
         metavar="FILE",
         default="the results file's name with report- and .html",
     ),
-    Option("exitfirst", "--exitfirst", None, "stop at the first failing case", action="store_true", short="-x"),
+    Option(
+        "exitfirst",
+        "--exitfirst",
+        None,
+        "stop at the first failing case: it is the run's only failure; cases that ran beside it (its batch, "
+        "other workers) are recorded interrupted",
+        action="store_true",
+        short="-x",
+    ),
     Option(
         "retries",
         "--retries",
@@ -609,6 +658,7 @@ OPTIONS: tuple[Option, ...] = (
         "'flaky' (it does not fail the run unless --flaky-fails)",
         COUNT_TYPE,
         "N",
+        verdict=True,
     ),
     Option(
         "flaky_fails",
@@ -622,6 +672,7 @@ OPTIONS: tuple[Option, ...] = (
         "--junit-xml",
         None,
         "also write the results as JUnit XML (one testcase per case) for CI systems",
+        type=PATH_TYPE,
         metavar="FILE",
     ),
 )

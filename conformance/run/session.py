@@ -104,6 +104,7 @@ class Session:
         self.written_header: Header | None = None
         self.started = time.monotonic()
         self.run_id = uuid.uuid4().hex[:12]
+        self.first_failure: str | None = None  # -x: the case it stopped at
 
     # --- checks ---------------------------------------------------------------------------------------
     def _flag(self, name: str) -> str:
@@ -227,6 +228,28 @@ class Session:
         self.accept(*records)
         return records
 
+    def _until_first_failure(self, records: list[Record]) -> tuple[list[Record], str | None]:
+        """-x: take `records` in order up to the first failing one (after waivers); the rest, which ran in the
+        same batch or worker poll (and what the workers return once stopped, in `finish`), are recorded
+        `interrupted` saying so, never as failures of the run. So -x records exactly one failure, whatever
+        the batch size or the number of workers. Returns the records taken and the failing case's id."""
+        for i, record in enumerate(records):
+            self.accept(record)
+            if record.category.failing:
+                works = {w.index: w for w in self.selection.works}
+                held = [self._held_back(works[r.index], record.id) for r in records[i + 1 :] if r.index in works]
+                self.accept(*held)
+                return records[: i + 1] + held, record.id
+        return records, None
+
+    @staticmethod
+    def _held_back(work: Work, first: str) -> Record:
+        record = blank_record(work)
+        record.set(
+            Category.INTERRUPTED, f"-x: ran in the same batch as the first failure ({first}), after it: not judged"
+        )
+        return record
+
     @property
     def stop_reason(self) -> str | None:
         """Why the run cannot go on, if it cannot: the results file cannot be written, or no backend starts."""
@@ -243,12 +266,16 @@ class Session:
         self.submit(self.ordered())
         assert self.pool is not None
         while self.pool.busy:
-            records = self.pump(0.1, linger=0.05)
+            if self.config.exitfirst:
+                records, first = self._until_first_failure(self.pool.poll(0.1, 0.05))
+            else:
+                records, first = self.pump(0.1, linger=0.05), None
             if on_records is not None and records:
                 on_records(records)
             reason = stop() or self.stop_reason
-            if reason is None and self.config.exitfirst and any(r.category.failing for r in records):
-                reason = "-x: stopped at the first failure"
+            if reason is None and first is not None:
+                self.first_failure = first
+                reason = f"-x: stopped at the first failure ({first})"
             if reason:
                 return reason
         if self.stop_reason is None and self.config.retries:
@@ -302,6 +329,14 @@ class Session:
         if self.pool is not None:
             if self.pool.busy:
                 records, not_run = self.pool.interrupt(stopped or "the run ended")
+                if self.first_failure is not None:  # -x: what its batch returned after the first failure
+                    works = {w.index: w for w in self.selection.works}
+                    records = [
+                        r
+                        if r.category is Category.INTERRUPTED or r.index not in works
+                        else self._held_back(works[r.index], self.first_failure)
+                        for r in records
+                    ]
                 # a retry cut short leaves the case's earlier result standing, not `interrupted`
                 self.accept(*(r for r in records if r.index not in self.retrying))
             warnings += self.pool.close()
