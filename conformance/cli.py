@@ -330,19 +330,29 @@ def _explain(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _cases_list(args: argparse.Namespace) -> int:
+def _selected_units(args: argparse.Namespace):
+    """The units the selection options of `cases list`/`cases coverage` select, as `run` would (no live units);
+    a --case that matches nothing is a usage error, as for `run`."""
     from .run.config import RunConfig, UsageError
     from .run.options import SELECTION_OPTIONS
-    from .run.selection import all_units, listed
+    from .run.selection import all_units
 
     config = RunConfig.from_values({**{k: getattr(args, k) for k in SELECTION_OPTIONS}, "hypothesis_examples": 0})
+    units, errors = all_units(config)
+    if config.case and not units:
+        raise UsageError(
+            f"--case: no case matches {', '.join(config.case)} (profile {config.profile}, seed {config.seed})"
+        )
+    return config, units, errors
+
+
+def _cases_list(args: argparse.Namespace) -> int:
+    from .run.config import UsageError
+    from .run.selection import listed
+
     try:
-        units, errors = all_units(config)
+        _, units, errors = _selected_units(args)
         cases = listed(units, args.clause, args.tag)
-        if config.case and not cases:
-            raise UsageError(
-                f"--case: no case matches {', '.join(config.case)} (profile {config.profile}, seed {config.seed})"
-            )
     except UsageError as e:
         return _error(str(e))
     for c in cases:
@@ -358,13 +368,10 @@ def _cases_coverage(args: argparse.Namespace) -> int:
     """The value-class grid of a selection (conformance.cases.value_classes): exit 1 when a cell is empty."""
     from .cases.corpus import Case
     from .cases.value_classes import grid
-    from .run.config import RunConfig, UsageError
-    from .run.options import SELECTION_OPTIONS
-    from .run.selection import all_units
+    from .run.config import UsageError
 
-    config = RunConfig.from_values({**{k: getattr(args, k) for k in SELECTION_OPTIONS}, "hypothesis_examples": 0})
     try:
-        units, errors = all_units(config)
+        config, units, errors = _selected_units(args)
     except UsageError as e:
         return _error(str(e))
     for error in errors:

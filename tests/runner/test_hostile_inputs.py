@@ -68,6 +68,7 @@ BASE: dict[str, list[str]] = {
     "explain": ["explain", "{bad}"],  # a case file: a case id would generate the full profile to look it up
     "cases list": ["cases", "list", "--profile", "stress", *NO_CASE],
     "cases generate": ["cases", "generate", "--count", "1", "--out", "{bad}"],
+    "cases coverage": ["cases", "coverage", "--profile", "stress", *NO_CASE],
     "setup": ["setup", "directml", "--directml-version", "0.0.0"],
     "repro": ["repro", "{bad}", "--cpp", "{tmp}/repro"],
     "schema": ["schema", "case", "--validate", "{bad}"],
