@@ -16,6 +16,7 @@ import re
 VERSION_FIELDS = (
     "directml",
     "adapter",
+    "adapter_kind",  # GPU or NPU: one machine's two devices may share a name
     "adapter_ids",
     "driver_version",
     "dml_feature_level",

@@ -105,6 +105,7 @@ def _profile(text: str) -> str:
 
 
 ORT_HOSTS = ("worker", "python")
+ADAPTER_KINDS = ("gpu", "npu", "any")  # --adapter-kind: the native programs' Device takes these names
 
 
 def _choice(*allowed: str) -> Callable[[str], str]:
@@ -273,11 +274,25 @@ OPTIONS: tuple[Option, ...] = (
         "adapter",
         "--adapter",
         "--dml-adapter",
-        "the GPU, by index or part of its name, for backends that take "
-        "one (passed to the backend as adapter=). directml: default the first",
+        "the adapter (GPU or NPU), by index or part of its name, for backends that take one (passed to the backend "
+        "as adapter=); `dml-conformance setup directml` lists them. directml: default the first of --adapter-kind",
         metavar="INDEX|NAME",
         identity=True,
         backend_kwarg="adapter",
+    ),
+    Option(
+        "adapter_kind",
+        "--adapter-kind",
+        "--dml-adapter-kind",
+        "directml, onnxruntime-directml: the kind of adapter to run on (passed to the backends as adapter_kind=): "
+        "gpu (an adapter with D3D12 graphics), npu (a compute-only adapter: DXCore's GENERIC_ML or CORE_COMPUTE "
+        "without graphics, as ONNX Runtime's DirectML device filter decides it) or any. Adapters are listed through "
+        "DXCore, or DXGI (GPUs only) where dxcore.dll is missing; with --adapter, the named adapter must be of this "
+        "kind. Default: gpu, or whatever --adapter names",
+        _typed("adapter kind", _choice(*ADAPTER_KINDS)),
+        "gpu|npu|any",
+        identity=True,
+        backend_kwarg="adapter_kind",
     ),
     Option(
         "allow_software_adapter",

@@ -35,12 +35,14 @@ class NativeProgram:
         dml_dll: str | os.PathLike[str] | None = None,
         directml_version: str | None = None,
         adapter: str | None = None,
+        adapter_kind: str | None = None,
         ort_dll: str | os.PathLike[str] | None = None,
         log=None,
     ):
         self.program = program
         self.stack: Stack = discover(dml_dll, directml_version)
         self.adapter = adapter
+        self.adapter_kind = adapter_kind
         self.extra: list[str] = []
         if program == "ort_worker":
             dll = Path(ort_dll) if ort_dll else pinned_dlls()[0] / "onnxruntime.dll"
@@ -93,7 +95,7 @@ class NativeProgram:
         env = self.stack.environment(display)
         if self.on_vkd3d:
             env.setdefault("VKD3D_CONFIG", VKD3D_CONFIG)  # a VKD3D_CONFIG of the user's own wins, empty too
-        return RunnerProcess([*self.stack.command(self.path, self.adapter), *self.extra], env=env)
+        return RunnerProcess([*self.stack.command(self.path, self.adapter, self.adapter_kind), *self.extra], env=env)
 
     def _startup_failure(self, frame: dict) -> str:
         call, hr = frame.get("call", "?"), frame.get("hresult")
@@ -169,6 +171,22 @@ class NativeProgram:
         out = {
             "directml": info.get("directml_version", "unknown"),
             "adapter": info.get("adapter", "unknown"),
+            # GPU or NPU; through DXCore or DXGI (and why not DXCore, or which dxcore.dll); the D3D12 level.
+            "adapter_kind": info.get("adapter_kind", "unknown"),
+            "adapter_enumeration": " ".join(
+                filter(
+                    None,
+                    [
+                        info.get("adapter_api", "unknown"),
+                        f"({info['adapter_api_note']})" if info.get("adapter_api_note") else "",
+                    ],
+                )
+            ),
+            "adapter_details": f"{info.get('adapter_placement', 'unknown')}, "
+            f"{'software' if info.get('software_adapter') else 'hardware'}, attributes {info.get('adapter_attributes')}, "
+            f"LUID {info.get('luid')}",
+            "d3d12_device_level": info.get("d3d12_create_level", "unknown")
+            + (f" (refused: {info['d3d12_create_refused']})" if info.get("d3d12_create_refused") else ""),
             "adapter_ids": f"vendor {info.get('vendor_id')} device {info.get('device_id')} "
             f"subsys {info.get('subsys_id')} rev {info.get('revision')}",
             "driver_version": info.get("driver_version", "unknown"),

@@ -560,9 +560,10 @@ int wmain(int argc, wchar_t** argv) {
     return serve(argc, argv, [](const Args& args) -> std::unique_ptr<Program> {
         auto dll = args.count(L"--dml-dll") ? args.at(L"--dml-dll") : L"DirectML.dll";
         auto adapter = args.count(L"--adapter") ? utf8(args.at(L"--adapter").c_str()) : std::string();
+        auto kind = args.count(L"--adapter-kind") ? utf8(args.at(L"--adapter-kind").c_str()) : std::string();
         auto ort_dll = args.count(L"--ort-dll") ? args.at(L"--ort-dll") : L"onnxruntime.dll";
         static std::unique_ptr<Device> device;  // outlives the worker that borrows it
-        device.reset(new Device(dll, adapter));
+        device.reset(new Device(dll, adapter, kind));
         return std::unique_ptr<Program>(new Worker(*device, ort_dll));
     });
 }
