@@ -105,7 +105,12 @@ def _profile(text: str) -> str:
 
 
 ORT_HOSTS = ("worker", "python")
-ADAPTER_KINDS = ("gpu", "npu", "any")  # --adapter-kind: the native programs' Device takes these names
+ADAPTER_KINDS = ("gpu", "npu", "any")
+ORT_PERFORMANCE_PREFERENCES = (
+    "default",
+    "high_performance",
+    "minimum_power",
+)  # ORT's OrtDmlPerformancePreference  # --adapter-kind: the native programs' Device takes these names
 
 
 def _choice(*allowed: str) -> Callable[[str], str]:
@@ -303,6 +308,19 @@ OPTIONS: tuple[Option, ...] = (
         action="store_true",
         identity=True,
         backend_kwarg="allow_software_adapter",
+    ),
+    Option(
+        "ort_performance_preference",
+        "--ort-performance-preference",
+        "--dml-ort-performance-preference",
+        "onnxruntime-directml: ONNX Runtime's performance preference for its own device selection (passed to the "
+        "backend as ort_performance_preference=): default, high_performance or minimum_power (NPUs first where GPUs "
+        "and NPUs are both allowed). With --adapter-kind it goes with ORT's device filter: the python host's provider "
+        "options, the worker's probe of OrtDmlDeviceOptions (recorded in the header)",
+        _typed("performance preference", _choice(*ORT_PERFORMANCE_PREFERENCES)),
+        "|".join(ORT_PERFORMANCE_PREFERENCES),
+        identity=True,
+        backend_kwarg="ort_performance_preference",
     ),
     Option(
         "ort_host",

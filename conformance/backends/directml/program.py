@@ -37,6 +37,7 @@ class NativeProgram:
         adapter: str | None = None,
         adapter_kind: str | None = None,
         ort_dll: str | os.PathLike[str] | None = None,
+        extra: list[str] | None = None,
         log=None,
     ):
         self.program = program
@@ -48,7 +49,7 @@ class NativeProgram:
             dll = Path(ort_dll) if ort_dll else pinned_dlls()[0] / "onnxruntime.dll"
             if not dll.is_file():
                 raise Missing(f"onnxruntime.dll ({dll}) is missing: `{SETUP}` unpacks it with DirectML.dll")
-            self.extra = ["--ort-dll", windows_path(dll) if self.stack.under_wine else str(dll)]
+            self.extra = ["--ort-dll", windows_path(dll) if self.stack.under_wine else str(dll), *(extra or [])]
             self.ort_dll = dll
         log = log or (lambda message: print(f"dml-conformance: {message}", file=sys.stderr))
         self.path = program_executable(program, log=log)
