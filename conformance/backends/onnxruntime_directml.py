@@ -341,7 +341,7 @@ class WorkerSessions:
             "route": "ort_worker (ONNX Runtime's C API, one DirectML device for every session)",
             # With --adapter-kind: the adapter ORT's own device filter takes (DML2), against the one sessions run on.
             **(
-                {"ort_device_selection": self.info["ort_device_selection"]}
+                {"ort_device_selection": str(self.info["ort_device_selection"]).strip()}
                 if self.info.get("ort_device_selection")
                 else {}
             ),
