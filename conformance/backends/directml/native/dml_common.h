@@ -638,6 +638,15 @@ bool dxcore_adapters(std::vector<Adapter>& out, std::string& why, std::string& n
                      attribute.second + ") returned " + hex32(static_cast<uint32_t>(hr));
             continue;
         }
+        // DirectML's own order where DXCore offers it (ONNX Runtime sorts so too): hardware, then high performance.
+        const DXCoreAdapterPreference order[] = {DXCoreAdapterPreference::Hardware,
+                                                 DXCoreAdapterPreference::HighPerformance};
+        if (list->IsAdapterPreferenceSupported(order[0]) && list->IsAdapterPreferenceSupported(order[1])) {
+            hr = list->Sort(2, order);
+            if (FAILED(hr))
+                notes += std::string("; IDXCoreAdapterList::Sort(") + attribute.second + ") returned " +
+                         hex32(static_cast<uint32_t>(hr));
+        }
         for (uint32_t i = 0, n = list->GetAdapterCount(); i < n; ++i) {
             Com<IDXCoreAdapter> a;
             CHECK(list->GetAdapter(i, IID_IDXCoreAdapter, a.put_void()), "IDXCoreAdapterList::GetAdapter");
@@ -722,7 +731,9 @@ public:
             if (!fits(all[pick]))
                 throw HrError{DXGI_ERROR_NOT_FOUND, "adapter '" + adapter_choice + "' is " + all[pick].kind() +
                                                         ", not --adapter-kind " + want + where};
-        } else {
+        } else {  // a hardware adapter first: WARP and the Basic Render Driver are listed too
+            for (size_t i = 0; i < all.size() && pick == all.size(); ++i)
+                if (fits(all[i]) && all[i].hardware) pick = i;
             for (size_t i = 0; i < all.size() && pick == all.size(); ++i)
                 if (fits(all[i])) pick = i;
             if (pick == all.size()) throw HrError{DXGI_ERROR_NOT_FOUND, "no adapter of kind " + want + where};
