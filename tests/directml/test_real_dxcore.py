@@ -8,6 +8,7 @@ directml`; skipped with the reason elsewhere, failed in CI.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from dxcore_helpers import build_test_dxcore, with_test_dxcore
 
 from conformance.backends.base import BackendUnavailable
 from conformance.backends.directml import DirectMLBackend
+from conformance.backends.directml.setup import adapter_lines
 from conformance.backends.onnxruntime_directml import OnnxRuntimeDirectMLBackend
 from conformance.cases.corpus import CASES_DIR, load
 from conformance.judging.expectations import known_issues
@@ -67,6 +69,20 @@ def test_an_npu_through_dxcore_runs_the_worked_examples_and_is_told_apart_from_t
             assert "attributes GENERIC_ML," in v["adapter_details"] + ","
             assert v["d3d12_device_level"] == f"11_0 (refused: 1_0_GENERIC: {E_INVALIDARG})"
             assert set(outcomes(npu).values()) == {"pass"}
+            # What `setup directml` prints under its device line: every adapter, its kind, the default marked.
+            listed = [line.strip() for line in adapter_lines(npu.info).splitlines()[1:]]
+            gpu_name = v["adapter"].removesuffix(" (test DXCore: NPU, GENERIC_ML only)")
+            assert listed[0].startswith("adapters through DXCore, dxcore.dll: Z:") and len(listed) == 3
+            assert re.fullmatch(
+                rf"0: {re.escape(gpu_name)} \(GPU, unknown, hardware, driver [\d.]+, LUID [0-9a-f:]+, "
+                r"attributes GENERIC_ML,CORE_COMPUTE,GRAPHICS\)",
+                listed[1],
+            )
+            assert re.fullmatch(
+                rf"1: {re.escape(v['adapter'])} \(NPU, unknown, hardware, driver [\d.]+, LUID 0001[0-9a-f:]+, "
+                r"attributes GENERIC_ML\)  <- the default",
+                listed[2],
+            )
             npu_identity = identity("directml", v, {"system": "Linux"})
         finally:
             npu.close()

@@ -183,7 +183,7 @@ class NativeProgram:
                     ],
                 )
             ),
-            "adapter_details": f"{info.get('adapter_placement', 'unknown')}, "
+            "adapter_details": f"{info.get('adapter_placement', 'placement unknown').replace('unknown', 'placement unknown')}, "
             f"{'software' if info.get('software_adapter') else 'hardware'}, attributes {info.get('adapter_attributes')}, "
             f"LUID {info.get('luid')}",
             "d3d12_device_level": info.get("d3d12_create_level", "unknown")
