@@ -169,23 +169,17 @@ class NativeProgram:
     def versions(self) -> dict[str, str]:
         """What produced the results: DirectML.dll, adapter, driver, D3D12, and the translation stack."""
         info = self.info
+        placement = info.get("adapter_placement", "unknown")  # integrated or discrete, where DXCore says
+        placement = "placement unknown" if placement == "unknown" else placement
         out = {
             "directml": info.get("directml_version", "unknown"),
             "adapter": info.get("adapter", "unknown"),
             # GPU or NPU; through DXCore or DXGI (and why not DXCore, or which dxcore.dll); the D3D12 level.
             "adapter_kind": info.get("adapter_kind", "unknown"),
-            "adapter_enumeration": " ".join(
-                filter(
-                    None,
-                    [
-                        info.get("adapter_api", "unknown"),
-                        f"({info['adapter_api_note']})" if info.get("adapter_api_note") else "",
-                    ],
-                )
-            ),
-            "adapter_details": f"{info.get('adapter_placement', 'placement unknown').replace('unknown', 'placement unknown')}, "
-            f"{'software' if info.get('software_adapter') else 'hardware'}, attributes {info.get('adapter_attributes')}, "
-            f"LUID {info.get('luid')}",
+            "adapter_enumeration": info.get("adapter_api", "unknown")
+            + (f" ({info['adapter_api_note']})" if info.get("adapter_api_note") else ""),
+            "adapter_details": f"{placement}, {'software' if info.get('software_adapter') else 'hardware'}, "
+            f"attributes {info.get('adapter_attributes')}, LUID {info.get('luid')}",
             "d3d12_device_level": info.get("d3d12_create_level", "unknown")
             + (f" (refused: {info['d3d12_create_refused']})" if info.get("d3d12_create_refused") else ""),
             "adapter_ids": f"vendor {info.get('vendor_id')} device {info.get('device_id')} "

@@ -1,5 +1,5 @@
 // test_dxcore.cpp: a dxcore.dll for Wine (which has none), test scaffolding only.  Built by the tests
-// (tests/directml/dxcore.py) with mingw-w64 into a test folder and put on the Wine process's PATH; never in a wheel,
+// (tests/directml/dxcore_helpers.py) with mingw-w64 into a test folder and put on the Wine process's PATH; never in a wheel,
 // never used on Windows, where the real dxcore.dll answers.
 //
 // It lists DXGI's adapters through DXCore's interfaces, and can present one as compute-only, so that the
@@ -10,7 +10,7 @@
 //   compute  D3D12_CORE_COMPUTE and D3D12_GENERIC_ML (a compute-only MCDM adapter);
 //   npu      D3D12_GENERIC_ML alone (an NPU that only DirectML can use).
 // Unset or empty: every DXGI adapter as a gpu.  The same adapter may be listed twice ("0:gpu,0:npu"): the
-// second view gets its own LUID (its high part's bit 16 + the entry's position set), so the two are told apart.
+// second view gets its own LUID (its high part XORed with 0x10000 + the entry's position), so the two are told apart.
 //
 // D3D12CreateDevice is given the adapter object: every interface other than DXCore's is answered by the DXGI
 // adapter behind it (Wine's d3d12 asks for IDXGIAdapter), so the device is the real adapter's.  What this
