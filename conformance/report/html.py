@@ -41,6 +41,9 @@ MAX_LISTED_PER_ERRATUM = 25
 DEVICE_FIELDS = frozenset(
     {
         "adapter",
+        "adapter_kind",
+        "adapter_enumeration",
+        "d3d12_device_level",
         "adapter_ids",
         "driver_version",
         "d3d12_feature_level",

@@ -43,7 +43,9 @@ class RunConfig:
     dml_dll: str | None = None
     directml_version: str | None = None
     adapter: str | None = None
+    adapter_kind: str | None = None  # gpu, npu or any (--adapter-kind); None: the backend's default (gpu)
     ort_host: str | None = None
+    ort_performance_preference: str | None = None  # ORT's OrtDmlPerformancePreference (--ort-performance-preference)
     dml_path: str | None = None
     allow_software_adapter: bool | None = None  # None: not given (then not passed to the backend)
     one_by_one: bool | None = None

@@ -106,6 +106,12 @@ def _profile(text: str) -> str:
 
 
 ORT_HOSTS = ("worker", "python")
+ADAPTER_KINDS = ("gpu", "npu", "any")
+ORT_PERFORMANCE_PREFERENCES = (
+    "default",
+    "high_performance",
+    "minimum_power",
+)  # ORT's OrtDmlPerformancePreference  # --adapter-kind: the native programs' Device takes these names
 
 
 def _choice(*allowed: str) -> Callable[[str], str]:
@@ -328,11 +334,25 @@ OPTIONS: tuple[Option, ...] = (
         "adapter",
         "--adapter",
         "--dml-adapter",
-        "the GPU, by index or part of its name, for backends that take "
-        "one (passed to the backend as adapter=). directml: default the first",
+        "the adapter (GPU or NPU), by index or part of its name, for backends that take one (passed to the backend "
+        "as adapter=); `dml-conformance setup directml` lists them. directml: default the first of --adapter-kind",
         metavar="INDEX|NAME",
         identity=True,
         backend_kwarg="adapter",
+    ),
+    Option(
+        "adapter_kind",
+        "--adapter-kind",
+        "--dml-adapter-kind",
+        "directml, onnxruntime-directml: the kind of adapter to run on (passed to the backends as adapter_kind=): "
+        "gpu (an adapter with D3D12 graphics), npu (a compute-only adapter: DXCore's GENERIC_ML or CORE_COMPUTE "
+        "without graphics, as ONNX Runtime's DirectML device filter decides it) or any. Adapters are listed through "
+        "DXCore, or DXGI (GPUs only) where dxcore.dll is missing; with --adapter, the named adapter must be of this "
+        "kind. Default: gpu, or whatever --adapter names",
+        _typed("adapter kind", _choice(*ADAPTER_KINDS)),
+        "gpu|npu|any",
+        identity=True,
+        backend_kwarg="adapter_kind",
     ),
     Option(
         "allow_software_adapter",
@@ -343,6 +363,19 @@ OPTIONS: tuple[Option, ...] = (
         action="store_true",
         identity=True,
         backend_kwarg="allow_software_adapter",
+    ),
+    Option(
+        "ort_performance_preference",
+        "--ort-performance-preference",
+        "--dml-ort-performance-preference",
+        "onnxruntime-directml: ONNX Runtime's performance preference for its own device selection (passed to the "
+        "backend as ort_performance_preference=): default, high_performance or minimum_power (NPUs first where GPUs "
+        "and NPUs are both allowed). With --adapter-kind it goes with ORT's device filter: the python host's provider "
+        "options, the worker's probe of OrtDmlDeviceOptions (recorded in the header)",
+        _typed("performance preference", _choice(*ORT_PERFORMANCE_PREFERENCES)),
+        "|".join(ORT_PERFORMANCE_PREFERENCES),
+        identity=True,
+        backend_kwarg="ort_performance_preference",
     ),
     Option(
         "ort_host",

@@ -42,8 +42,15 @@ def device_line(versions: dict) -> str:
     """What produced the results, in one line: adapter, driver, DirectML.dll, and the translation stack."""
     if not versions.get("adapter"):
         return ""
+    # The kind and how it was found (an NPU through DXCore; a GPU through DXGI where dxcore.dll is missing).
+    kind = (
+        f"{versions['adapter_kind']} through {versions.get('adapter_enumeration', '?')}, D3D12 device at "
+        f"{versions.get('d3d12_device_level')}; "
+        if versions.get("adapter_kind")
+        else ""
+    )
     parts = [
-        f"{versions['adapter']} ({versions.get('adapter_ids', '')}), driver {versions.get('driver_version')}, "
+        f"{versions['adapter']} ({kind}{versions.get('adapter_ids', '')}), driver {versions.get('driver_version')}, "
         f"D3D12 {versions.get('d3d12_feature_level')}, shader model {versions.get('shader_model')}",
         f"DirectML {versions.get('directml')} ({versions.get('directml_dll_path', '')})",
     ]

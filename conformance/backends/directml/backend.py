@@ -163,9 +163,9 @@ class _Job:
 
 
 class DirectMLBackend(Backend):
-    """DirectML through the native runner; `dml_dll`, `directml_version` and `adapter` come from --dml-dll,
-    --directml-version (a release of versions.RELEASES, fetched by `setup directml --directml-version`) and
-    --adapter.
+    """DirectML through the native runner; `dml_dll`, `directml_version`, `adapter` and `adapter_kind` come from
+    --dml-dll, --directml-version (a release of versions.RELEASES, fetched by `setup directml --directml-version`),
+    --adapter and --adapter-kind.
 
     Cases come in batches (run_many): one request carries many, the runner creates and compiles their
     operators, records every initialisation and dispatch into one command list and waits once, and answers
@@ -189,6 +189,7 @@ class DirectMLBackend(Backend):
         dml_dll: str | os.PathLike[str] | None = None,
         directml_version: str | None = None,
         adapter: str | None = None,
+        adapter_kind: str | None = None,
         case_timeout: float = 300.0,
         dml_path: str = "operator",
         allow_software_adapter: bool = False,
@@ -208,7 +209,12 @@ class DirectMLBackend(Backend):
         self.last_batch: dict = {}  # the runner's figures for the last batch (its batch_done frame)
         # `native`: a runner started elsewhere (tests give a fake one).
         self.native = native or NativeProgram(
-            "dml_runner", dml_dll=dml_dll, directml_version=directml_version, adapter=adapter, log=log
+            "dml_runner",
+            dml_dll=dml_dll,
+            directml_version=directml_version,
+            adapter=adapter,
+            adapter_kind=adapter_kind,
+            log=log,
         )
         refusal = software_refusal(self.info, adapter, allow_software_adapter) or version_refusal(
             directml_version, self.info, self.stack.dml_dll, self.stack.dml_dll_origin

@@ -35,18 +35,21 @@ class NativeProgram:
         dml_dll: str | os.PathLike[str] | None = None,
         directml_version: str | None = None,
         adapter: str | None = None,
+        adapter_kind: str | None = None,
         ort_dll: str | os.PathLike[str] | None = None,
+        extra: list[str] | None = None,
         log=None,
     ):
         self.program = program
         self.stack: Stack = discover(dml_dll, directml_version)
         self.adapter = adapter
+        self.adapter_kind = adapter_kind
         self.extra: list[str] = []
         if program == "ort_worker":
             dll = Path(ort_dll) if ort_dll else pinned_dlls()[0] / "onnxruntime.dll"
             if not dll.is_file():
                 raise Missing(f"onnxruntime.dll ({dll}) is missing: `{SETUP}` unpacks it with DirectML.dll")
-            self.extra = ["--ort-dll", windows_path(dll) if self.stack.under_wine else str(dll)]
+            self.extra = ["--ort-dll", windows_path(dll) if self.stack.under_wine else str(dll), *(extra or [])]
             self.ort_dll = dll
         log = log or (lambda message: print(f"dml-conformance: {message}", file=sys.stderr))
         self.path = program_executable(program, log=log)
@@ -93,7 +96,7 @@ class NativeProgram:
         env = self.stack.environment(display)
         if self.on_vkd3d:
             env.setdefault("VKD3D_CONFIG", VKD3D_CONFIG)  # a VKD3D_CONFIG of the user's own wins, empty too
-        return RunnerProcess([*self.stack.command(self.path, self.adapter), *self.extra], env=env)
+        return RunnerProcess([*self.stack.command(self.path, self.adapter, self.adapter_kind), *self.extra], env=env)
 
     def _startup_failure(self, frame: dict) -> str:
         call, hr = frame.get("call", "?"), frame.get("hresult")
@@ -166,9 +169,19 @@ class NativeProgram:
     def versions(self) -> dict[str, str]:
         """What produced the results: DirectML.dll, adapter, driver, D3D12, and the translation stack."""
         info = self.info
+        placement = info.get("adapter_placement", "unknown")  # integrated or discrete, where DXCore says
+        placement = "placement unknown" if placement == "unknown" else placement
         out = {
             "directml": info.get("directml_version", "unknown"),
             "adapter": info.get("adapter", "unknown"),
+            # GPU or NPU; through DXCore or DXGI (and why not DXCore, or which dxcore.dll); the D3D12 level.
+            "adapter_kind": info.get("adapter_kind", "unknown"),
+            "adapter_enumeration": info.get("adapter_api", "unknown")
+            + (f" ({info['adapter_api_note']})" if info.get("adapter_api_note") else ""),
+            "adapter_details": f"{placement}, {'software' if info.get('software_adapter') else 'hardware'}, "
+            f"attributes {info.get('adapter_attributes')}, LUID {info.get('luid')}",
+            "d3d12_device_level": info.get("d3d12_create_level", "unknown")
+            + (f" (refused: {info['d3d12_create_refused']})" if info.get("d3d12_create_refused") else ""),
             "adapter_ids": f"vendor {info.get('vendor_id')} device {info.get('device_id')} "
             f"subsys {info.get('subsys_id')} rev {info.get('revision')}",
             "driver_version": info.get("driver_version", "unknown"),
