@@ -1,10 +1,12 @@
 """The report's heat maps: operator × data type, × rank, × tensor layout, every run side by side.
 
-One grid per key: a row per operator and value, a column per run, so a difference between runs
-is a change of colour along a row, seen rather than searched for (ten tables stacked run after
-run hid it).  Each cell is (pass + observed + flaky) / total, coloured by the pass rate of the
-cases that ran; failing cases are counted apart; unsupported cases are counted in the total,
-never as passes, and the cell is hatched.  A row whose cells differ between runs is marked.
+One compact grid per key: a row per operator, a column per value (data type, rank or layout) and,
+under each value, a narrow column per run, so 26 operators in 11 data types fit one screen (a row
+per operator and value ran for screens) and a difference between runs is a change of colour
+within a group, seen rather than searched for.  Each cell is coloured by the pass rate,
+(pass + observed + flaky) / cases that ran, shows the failing cases (✗n) and nothing else; its
+hover text has every count; unsupported cases are counted in the total, never as passes, and the
+cell is hatched.  An operator whose cells differ between runs is marked, with the values that do.
 Python computes the cells here; templates/report/heatmaps.html.j2 draws them.  Reads results
 records only.
 """
@@ -41,16 +43,15 @@ class HeatCell:
 @dataclass(frozen=True)
 class HeatRow:
     operator: str
-    value: str
-    cells: tuple[HeatCell | None, ...]  # one per run; None where the run has no such case
-    span: int  # rows of this operator, on its first row (0 on the others: the operator cell spans them)
-    differs: bool  # the runs' counts differ on this row
+    cells: tuple[tuple[HeatCell | None, ...], ...]  # per value (the grid's columns), per run; None: no such case
+    differs: tuple[str, ...]  # the values on which the runs' counts differ
 
 
 @dataclass(frozen=True)
 class HeatGrid:
     key: str  # the record field: data_type, rank or layout
     title: str
+    values: tuple[str, ...]  # the columns, in the reader's order
     rows: tuple[HeatRow, ...]
 
 
@@ -107,7 +108,7 @@ def _operators(runs: list[Results]) -> list[str]:
 
 
 def heat_grid(runs: list[Results], key: str, title: str) -> HeatGrid:
-    """The grid of `key` (data_type, rank or layout): a row per operator and value that any run has cases of."""
+    """The grid of `key` (data_type, rank or layout): a row per operator, a column per value any run has cases of."""
     counts: list[dict[tuple[str, str], Counter]] = []
     for run in runs:
         by_cell: dict[tuple[str, str], Counter] = defaultdict(Counter)
@@ -116,15 +117,17 @@ def heat_grid(runs: list[Results], key: str, title: str) -> HeatGrid:
                 by_cell[(r.operator, _value(r, key))][r.category.value] += 1
         counts.append(by_cell)
     rows: list[HeatRow] = []
-    values = _values(runs, key)
+    values = tuple(_values(runs, key))
     for op in _operators(runs):
-        present = [v for v in values if any((op, v) in c for c in counts)]
-        for n, v in enumerate(present):
+        cells, differs = [], []
+        for v in values:
             found = [c.get((op, v)) for c in counts]
-            cells = tuple(heat_cell(f, run.header.flaky_fails, i) for i, (f, run) in enumerate(zip(found, runs)))
-            differs = len({tuple(sorted(f.items())) if f else () for f in found}) > 1
-            rows.append(HeatRow(op, v, cells, len(present) if n == 0 else 0, differs))
-    return HeatGrid(key, title, tuple(rows))
+            cells.append(tuple(heat_cell(f, run.header.flaky_fails, i) for i, (f, run) in enumerate(zip(found, runs))))
+            if len({tuple(sorted(f.items())) if f else () for f in found}) > 1:
+                differs.append(v)
+        if any(c for by_run in cells for c in by_run):
+            rows.append(HeatRow(op, tuple(cells), tuple(differs)))
+    return HeatGrid(key, title, values, tuple(rows))
 
 
 def heat_grids(runs: list[Results]) -> list[HeatGrid]:

@@ -94,13 +94,16 @@ def test_five_identities_one_line_each_within_the_first_screen_and_no_horizontal
 
 
 def test_the_heat_maps_of_all_runs_side_by_side(page):
+    assert page.locator(".heat-runs .run-key").count() == 5  # the key: the runs, numbered as under each value
     grid = page.locator("table.heat[data-key='data_type']")
-    assert grid.locator("th.run-head").count() == 5
+    values = grid.locator("th.value").evaluate_all("els => els.map(e => e.dataset.value)")
+    assert values and grid.locator("th.run-head").count() == 5 * len(values)
     for row in grid.locator("tbody tr").all():
-        boxes = [row.locator(f"td[data-run='{k}']").bounding_box() for k in range(5)]
-        assert all(boxes) and len({round(b["y"]) for b in boxes if b}) == 1  # one row: the same height on the page
-        lefts = [b["x"] for b in boxes if b]
-        assert lefts == sorted(lefts) and max(b["x"] + b["width"] for b in boxes if b) <= WIDTH
+        for value in values:  # under each value, one narrow column per run, in run order, on the one row
+            boxes = [row.locator(f"td[data-run='{k}'][data-value='{value}']").bounding_box() for k in range(5)]
+            assert all(boxes) and len({round(b["y"]) for b in boxes if b}) == 1
+            lefts = [b["x"] for b in boxes if b]
+            assert lefts == sorted(lefts) and max(b["x"] + b["width"] for b in boxes if b) <= WIDTH
 
 
 def test_the_comparison_is_grouped_by_pattern_with_the_failing_pattern_first(five, page):

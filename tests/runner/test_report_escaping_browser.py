@@ -53,7 +53,11 @@ def test_markup_from_a_backend_runs_no_script_and_reads_as_text(report):
         assert f"driver said {PAYLOAD}" in failure and f"2: vendor build {PAYLOAD}" in failure
         headline = f"cannot {PAYLOAD}".split(";")[0]  # the grid groups by a reason's text before its first ';'
         assert headline in page.inner_text("#grid-table") and f"cannot {PAYLOAD}" in page.inner_text("#cases-table")
-        assert f"2: vendor build {PAYLOAD}" in page.inner_text("table.heat[data-key='data_type'] th[data-run='1']")
+        assert f"2: vendor build {PAYLOAD}" in page.inner_text(
+            ".heat-runs .run-key[data-run='1']"
+        )  # the heat maps' key
+        head = page.locator("table.heat[data-key='data_type'] th.run-head[data-run='1']").first
+        assert head.get_attribute("title") == f"2: vendor build {PAYLOAD}"
         assert PAYLOAD in page.inner_text("#reached-table")  # the reached operator it named
         assert page.inner_text("body").count(PAYLOAD) >= 10
 
