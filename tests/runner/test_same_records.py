@@ -1,9 +1,10 @@
 """Nothing a run says changes when its path gets faster (issue 30): the quick profile on every backend available here
 gives, record for record, the id, category, reason and content (tensors, digests, mismatch: the output bytes a record
-keeps) that c6dcc29's code gave.
+keeps) that the code before the speed work gave (its commit is in the stored set).
 
-The stored set (data/records-c6dcc29.json.gz) was made by c6dcc29's code from one quick run per backend:
-`python tests/runner/test_same_records.py RESULTS.jsonl...` writes it (the backend from each file's header).
+The stored set (data/records-before-speed.json.gz) was made by that commit's code from one quick run per backend:
+`python tests/runner/test_same_records.py COMMIT RESULTS.jsonl...` writes it (the backend from each file's header).
+A change that means to change what a run says (new cases, a new verdict) makes it again, from its own parent.
 Per record: its category, its reason and a short digest of everything else it says, timings excluded (they
 are the only part that changes from run to run).  A pass keeps no outputs: "bit-exact" says they are the
 expected bytes, which the oracle made, and the digest covers the expected values stored where a record holds any.
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 from runner_helpers import cli
 
-STORED = Path(__file__).resolve().parent / "data" / "records-c6dcc29.json.gz"
+STORED = Path(__file__).resolve().parent / "data" / "records-before-speed.json.gz"
 # What may differ between two runs of the same code: how long things took.
 VOLATILE = ("timings",)
 DIRECTML = ("directml", "onnxruntime-directml")
@@ -42,11 +43,11 @@ def record_set(path: Path) -> tuple[str, dict[str, list[str]]]:
 
 
 def _stored() -> dict[str, dict[str, list[str]]]:
-    return json.loads(gzip.decompress(STORED.read_bytes()))
+    return json.loads(gzip.decompress(STORED.read_bytes()))["backends"]
 
 
 @pytest.mark.parametrize("backend", ["oracle", "onnxruntime-cpu", "onnx-reference", *DIRECTML])
-def test_quick_profile_says_what_c6dcc29_said(backend: str, tmp_path: Path) -> None:
+def test_quick_profile_says_what_the_code_before_said(backend: str, tmp_path: Path) -> None:
     if backend in DIRECTML:
         from prerequisite import require_directml
 
@@ -79,12 +80,13 @@ def test_record_set_sees_a_changed_record(tmp_path: Path) -> None:
     assert record_set(path)[1]["A"][2] != first["A"][2]
 
 
-def main(paths: list[str]) -> None:
-    """Write the stored set from results files of c6dcc29's quick profile, one per backend."""
+def main(commit: str, paths: list[str]) -> None:
+    """Write the stored set from results files of `commit`'s quick profile, one per backend."""
     sets = dict(record_set(Path(p)) for p in paths)
-    STORED.write_bytes(gzip.compress(json.dumps(sets, sort_keys=True, separators=(",", ":")).encode(), mtime=0))
-    print(f"{STORED.name}: {', '.join(f'{b} {len(s)}' for b, s in sets.items())}")
+    stored = {"commit": commit, "backends": sets}
+    STORED.write_bytes(gzip.compress(json.dumps(stored, sort_keys=True, separators=(",", ":")).encode(), mtime=0))
+    print(f"{STORED.name} ({commit}): {', '.join(f'{b} {len(s)}' for b, s in sets.items())}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(sys.argv[1], sys.argv[2:])
