@@ -216,7 +216,7 @@ def _dataclass(cls: type) -> tuple[Decoder, Encoder]:
             value = getattr(obj, name)
             if default is not unset and value == default:
                 continue
-            out[name] = enc(value)
+            out[name] = value if enc is _same else enc(value)  # most fields are text or numbers: no call
         return out
 
     return dec_obj, enc_obj
