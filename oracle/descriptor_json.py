@@ -63,8 +63,7 @@ class JsonDescriptor:
     __dataclass_fields__: ClassVar[dict[str, Any]]  # set by @dataclass on each descriptor
 
     def to_json(self) -> dict:
-        kinds = self.JSON_FIELDS
-        return {f.name: kinds.get(f.name, PLAIN).dump(getattr(self, f.name), self) for f in dataclasses.fields(self)}
+        return {name: dump(getattr(self, name), self) for name, dump in _dumpers(type(self))}
 
     @classmethod
     def from_json(cls: type[D], obj: dict) -> D:
@@ -78,3 +77,15 @@ class JsonDescriptor:
             raise KeyError(f"missing field(s) {', '.join(missing)} for {cls.operator}")
         kinds = cls.JSON_FIELDS
         return cls(**{name: kinds.get(name, PLAIN).load(value, obj) for name, value in obj.items()})
+
+
+# Each descriptor type's (field, dump) pairs, in field order, made once: every record's descriptor is written.
+_DUMPERS: dict[type, tuple[tuple[str, Callable[[Any, Any], Any]], ...]] = {}
+
+
+def _dumpers(cls: type[JsonDescriptor]) -> tuple[tuple[str, Callable[[Any, Any], Any]], ...]:
+    found = _DUMPERS.get(cls)
+    if found is None:
+        kinds = cls.JSON_FIELDS
+        found = _DUMPERS[cls] = tuple((f.name, kinds.get(f.name, PLAIN).dump) for f in dataclasses.fields(cls))
+    return found

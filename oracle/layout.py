@@ -73,6 +73,8 @@ def kind(tensor: TensorDesc) -> str:
     """A one-word name of the layout, for reports: packed, padded, permuted, broadcast, oversized, overlapping
     (malformed: strides of the wrong length)."""
     if tensor.strides is None:
+        if tensor.total_tensor_size_in_bytes is None:  # the common case: nothing stated, nothing to compute
+            return "packed"
         return "oversized" if total_size(tensor) > implied_size(tensor) else "packed"
     if len(tensor.strides) != tensor.dimension_count:
         return "malformed"  # an invalid desc (LAYOUT.1): no element has an address

@@ -115,8 +115,19 @@ def operator_module(operator: str) -> OperatorModule:
 def beyond_seed_pages(operator: str, clauses: Iterable[str] = ()) -> bool:
     """Whether a case of `operator` citing `clauses` tests what lies past the four seed pages (DML_PADDING1,
     WRAP, DML_JOIN: docs/spec/beyond-seeds.md), so that reports give it a verdict of its own.  Unknown operators: False."""
-    module = REGISTRY.get(operator)
-    return (module is not None and beyond_seeds(module.TABLES.clause_prefix)) or any(map(beyond_seeds, clauses))
+    key = (operator, *clauses)
+    found = _BEYOND.get(key)
+    if found is None:
+        module = REGISTRY.get(operator)
+        found = _BEYOND[key] = (module is not None and beyond_seeds(module.TABLES.clause_prefix)) or any(
+            map(beyond_seeds, clauses)
+        )
+    return found
+
+
+# beyond_seed_pages by operator and clauses: a report asks it of every record several times; the cases cite a few
+# hundred different clause lists.
+_BEYOND: dict[tuple[str, ...], bool] = {}
 
 
 def support_row(operator: str, level: FeatureLevel) -> SupportRow | None:

@@ -33,12 +33,12 @@ class DataType(enum.Enum):
     @property
     def numpy(self) -> np.dtype:
         """The little-endian numpy dtype holding this type's values."""
-        return np.dtype(_NUMPY[self]).newbyteorder("<")
+        return _DTYPES[self]
 
     @property
     def bits(self) -> np.dtype:
         """The unsigned integer dtype of the same width: copies are done on bits."""
-        return np.dtype(f"<u{self.numpy.itemsize}")
+        return _BITS[self]
 
     @property
     def is_float(self) -> bool:
@@ -65,6 +65,9 @@ class DataType(enum.Enum):
     @classmethod
     def from_numpy(cls, dtype: np.dtype) -> DataType:
         dtype = np.dtype(dtype)
+        found = _MEMBERS.get(dtype)  # the common case, a lookup (the loop below: any equal dtype, any byte order)
+        if found is not None:
+            return found
         for member, name in _NUMPY.items():
             if np.dtype(name) == dtype.newbyteorder("="):
                 return member
@@ -84,6 +87,11 @@ _NUMPY = {
     DataType.UINT16: "uint16",
     DataType.UINT8: "uint8",
 }
+
+# Made once: these are asked for per tensor, per case.
+_DTYPES = {member: np.dtype(name).newbyteorder("<") for member, name in _NUMPY.items()}
+_BITS = {member: np.dtype(f"<u{dtype.itemsize}") for member, dtype in _DTYPES.items()}
+_MEMBERS = {dtype: member for member, dtype in _DTYPES.items()}
 
 ALL_DATA_TYPES: tuple[DataType, ...] = tuple(DataType)
 

@@ -10,6 +10,9 @@ from oracle.graph import GraphSpec, compose
 
 from .base import Backend, Capabilities, RunResult
 
+# Made once: asked for by every case's unsupported_reason.
+CAPABILITIES = Capabilities(checks_invalid_descriptors=True, feature_level=max(FeatureLevel), tensor_layouts=True)
+
 
 class OracleBackend(Backend):
     name = "oracle"
@@ -17,7 +20,7 @@ class OracleBackend(Backend):
 
     def capabilities(self) -> Capabilities:
         # The oracle implements every table row, so it can run a case at any feature level.
-        return Capabilities(checks_invalid_descriptors=True, feature_level=max(FeatureLevel), tensor_layouts=True)
+        return CAPABILITIES
 
     def versions(self) -> dict[str, str]:
         return {"oracle": oracle.__version__}

@@ -19,14 +19,39 @@ from pathlib import Path
 import jinja2
 
 from ..run.outputs import GENERATOR, ReportError
+from ..support.cache import generated_cache_dir
 
 TEMPLATES = Path(__file__).with_name("templates")
+
+
+class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
+    """Templates compiled once and kept (keyed by their source and Python's version): compiling them was about
+    a third of a quick run's report.  A folder that cannot be read or written is only slower."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def _compiled_templates() -> jinja2.BytecodeCache | None:
+    folder = generated_cache_dir()  # beside the generated cases: the tests' private cache, `none` turns it off
+    if folder is None:
+        return None
+    with contextlib.suppress(OSError):
+        (folder / "templates").mkdir(parents=True, exist_ok=True)
+        return _CompiledTemplates(str(folder / "templates"))
+    return None
 
 
 @cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
+        bytecode_cache=_compiled_templates(),
         autoescape=True,  # every template, whatever its name ends in
         undefined=jinja2.StrictUndefined,  # a misspelt variable is an error, not an empty cell
         trim_blocks=True,

@@ -205,13 +205,18 @@ def _dataclass(cls: type) -> tuple[Decoder, Encoder]:
                 raise JsonTypeError(f"{where}: missing field {name!r}")
         return cls(**kwargs)
 
+    # Each default made once, to compare with (never handed out): a default factory per field per record was
+    # most of the encoding's time.
+    unset = object()
+    encoders = [(name, enc, unset if default is None else default()) for name, _, enc, default in fields]
+
     def enc_obj(obj: Any) -> dict:
         out = {}
-        for name, _, enc, default in fields:
+        for name, enc, default in encoders:
             value = getattr(obj, name)
-            if default is not None and value == default():
+            if default is not unset and value == default:
                 continue
-            out[name] = enc(value)
+            out[name] = value if enc is _same else enc(value)  # most fields are text or numbers: no call
         return out
 
     return dec_obj, enc_obj

@@ -267,7 +267,7 @@ def _exact(patterns: Iterable[str] | None) -> list[str] | None:
 def load_stored(roots: list[Path], ids: list[str] | None = None) -> LoadResult:
     """Load the case files under `roots`; with exact `ids`, parse only the files whose text names one."""
     if ids is None:
-        return load(roots)
+        return _load_cached(roots)
     result = LoadResult([], [])
     for path in _files(roots):
         try:
@@ -278,6 +278,39 @@ def load_stored(roots: list[Path], ids: list[str] | None = None) -> LoadResult:
             part = load_file(path, only=ids)
             result.cases.extend(part.cases)
             result.errors.extend(part.errors)
+    return result
+
+
+# What reading a case file depends on besides the code key's modules: the schemas it is checked against.
+_READER = [_CASES.parent / "support" / "formats.py", *sorted((_CASES.parent / "schemas").glob("*.json"))]
+
+
+def _load_cached(roots: list[Path]) -> LoadResult:
+    """load(roots), from the generation cache when these very files were read before by this very code (a pickle
+    keyed by the code key, the reader's schemas and every file's path and bytes): parsing and checking the
+    stored corpus costs more than a quick run's other selection work.  Files with errors are read anew each time."""
+    folder = generated_cache_dir()
+    if folder is None:
+        return load(roots)
+    digest = hashlib.sha256(_code_key().encode())
+    try:
+        for path in [*_READER, *_files(roots)]:
+            data = path.read_bytes() if path.is_file() else b"?"  # anything else: load() says what is wrong
+            digest.update(f"{path}\0{len(data)}\0".encode() + data)
+    except OSError:
+        return load(roots)
+    cache = folder / f"stored-{digest.hexdigest()[:24]}.pickle"
+    try:
+        result = pickle.loads(cache.read_bytes())
+        if isinstance(result, LoadResult) and not result.errors:
+            return result
+    except Exception:  # absent, torn or foreign: read the files
+        pass
+    result = load(roots)
+    if not result.errors:
+        with contextlib.suppress(OSError):
+            folder.mkdir(parents=True, exist_ok=True)
+            _atomic(cache, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
     return result
 
 

@@ -2,8 +2,9 @@
 
 `DML_CONFORMANCE_CACHE`, else the platform's per-user cache folder.  The DirectML stack (the
 pinned DirectML.dll, the Wine prefix, the native runner) lives there, and so do the cases
-generated at run time (`generated/`, conformance.run.selection; `DML_CONFORMANCE_GENERATED`
-moves only those, or turns them off with `none`).
+generated at run time (`generated/`, conformance.run.selection), with the stored corpus as last read
+and the report's compiled templates beside them (`DML_CONFORMANCE_GENERATED` moves only those, or
+turns them off with `none`).
 """
 
 from __future__ import annotations

@@ -55,6 +55,25 @@ def test_no_cache_still_generates(monkeypatch):
     assert _same(generated_cases(3, 40), generate(3, 40))
 
 
+def test_stored_cases_come_from_the_cache_only_while_their_files_are_unchanged(cache, tmp_path):
+    from conformance.cases.corpus import load
+
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    example = selection.CASES_DIR / "examples" / "JOIN-example-1.json"
+    (folder / "a.json").write_bytes(example.read_bytes())
+    first = selection.load_stored([folder])
+    assert list(cache.glob("stored-*.pickle")) and _same(first.cases, load([folder]).cases)
+    assert _same(selection.load_stored([folder]).cases, first.cases)  # from the cache
+    text = example.read_text()
+    changed = text.replace(f'"{first.cases[0].id}"', f'"{first.cases[0].id}9"', 1)
+    assert changed != text
+    (folder / "a.json").write_text(changed)
+    assert [c.id for c in selection.load_stored([folder]).cases] == [f"{first.cases[0].id}9"]
+    (folder / "a.json").write_text("{")  # a broken file is read, and said to be broken, every time
+    assert selection.load_stored([folder]).errors and selection.load_stored([folder]).errors
+
+
 def test_filters_keep_the_ids_of_the_unfiltered_run():
     everything = {w.id for w in select(RunConfig(generated=200, hypothesis_examples=0)).works}
     padding = select(RunConfig(generated=200, hypothesis_examples=0, operators=("PADDING",))).works
