@@ -51,6 +51,11 @@ def record_set(path: Path) -> tuple[str, dict[str, list[str]]]:
     return backend, out
 
 
+def _operator(case_id: str) -> str:
+    """The operator (or composition kind) a case id starts with: `SLICE1-example-2` -> `SLICE1`."""
+    return case_id.split("-", 1)[0]
+
+
 def _stored() -> dict[str, dict[str, list[str]]]:
     return json.loads(gzip.decompress(STORED.read_bytes()))["backends"]
 
@@ -66,6 +71,10 @@ def test_quick_profile_says_what_the_code_before_said(backend: str, tmp_path: Pa
     (results,) = tmp_path.glob("results-*.jsonl")
     _, now = record_set(results)
     before = _stored()[backend]
+    # An operator added since the stored set was made brings cases of its own (its id prefix is new); every case
+    # of the operators the stored set knows must still be there, and no other.
+    known = {_operator(i) for i in before}
+    now = {i: r for i, r in now.items() if _operator(i) in known}
     assert sorted(now) == sorted(before), (
         f"ids: {len(set(now) - set(before))} new, {len(set(before) - set(now))} gone, "
         f"e.g. {sorted(set(now) ^ set(before))[:3]}"
