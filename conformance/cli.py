@@ -209,13 +209,16 @@ def _read_runs(paths: list[str]) -> list[Results]:
 def _report(args: argparse.Namespace) -> int:
     from .report.html import ReportError, overall_verdict, write_report
     from .run.config import UsageError
-    from .run.outputs import check_target
     from .run.record import Verdict
     from .run.results import ResultsFileError
+    from .support.outputs import JUNIT, REPORT, Output, check_outputs
 
     try:
         output = Path(args.output)
-        check_target(output, "-o", avoid=[Path(p) for p in args.results])
+        outputs = [Output("-o", output, REPORT)] + (
+            [Output("--junit-xml", Path(args.junit_xml), JUNIT)] if args.junit_xml else []
+        )
+        check_outputs(outputs, [("RESULTS", Path(p)) for p in args.results])
         runs = _read_runs(args.results)
         print(write_report(runs, output))
     except (ResultsFileError, UsageError, ReportError) as e:
@@ -230,12 +233,14 @@ def _report(args: argparse.Namespace) -> int:
 def _baseline(args: argparse.Namespace) -> int:
     from .report.baseline import BaselineError, write_baseline
     from .run.config import UsageError
-    from .run.outputs import check_not_results
     from .run.results import ResultsFileError
+    from .support.outputs import EXPECTATIONS, check_output
 
     try:
         # Before anything is read: the paths as given (a merged run's path names all its shards).
-        check_not_results(Path(args.output), "-o", [Path(p) for p in args.results], "an expectations file")
+        check_output(
+            "-o", args.output, EXPECTATIONS, inputs=[("RESULTS", Path(p)) for p in args.results], force=args.force
+        )
         runs = _read_runs(args.results)
         count = write_baseline(runs, Path(args.output), force=args.force)
     except (UsageError, ResultsFileError, BaselineError) as e:
@@ -247,13 +252,14 @@ def _baseline(args: argparse.Namespace) -> int:
 def _history(args: argparse.Namespace) -> int:
     from .report.history import HistoryError, build_history, history_text, write_history
     from .run.config import UsageError
-    from .run.outputs import ReportError, check_target
+    from .run.outputs import ReportError
     from .run.results import ResultsFileError, merge_shards, read_outcomes
+    from .support.outputs import HISTORY, check_output
 
     try:
         output = Path(args.output) if args.output else None
         if output is not None:
-            check_target(output, "-o", avoid=[Path(p) for p in args.results])
+            check_output("-o", output, HISTORY, inputs=[("RESULTS", Path(p)) for p in args.results])
         runs = merge_shards([read_outcomes(p) for p in args.results])
         for run in runs:
             for note in run.notes:
@@ -406,11 +412,15 @@ def _cases_list(args: argparse.Namespace) -> int:
 
 
 def _cases_generate(args: argparse.Namespace) -> int:
-    from .cases.generation.corpus import generate_corpus
+    from .cases.generation.corpus import corpus_files, generate_corpus
+    from .run.config import UsageError
+    from .support.outputs import CORPUS, Output, check_outputs
 
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        return _error(f"--out: {out} is a file, not a folder")
+    try:
+        check_outputs([Output("--out", out, CORPUS, files=corpus_files())])
+    except UsageError as e:
+        return _error(str(e))
     try:
         written = generate_corpus(seed=args.seed, count=args.count, out_dir=out)
     except OSError as e:
@@ -515,7 +525,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     base.add_argument("results", nargs="+", metavar="RESULTS.jsonl")
     base.add_argument("-o", "--output", required=True, metavar="FILE", help="the expectations file to write")
-    base.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
+    base.add_argument(
+        "--force", action="store_true", help="replace an expectations file an earlier `baseline` wrote (nothing else)"
+    )
     base.set_defaults(func=_baseline)
 
     hi = sub.add_parser(
@@ -570,7 +582,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="the expectations file the run applied, where it is now (when not at the path the run read it from)",
     )
-    pk.add_argument("--force", action="store_true", help="replace an existing package")
+    pk.add_argument("--force", action="store_true", help="replace a package this suite wrote (nothing else)")
     pk.set_defaults(func=_package)
     vf = sub.add_parser(
         "verify",

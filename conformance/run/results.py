@@ -31,6 +31,7 @@ from typing import TypeVar, overload
 from ..support import formats
 from ..support.formats import FormatError
 from ..support.jsonfile import JsonFileError, read_text
+from ..support.outputs import being_written, writing_lock
 from .jsontypes import JsonTypeError, safe_text
 from .record import (
     FORMAT,
@@ -96,6 +97,7 @@ class ResultsWriter:
             self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND)
         except OSError as e:
             raise ResultsWriteError(e.errno, f"cannot open {path} for writing: {e.strerror}") from e
+        writing_lock(self._fd)  # until close (or this process's death): readers say "still being written"
         self.counts: Counter[Category] = Counter()
         self.written = 0
 
@@ -287,8 +289,15 @@ def _read(path: Path, header_only: bool = False) -> Results:
     records += [_never_finished(case_id, results.notes) for case_id in pending]
     results.records = final_records(records)
     if results.footer is None:
-        results.notes.append("no footer: the run did not finish (interrupted or crashed); the results are partial")
+        results.notes.append(_unfinished(path))
     return results
+
+
+def _unfinished(path: Path) -> str:
+    """Why a file has no footer: a run still writing it (it holds the writer's lock), or one that died."""
+    if being_written(path):
+        return "no footer yet: a run is still writing this file; the results are partial"
+    return "no footer: the run did not finish (interrupted or crashed); the results are partial"
 
 
 def _parse(path: Path, number: int, line: str, last: bool, notes: list[str]) -> object | None:
@@ -471,7 +480,7 @@ def read_outcomes(path: str | Path) -> Outcomes:
         latest[case_id] = Outcome(r.id, r.operator, r.category, r.data_type, r.reason)
     out.records = list(latest.values())
     if out.footer is None:
-        out.notes.append("no footer: the run did not finish (interrupted or crashed); the results are partial")
+        out.notes.append(_unfinished(path))
     return out
 
 

@@ -33,12 +33,12 @@ from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
 from ..cases.corpus import case_from_json
 from ..judging.expectations import Expectations, ExpectationsError, known_issues, load_expectations
 from ..support.host import wine_version
+from ..support.outputs import EXPECTATIONS, JUNIT, REPORT, RESULTS, Output, check_folder, check_outputs
 from .config import RunConfig, UsageError
 from .identity import differences as identity_differences
 from .identity import identity as identity_of
 from .identity import short as identity_short
 from .options import BACKEND_KWARGS, conflicts, default_jobs, flag
-from .outputs import check_folder, check_target
 from .pool import BackendStartError, Pool, WorkerInfo
 from .record import FORMAT, FORMAT_VERSION, Attempt, Category, Footer, Header, Record, Resume
 from .results import (
@@ -190,21 +190,12 @@ class Session:
             )
 
     def _check_update_target(self) -> None:
-        """--update-expectations: checked before anything runs, so a long run never ends unable to write it."""
-        target = self.config.update_expectations
-        if not target:
-            return
-        flag_ = self._flag("update_expectations")
-        if not self.config.expectations:
+        """--update-expectations needs --expectations (its target is checked with the other outputs)."""
+        if self.config.update_expectations and not self.config.expectations:
             raise UsageError(
-                f"{flag_} needs {self._flag('expectations')}: it writes that file without its stale waivers"
+                f"{self._flag('update_expectations')} needs {self._flag('expectations')}: it writes that file "
+                "without its stale waivers"
             )
-        path = Path(target)
-        if path.exists() and path.resolve() != Path(self.config.expectations).resolve():
-            raise UsageError(
-                f"{flag_}: {path} exists and is not the {self._flag('expectations')} file; choose a new name"
-            )
-        check_folder(path.parent, flag_)
 
     def _backend(self) -> BackendFactory:
         for problem in conflicts(self.config.given, self.plugin):
@@ -234,12 +225,16 @@ class Session:
         return expectations
 
     def _outputs(self) -> tuple[Path | None, Path | None]:
-        """Where results and report go, checked before anything runs; the results file is created in `start`."""
+        """Where results and report go, checked before anything runs (conformance.support.outputs: no output
+        replaces an input, another output, or a file that is not its own kind made by this suite); the results
+        file is created in `start`.  A new run never writes into an existing file, even a results file this
+        suite made: that file is another run's record (only --resume continues it, appending)."""
         c = self.config
+        outputs: list[Output] = []
+        results: Path | None
         if c.resume:
-            resumed = Path(c.resume)
-            results: Path | None = resumed
-            folder = resumed.parent
+            results = Path(c.resume)
+            folder = results.parent
         elif c.results:
             results = Path(c.results)
             if results.exists() or results.is_symlink():
@@ -247,22 +242,27 @@ class Session:
                     f"{self._flag('results')}: {results} exists; results files are never overwritten "
                     f"(continue it with {self._flag('resume')}, or choose another name)"
                 )
+            outputs.append(Output(self._flag("results"), results, RESULTS))
             folder = results.parent
-            check_folder(folder, self._flag("results"))
         else:
             results, folder = None, Path(c.out)
             check_folder(folder, self._flag("out"))
-        if c.report_off:
-            return results, None
-        report = Path(c.report) if c.report else None
-        if report is not None:
-            check_target(
-                report, self._flag("report"), avoid=[p for p in (results, Path(c.resume) if c.resume else None) if p]
-            )
-        elif results is not None:
+        report = None if c.report_off else Path(c.report) if c.report else None
+        if report is None and results is not None and not c.report_off:
             report = report_path_for(results)
-            check_target(report, self._flag("report"), avoid=[results])
-        else:
+        if report is not None:
+            outputs.append(Output(self._flag("report"), report, REPORT))
+        if c.junit_xml:
+            outputs.append(Output(self._flag("junit_xml"), Path(c.junit_xml), JUNIT))
+        if c.update_expectations:  # in place (the file it was given) or a new name
+            update = Path(c.update_expectations)
+            keep = Path(c.expectations) if c.expectations else None
+            outputs.append(Output(self._flag("update_expectations"), update, EXPECTATIONS, keep=keep))
+        inputs = [(self._flag("expectations"), Path(c.expectations))] if c.expectations else []
+        inputs += [(self._flag("resume"), Path(c.resume))] if c.resume else []
+        inputs += [(self._flag("cases"), Path(p)) for p in c.cases or ()]
+        check_outputs(outputs, inputs)
+        if report is None and results is None and not c.report_off:
             check_folder(folder, self._flag("out"))
         return results, report
 
