@@ -99,22 +99,19 @@ def _run(args: argparse.Namespace) -> int:
         stopped = session.run(stop, progress.update)
         progress.end()
         results = session.finish(stopped=stopped, interrupted=stop.reason is not None)
-    report = None
+    report, report_failed = None, False
     try:
         report = write_report([results], session.report_path) if session.report_path is not None else None
     except ReportError as e:
         print(f"dml-conformance: error: {e}", file=sys.stderr)
+        report_failed = True  # an output asked for and not written: never exit 0
     junit_failed = _write_junit(session.config.junit_xml, [results])
     _print_summary(session, results, report)
     update_failed = _update_expectations(session.config, results)
     if session.write_error is not None:
-        print(
-            f"dml-conformance: error: {session.write_error}; the run stopped after {session.writer.written if session.writer else 0} "
-            f"case(s); the lines written before are readable",
-            file=sys.stderr,
-        )
+        print(f"dml-conformance: error: {session.write_failure}", file=sys.stderr)
         return EXIT_FAILURES
-    if stop.reason is not None or junit_failed or update_failed:
+    if stop.reason is not None or junit_failed or update_failed or report_failed:
         return EXIT_FAILURES
     if session.selection.errors:
         return EXIT_USAGE  # malformed case files: every good case still ran, but the input needs fixing

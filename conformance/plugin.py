@@ -320,7 +320,7 @@ class DmlPlugin:
         for warning in self.results.footer.warnings if self.results.footer else ():
             tr.write_line(f"warning: {warning}", yellow=True)
         if self.session.write_error is not None:
-            tr.write_line(f"error: {self.session.write_error}", red=True)
+            tr.write_line(f"error: {self.session.write_failure}", red=True)
         if getattr(self, "report_error", None):
             tr.write_line(f"error: {self.report_error}", red=True)
         for line in getattr(self, "update_lines", ()):

@@ -144,7 +144,11 @@ def main(args: argparse.Namespace) -> int:
         from .target import find_target
 
         target = find_target(args.case_id, results=args.results, paths=args.cases, seed=args.seed)
-        return _cpp(args, target) if args.cpp else _onnx(args, target)
+        try:
+            return _cpp(args, target) if args.cpp else _onnx(args, target)
+        except OSError as e:  # a full disk: each file is written whole, so the folder holds old files or new
+            option, folder = ("--cpp", args.cpp) if args.cpp else ("--onnx", args.onnx)
+            raise ReproError(f"{option}: cannot write in {folder}: {e.strerror or e}") from None
     except ReproError as e:
         print(f"dml-conformance: error: {e}", file=sys.stderr)
         return EXIT_USAGE

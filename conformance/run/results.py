@@ -53,7 +53,10 @@ class ResultsFileError(FormatError):
 
 
 class ResultsWriteError(OSError):
-    """The results file cannot be written (a full disk, a lost mount): the run stops."""
+    """The results file cannot be written (a full disk, a lost mount): the run stops.  `whole_lines`: how many
+    lines of the failed write reached the file whole (the rest, at most one torn line, the reader drops)."""
+
+    whole_lines = 0
 
 
 # --- names --------------------------------------------------------------------------------------
@@ -100,16 +103,24 @@ class ResultsWriter:
         writing_lock(self._fd)  # until close (or this process's death): readers say "still being written"
         self.counts: Counter[Category] = Counter()
         self.written = 0
+        self.kept: list[Record] = []  # the records whose line is whole in the file: what a reader of it gets
+
+    def _send(self, data: bytes) -> int:
+        assert self._fd is not None
+        return os.write(self._fd, data)
 
     def _write(self, line: str) -> None:
         if self._fd is None:
             raise ResultsWriteError(errno.EBADF, f"{self.path} is closed")
         data = (line + "\n").encode("utf-8")
+        sent = 0
         try:
-            while data:
-                data = data[os.write(self._fd, data) :]
+            while sent < len(data):
+                sent += self._send(data[sent:])
         except OSError as e:
-            raise ResultsWriteError(e.errno, f"cannot write {self.path}: {e.strerror}") from e
+            error = ResultsWriteError(e.errno, f"cannot write {self.path}: {e.strerror}")
+            error.whole_lines = data[:sent].count(b"\n")
+            raise error from e
 
     def header(self, header: Header) -> None:
         self._write(header.to_line())
@@ -133,8 +144,16 @@ class ResultsWriter:
                         reason=f"the suite could not write this record: {type(e).__name__}: {e}",
                     ).to_line()
                 )
-        if lines:
-            self._write("\n".join(lines))
+        try:
+            if lines:
+                self._write("\n".join(lines))
+        except ResultsWriteError as e:
+            self._keep(records[: e.whole_lines])
+            raise
+        self._keep(records)
+
+    def _keep(self, records: list[Record]) -> None:
+        self.kept += records
         self.counts.update(r.category for r in records)
         self.written += len(records)
 

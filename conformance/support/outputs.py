@@ -46,7 +46,7 @@ PACKAGE_FORMAT = "dml-conformance-package"
 PACKAGE_MANIFEST = "manifest.json"
 EXPECTATIONS_COMMENT = "written by dml-conformance"  # the start of the comment `baseline` writes
 CPP_BANNER = "a standalone reproducer of the dml-conformance case"  # repro.cpp's first line
-ONNX_BANNER = "written in by dml-conformance"  # run_onnx.py's CASE line
+ONNX_BANNER = "Reproduces one dml-conformance case on ONNX Runtime"  # run_onnx.py's first line
 HEAD_BYTES = 4096  # how much of a file its marker may need
 
 

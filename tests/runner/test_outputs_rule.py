@@ -12,9 +12,11 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from runner_helpers import EXAMPLES, HERE, TRACEBACK
 
 from conformance import cli as cli_module
 from conformance.run.options import OPTIONS
+from conformance.run.results import ResultsWriter, read_results
 from conformance.support import outputs
 
 GOOD = EXAMPLES / "SLICE-example-1.json"
@@ -85,8 +88,8 @@ ROWS = (
     Row(
         "history",
         "--output",
-        ("history", "{results}", "{results2}", "-o", "TARGET"),
-        ("history", "{results}", "{results2}", "-o", "{results2}"),
+        ("history", "{results3}", "{results2}", "-o", "TARGET"),
+        ("history", "{results3}", "{results2}", "-o", "{results2}"),
     ),
     Row(
         "repro",
@@ -170,19 +173,29 @@ def made(good_run, tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("made")
     results = folder / "results-a.jsonl"
     shutil.copyfile(good_run[1], results)
+    for name in ("results-b.jsonl", "results-c.jsonl"):  # two runs of one backend: what `history` reads
+        run = ["run", "--backend", "oracle", "--cases", str(GOOD), "--results", str(folder / name)]
+        assert cli_module.main([*run, "--report", "none"]) == 0
     package = folder / "package.zip"
     assert cli_module.main(["package", str(results), "-o", str(package)]) == 0
     mine = folder / "mine.json"
     mine.write_text('{"waivers": []}\n')
     notes = folder / "notes.txt"
     notes.write_text("my notes, not the suite's\n")
-    return {"results": results, "package": package, "mine": mine, "notes": notes}
+    return {
+        "results": results,
+        "package": package,
+        "mine": mine,
+        "notes": notes,
+        "results-b": folder / "results-b.jsonl",
+        "results-c": folder / "results-c.jsonl",
+    }
 
 
 def _fill(args: tuple[str, ...], target: Path | str, tmp: Path, made: dict[str, Path]) -> list[str]:
-    results2 = tmp / "results-b.jsonl"
+    results2 = tmp / "results-b.jsonl"  # a copy: a command's inputs are never written
     if not results2.exists():
-        shutil.copyfile(made["results"], results2)
+        shutil.copyfile(made["results-b"], results2)
     mine = tmp / "in.json"
     if not mine.exists():
         mine.write_text('{"waivers": []}\n')
@@ -190,6 +203,7 @@ def _fill(args: tuple[str, ...], target: Path | str, tmp: Path, made: dict[str, 
     if not case.exists():
         shutil.copyfile(GOOD, case)
     values = {"tmp": str(tmp), "case": str(case), "results": str(made["results"]), "results2": str(results2)}
+    values["results3"] = str(made["results-c"])
     values["mine"] = str(mine)
     return [str(target) if a == "TARGET" else a.format(**values) for a in args]
 
@@ -251,6 +265,7 @@ def _marker_file(row: Row, target: Path) -> Path:
 
 @pytest.mark.parametrize("row", [r for r in ROWS if r.replaces], ids=[i for r, i in zip(ROWS, ROW_IDS) if r.replaces])
 def test_an_output_replaces_its_own_kind_made_by_the_suite(row, made, tmp_path, capsys):
+    capsys.readouterr()
     target = tmp_path / ("out" if row.folder else "out.file")
     argv = _fill(row.argv, target, tmp_path, made)
     if row.option.endswith("update-expectations"):  # a new name is never reused: in place, the file it was given
@@ -313,3 +328,98 @@ def test_a_full_disk_leaves_the_old_file_and_no_temporary_file(row, made, tmp_pa
     assert code != 0 and TRACEBACK not in err and "No space left on device" in err, err
     assert marker.read_bytes() == before
     assert not [p for p in tmp_path.rglob("*") if p.name.endswith(".tmp")]
+
+
+# --- a full disk under the results file: one count -----------------------------------------------------------
+
+
+def test_a_full_disk_under_the_results_file_gives_one_count(tmp_path, capsys, monkeypatch):
+    """The disk fills in the middle of a write of several records: the error line, the summary and the report
+    all give the cases the file holds, which a reader of the file gets too."""
+    budget = [3000]  # bytes the disk still takes after the header: a few records, then a torn line
+
+    def send(self, data: bytes) -> int:
+        if data.startswith(b'{"kind":"header"'):
+            return os.write(self._fd, data)
+        if budget[0] <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        n = min(len(data), budget[0])
+        budget[0] -= n
+        return os.write(self._fd, data[:n])
+
+    monkeypatch.setattr(ResultsWriter, "_send", send)
+    out = tmp_path / "o"
+    code = cli_module.main(["run", "--backend", "oracle", "--cases", str(EXAMPLES), "--out", str(out), "--jobs", "1"])
+    captured = capsys.readouterr()
+    assert code == 1 and TRACEBACK not in captured.err
+    (results,) = out.glob("results-*.jsonl")
+    held = len(read_results(results).records)
+    assert 0 < held < len(list(EXAMPLES.glob("*.json")))
+    (error,) = [line for line in captured.err.splitlines() if "error" in line]
+    assert "No space left on device" in error and f"the run stopped with {held} case(s) in the results file" in error
+    counts = next(line for line in captured.out.splitlines() if line.startswith(("pass:", "fail:", "observed:")))
+    assert sum(int(n) for n in re.findall(r": (\d+)", counts)) == held, counts
+    (report,) = out.glob("report-*.html")
+    assert len(read_results(results).records) == held and report.stat().st_size > 0
+
+
+# --- a results file still being written -------------------------------------------------------------------------
+
+
+def test_a_results_file_open_for_writing_reads_as_being_written(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.touch()
+    writer = ResultsWriter(path)
+    try:
+        assert outputs.being_written(path)
+    finally:
+        writer.close()
+    assert not outputs.being_written(path)
+
+
+def test_report_of_a_running_file_says_it_is_still_being_written_and_of_a_dead_one_that_it_died(tmp_path):
+    out = tmp_path / "o"
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "conformance.cli", "run", "--backend", "dml_test_backends:Slow"),
+            *("--cases", str(EXAMPLES), "--out", str(out), "--jobs", "1"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(HERE), "DML_TEST_DELAY": "1"},
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while (
+            not list(out.glob("results-*.jsonl"))
+            or '"kind":"case"' not in next(out.glob("results-*.jsonl")).read_text()
+        ):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        results = next(out.glob("results-*.jsonl"))
+        running = cli_module_report(results, tmp_path / "running.html")
+        assert "a run is still writing this file" in running and "interrupted or crashed" not in running
+        resumed = subprocess.run(
+            [sys.executable, "-m", "conformance.cli", "run", "--resume", str(results)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(HERE)},
+            timeout=120,
+        )
+        assert resumed.returncode == 2 and "--resume: " in resumed.stderr and "is still being written" in resumed.stderr
+    finally:
+        proc.kill()
+        proc.wait()
+    dead = cli_module_report(results, tmp_path / "dead.html")
+    assert "interrupted or crashed" in dead and "still writing" not in dead
+
+
+def cli_module_report(results: Path, report: Path) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "report", str(results), "-o", str(report)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(HERE)},
+        timeout=120,
+    )
+    return proc.stderr
