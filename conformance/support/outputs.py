@@ -2,7 +2,7 @@
 
 The rule (nothing lost): an output replaces an existing file only when that file is recognisably the same
 kind, made by this suite for the same purpose.  Each kind carries a marker that only this suite writes (a
-report's generator meta and title, JUnit XML's `<testsuites name="dml-conformance">`, a results file's
+report's generator meta and title, JUnit XML's `<testsuite package="dml-conformance">`, a results file's
 header line, an expectations file's "written by dml-conformance" comment, a package's manifest, a
 reproducer's banner, a generated corpus file's generator header).  Anything else (a results file, an
 expectations file, a package, a user's file, a folder) is refused before any work starts, with one line
@@ -75,10 +75,7 @@ def _page(title: str) -> Callable[[Path], bool]:
 
 def _junit(path: Path) -> bool:
     head = _head(path)
-    return head.startswith("<?xml") and (
-        re.search(rf'<testsuites\b[^>]*\bname="{GENERATOR}"', head) is not None
-        or re.search(rf'<testsuite\b[^>]*\bpackage="{GENERATOR}"', head) is not None  # before the root had a name
-    )
+    return head.startswith("<?xml") and re.search(rf'<testsuite\b[^>]*\bpackage="{GENERATOR}"', head) is not None
 
 
 def _first_json(path: Path) -> object:
