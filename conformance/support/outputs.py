@@ -78,11 +78,32 @@ def _junit(path: Path) -> bool:
     return head.startswith("<?xml") and re.search(rf'<testsuite\b[^>]*\bpackage="{GENERATOR}"', head) is not None
 
 
+LINE_BYTES = 1 << 20  # a results file's header line (the spec tables: about 14 KB) fits many times over
+JSON_BYTES = 16 << 20  # an expectations file larger than this is not one the suite reads as such
+
+
 def _first_json(path: Path) -> object:
-    try:
-        return json.loads(_head(path).split("\n", 1)[0])
-    except ValueError:
+    """The first line of a regular file as JSON (None if it is not)."""
+    if not _head(path).startswith("{"):
         return None
+    try:
+        with path.open("rb") as f:
+            return json.loads(f.readline(LINE_BYTES))
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _json_object(path: Path) -> dict | None:
+    """The whole (small) file as a JSON object: None if it is not one."""
+    if not _head(path).lstrip().startswith("{"):
+        return None
+    try:
+        if path.stat().st_size > JSON_BYTES:
+            return None
+        document = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
 
 
 def _results(path: Path) -> bool:
@@ -91,13 +112,8 @@ def _results(path: Path) -> bool:
 
 
 def _expectations(path: Path) -> bool:
-    if not _head(path).lstrip().startswith("{"):
-        return False
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return False
-    comment = document.get("comment") if isinstance(document, dict) else None
+    document = _json_object(path) or {}
+    comment = document.get("comment")
     return isinstance(comment, str) and comment.startswith(EXPECTATIONS_COMMENT) and "waivers" in document
 
 
@@ -118,8 +134,8 @@ def _corpus(path: Path) -> bool:
 
 def _any_expectations(path: Path) -> bool:
     """Any expectations file (a user's too): never replaced by another kind's output."""
-    head = _head(path).lstrip()
-    return head.startswith("{") and '"waivers"' in head
+    document = _json_object(path)
+    return document is not None and "waivers" in document
 
 
 @dataclass(frozen=True)

@@ -232,6 +232,10 @@ def _assert_refused(row: Row, code: int, err: str) -> None:
     assert TRACEBACK not in err
 
 
+NOUNS = {"results": "a results file", "package": "a dml-conformance package", "mine": "an expectations file"}
+NOUNS["notes"] = "not"
+
+
 @pytest.mark.parametrize("what", ["results", "package", "mine", "notes"])
 @pytest.mark.parametrize("row", ROWS, ids=ROW_IDS)
 def test_an_output_never_replaces_another_kind_of_file(row, what, made, tmp_path, capsys):
@@ -244,6 +248,8 @@ def test_an_output_never_replaces_another_kind_of_file(row, what, made, tmp_path
         code, err = _invoke(row, argv, tmp_path, capsys)
         _assert_refused(row, code, err)
         assert target.read_bytes() == before
+        if (row.command, row.option) not in {("run", "--results"), ("plugin", "--dml-results"), ("run", "--out")}:
+            assert NOUNS[what] in err, err  # the file is named for what it is
     assert not list(tmp_path.rglob("*.tmp"))
 
 
