@@ -46,6 +46,12 @@ PACKAGE_FORMAT = "dml-conformance-package"
 PACKAGE_MANIFEST = "manifest.json"
 EXPECTATIONS_COMMENT = "written by dml-conformance"  # the start of the comment `baseline` writes
 CPP_BANNER = "a standalone reproducer of the dml-conformance case"  # repro.cpp's first line
+# A C++ reproducer's folder: any of its files still carrying its line (repro.cpp may have been edited by hand).
+CPP_MARKERS = (
+    ("repro.cpp", CPP_BANNER),
+    ("build-mingw.sh", "with mingw-w64, as dml-conformance builds its DirectML runner"),
+    ("build.cmd", "from a Visual Studio Developer Command Prompt, as dml-conformance"),
+)
 ONNX_BANNER = "Reproduces one dml-conformance case on ONNX Runtime"  # run_onnx.py's first line
 HEAD_BYTES = 4096  # how much of a file its marker may need
 
@@ -158,7 +164,10 @@ RESULTS = Kind("results", "a results file", _results, "results.jsonl", replace=F
 EXPECTATIONS = Kind("expectations", "an expectations file written by dml-conformance", _expectations, "waivers.json")
 PACKAGE = Kind("package", "a dml-conformance package", _package, "package.zip")
 CPP_REPRO = Kind(
-    "cpp", "a dml-conformance C++ reproducer", lambda p: CPP_BANNER in _head(p.parent / "repro.cpp"), folder=True
+    "cpp",
+    "a dml-conformance C++ reproducer",
+    lambda p: any(marker in _head(p.parent / name) for name, marker in CPP_MARKERS),
+    folder=True,
 )
 ONNX_REPRO = Kind(
     "onnx", "a dml-conformance ONNX reproducer", lambda p: ONNX_BANNER in _head(p.parent / "run_onnx.py"), folder=True
