@@ -30,11 +30,11 @@ import numpy as np
 
 from conformance.judging.compare import compare_outputs
 from conformance.run.config import RunConfig
+from conformance.run.header import platform_info, spec_tables
 from conformance.run.identity import identity
 from conformance.run.record import FORMAT, FORMAT_VERSION, Category, Footer, Header, Record, TensorData, Tensors
 from conformance.run.results import ResultsWriter, read_results
 from conformance.run.selection import all_units
-from conformance.run.session import platform_info, spec_tables
 from conformance.run.units import Work, blank_record
 
 GOAL_S, GOAL_GB = 30.0, 2.0

@@ -75,12 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     correct = {c.__name__ for c in CORRECT}
     for profile in args.profile or ["quick"]:
         print(f"profile {profile} (seed {args.seed}, {args.jobs} jobs)")
-        print(f"  {'mutant':<28} {'caught':<7} {'cases':>7} {'failing':>8}  {'s':>6}  first case that catches it")
+        print(f"  {'mutant':<36} {'caught':<7} {'cases':>7} {'failing':>8}  {'s':>6}  first case that catches it")
         caught = alarms = 0
         for name in names:
             r = run_one(name, profile, args.jobs, args.seed)
             if "error" in r:
-                print(f"  {name:<28} ERROR   {r['error']}")
+                print(f"  {name:<36} ERROR   {r['error']}")
                 continue
             hit = r["failing"] > 0
             if name in correct:
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 caught += hit
             print(
-                f"  {name:<28} {'yes' if hit else 'NO':<7} {r['cases']:>7} {r['failing']:>8}  {r['seconds']:6.1f}  {r['first']}"
+                f"  {name:<36} {'yes' if hit else 'NO':<7} {r['cases']:>7} {r['failing']:>8}  {r['seconds']:6.1f}  {r['first']}"
             )
         seeded = len([n for n in names if n not in correct])
         print(f"  caught {caught} of {seeded} seeded bugs; false alarms on correct implementations: {alarms}\n")

@@ -326,6 +326,307 @@ class NegativePaddingValueInt8Zero(Correct):
         return ys
 
 
+# --- bugs in one value class of one data type (issue 29: reach by construction) ---------------------------
+
+
+class OneClass(Correct):
+    """A bug that acts on one value class (conformance.cases.value_classes) of one operator in one data type.
+
+    `operator`, `data_type` and `value_class` say where: tests/runner/test_seeded_bugs.py runs the quick
+    profile on that operator and type and requires a reach case to catch it (made there by construction).
+    `wrong(descriptor, inputs, ys)` returns the outputs with the bug, or None where the bug does not act.
+    """
+
+    operator = ""
+    data_type = ""
+    value_class = ""
+
+    def outputs(self, descriptor, inputs, feature_level):
+        ys = super().outputs(descriptor, inputs, feature_level)
+        if descriptor.operator != self.operator or descriptor.input_tensor.data_type.value != self.data_type:
+            return ys
+        wrong = self.wrong(descriptor, inputs, ys)
+        return ys if wrong is None else wrong
+
+    def wrong(self, descriptor, inputs, ys):
+        raise NotImplementedError
+
+
+def _padding_elements(descriptor) -> np.ndarray | None:
+    """Where CONSTANT padding writes PaddingValue (None: another mode)."""
+    if _mode(descriptor) is not PaddingMode.CONSTANT:
+        return None
+    mask = np.ones(descriptor.output_tensor.sizes, dtype=bool)
+    mask[tuple(slice(s, s + n) for s, n in zip(descriptor.start_padding, descriptor.input_tensor.sizes))] = False
+    return mask
+
+
+class PaddingValueBug(OneClass):
+    """The padding elements written with `bad(value as the type)` where `acts(it)`, the rest right."""
+
+    def acts(self, value: np.generic) -> bool:
+        raise NotImplementedError
+
+    def bad(self, value: np.generic) -> np.generic:
+        raise NotImplementedError
+
+    def wrong(self, descriptor, inputs, ys):
+        mask = _padding_elements(descriptor)
+        y = ys[0]
+        if mask is None or not mask.any():
+            return None
+        value = y[mask][0]
+        if not self.acts(value):
+            return None
+        y[mask] = self.bad(value)
+        return ys
+
+
+class Float16PaddingNegativeZeroPositive(PaddingValueBug):
+    """DML_PADDING into FLOAT16: a PaddingValue of -0.0 written as +0.0 (the half conversion drops a zero's sign)."""
+
+    operator, data_type, value_class = "PADDING", "FLOAT16", "value -0.0"
+
+    def acts(self, value):
+        return value == 0 and np.signbit(value)
+
+    def bad(self, value):
+        return np.float16(0.0)
+
+
+class Float16PaddingFractionTruncated(PaddingValueBug):
+    """DML_PADDING into FLOAT16 through the integer path: -2.5 becomes -2 (PAD.4's truncation applied to a float)."""
+
+    operator, data_type, value_class = "PADDING", "FLOAT16", "value fractional"
+
+    def acts(self, value):
+        return bool(np.isfinite(value)) and float(value) != int(value)
+
+    def bad(self, value):
+        return np.float16(np.trunc(value))
+
+
+class Float32PaddingInfinityClamped(PaddingValueBug):
+    """DML_PADDING into FLOAT32 through a saturating conversion: +inf padded as FLT_MAX."""
+
+    operator, data_type, value_class = "PADDING", "FLOAT32", "value +inf"
+
+    def acts(self, value):
+        return bool(np.isposinf(value))
+
+    def bad(self, value):
+        return np.finfo(np.float32).max
+
+
+class Uint32PaddingThroughInt32(PaddingValueBug):
+    """DML_PADDING into UINT32 converted by a signed 32-bit conversion (x86 cvttss2si): 2^31 and up become 2^31."""
+
+    operator, data_type, value_class = "PADDING", "UINT32", "value the type's max"
+
+    def acts(self, value):
+        return int(value) >= 2**31
+
+    def bad(self, value):
+        return np.uint32(2**31)
+
+
+class Int16PaddingFloorsNegatives(OneClass):
+    """DML_PADDING into INT16 rounded toward minus infinity (floor), not toward zero: -2.5 becomes -3 (PAD.4)."""
+
+    operator, data_type, value_class = "PADDING", "INT16", "value negative"
+
+    def wrong(self, descriptor, inputs, ys):
+        value = float(descriptor.padding_value)
+        mask = _padding_elements(descriptor)
+        if mask is None or not np.isfinite(value) or value >= 0 or value == int(value) or value < -32768:
+            return None
+        ys[0][mask] = np.int16(np.floor(value))
+        return ys
+
+
+class Float64Padding1SignallingNaNQuieted(PaddingValueBug):
+    """DML_PADDING1 in FLOAT64: a signalling NaN PaddingValue comes back quiet (the fill goes through an FPU load)."""
+
+    operator, data_type, value_class = "PADDING1", "FLOAT64", "value signalling NaN"
+
+    def acts(self, value):
+        return bool(np.isnan(value)) and not int(np.asarray(value).view(np.uint64)) & 0x0008000000000000
+
+    def bad(self, value):
+        bits = np.asarray(value).view(np.uint64) | np.uint64(0x0008000000000000)
+        return bits.view(np.float64)[()]
+
+
+class Float16Padding1MinusInfSaturated(PaddingValueBug):
+    """DML_PADDING1 in FLOAT16: -inf written as -65504 (the fill converted with saturation)."""
+
+    operator, data_type, value_class = "PADDING1", "FLOAT16", "value -inf"
+
+    def acts(self, value):
+        return bool(np.isneginf(value))
+
+    def bad(self, value):
+        return np.float16(-65504.0)
+
+
+class Int8Padding1MinSymmetricClamp(PaddingValueBug):
+    """DML_PADDING1 in INT8: the fill clamped to [-127, 127] (a symmetric-quantization clamp): -128 becomes -127."""
+
+    operator, data_type, value_class = "PADDING1", "INT8", "value the type's min"
+
+    def acts(self, value):
+        return int(value) == -128
+
+    def bad(self, value):
+        return np.int8(-127)
+
+
+class Uint64Padding1ThroughDouble(PaddingValueBug):
+    """DML_PADDING1 in UINT64: the union read through a double: values past 2^53 lose their low bits."""
+
+    operator, data_type, value_class = "PADDING1", "UINT64", "value the type's max"
+
+    def acts(self, value):
+        return int(value) >= 2**53 and int(value) & 0x7FF
+
+    def bad(self, value):
+        return np.uint64(int(value) & ~0x7FF)
+
+
+class Int16SymmetricPastAxisOnePeriod(OneClass):
+    """DML_PADDING SYMMETRIC in INT16: padding past the axis folds once, then repeats the edge."""
+
+    operator, data_type, value_class = "PADDING", "INT16", "SYMMETRIC padding past the axis"
+
+    def wrong(self, descriptor, inputs, ys):
+        if _mode(descriptor) is not PaddingMode.SYMMETRIC:
+            return None
+        return [_pad_clamped(descriptor, inputs[0], "symmetric")]
+
+
+class Uint16Slice1NegativeStrideForward(OneClass):
+    """DML_SLICE1 in UINT16: a negative stride read forward from the window's start (its sign dropped)."""
+
+    operator, data_type, value_class = "SLICE1", "UINT16", "stride -1"
+
+    def wrong(self, descriptor, inputs, ys):
+        if all(s > 0 for s in descriptor.window_strides):
+            return None
+        forward = dataclasses.replace(descriptor, window_strides=tuple(abs(s) for s in descriptor.window_strides))
+        return Correct.outputs(self, forward, inputs, max(FeatureLevel))
+
+
+class Float16Slice1FewerOutputsStart(OneClass):
+    """DML_SLICE1 in FLOAT16: with a negative stride, CopyStart counted back from the outputs, not from the window's
+    end (offset + (out - 1) * |stride|, not offset + size - 1): right only where the outputs reach the window's start
+    exactly, wrong whenever fewer are taken than the window gives."""
+
+    operator, data_type, value_class = "SLICE1", "FLOAT16", "output < MaxCopiedElements"
+
+    def wrong(self, descriptor, inputs, ys):
+        # the window the bug believes in, on each axis with a negative stride: it ends where the outputs end
+        windows = [
+            (out - 1) * -s + 1 if s < 0 else w
+            for w, s, out in zip(descriptor.window_sizes, descriptor.window_strides, descriptor.output_tensor.sizes)
+        ]
+        if tuple(windows) == descriptor.window_sizes:
+            return None
+        changed = dataclasses.replace(descriptor, window_sizes=tuple(windows))
+        return Correct.outputs(self, changed, inputs, max(FeatureLevel))
+
+
+class Float64SliceLastOffsetOffByOne(OneClass):
+    """DML_SLICE in FLOAT64: an offset at the axis's last element clamped to the one before (a bound of size - 2)."""
+
+    operator, data_type, value_class = "SLICE", "FLOAT64", "offset last element"
+
+    def wrong(self, descriptor, inputs, ys):
+        sizes = descriptor.input_tensor.sizes
+        offsets = tuple(o - 1 if o == n - 1 and n > 1 else o for o, n in zip(descriptor.offsets, sizes))
+        if offsets == descriptor.offsets:
+            return None
+        return Correct.outputs(self, dataclasses.replace(descriptor, offsets=offsets), inputs, max(FeatureLevel))
+
+
+class Int64SplitOneOutputHalfCopied(OneClass):
+    """DML_SPLIT in INT64 into one output (a plain copy path) sized with 4-byte elements: only the first half of
+    the bytes copied, the rest left zero."""
+
+    operator, data_type, value_class = "SPLIT", "INT64", "outputs 1"
+
+    def wrong(self, descriptor, inputs, ys):
+        if len(ys) != 1 or ys[0].size < 2:
+            return None
+        flat = ys[0].reshape(-1)
+        flat[(flat.size + 1) // 2 :] = 0
+        return ys
+
+
+class Uint8SplitAxis0BaseIgnored(OneClass):
+    """DML_SPLIT in UINT8 along axis 0 of a tensor of rank 2 or more: every output read from the input's start."""
+
+    operator, data_type, value_class = "SPLIT", "UINT8", "axis 0"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.axis != 0 or descriptor.input_tensor.dimension_count < 2 or len(ys) < 2:
+            return None
+        x = np.asarray(inputs[0])
+        return [np.ascontiguousarray(x[: y.shape[0]]) for y in ys]
+
+
+class Uint32JoinMiddleAxisFlat(OneClass):
+    """DML_JOIN in UINT32 along a middle axis: the inputs' buffers laid end to end, as if the axis were the first."""
+
+    operator, data_type, value_class = "JOIN", "UINT32", "axis middle"
+
+    def wrong(self, descriptor, inputs, ys):
+        rank = descriptor.output_tensor.dimension_count
+        if not 0 < descriptor.axis < rank - 1:
+            return None
+        flat = np.concatenate([np.asarray(x).reshape(-1) for x in inputs])
+        return [np.ascontiguousarray(flat.reshape(ys[0].shape))]
+
+
+class Float64JoinSizeOnePieceSkipped(OneClass):
+    """DML_JOIN in FLOAT64: an input of size 1 along the axis (taken for a broadcast) is not written: zeros."""
+
+    operator, data_type, value_class = "JOIN", "FLOAT64", "piece of size 1"
+
+    def wrong(self, descriptor, inputs, ys):
+        pieces = [t.sizes[descriptor.axis] for t in descriptor.input_tensors]
+        if 1 not in pieces or max(pieces) == 1:
+            return None
+        y = ys[0]
+        at = 0
+        for n in pieces:
+            if n == 1:
+                y[(slice(None),) * descriptor.axis + (slice(at, at + 1),)] = 0
+            at += n
+        return ys
+
+
+# Each acts on one class of one operator in one type: the quick profile must catch each (test_seeded_bugs.py).
+ONE_CLASS_MUTANTS: list[type[OneClass]] = [
+    Float16PaddingNegativeZeroPositive,
+    Float16PaddingFractionTruncated,
+    Float32PaddingInfinityClamped,
+    Uint32PaddingThroughInt32,
+    Int16PaddingFloorsNegatives,
+    Float64Padding1SignallingNaNQuieted,
+    Float16Padding1MinusInfSaturated,
+    Int8Padding1MinSymmetricClamp,
+    Uint64Padding1ThroughDouble,
+    Int16SymmetricPastAxisOnePeriod,
+    Uint16Slice1NegativeStrideForward,
+    Float16Slice1FewerOutputsStart,
+    Float64SliceLastOffsetOffByOne,
+    Int64SplitOneOutputHalfCopied,
+    Uint8SplitAxis0BaseIgnored,
+    Uint32JoinMiddleAxisFlat,
+    Float64JoinSizeOnePieceSkipped,
+]
+
+
 MUTANTS = [
     SplitDropsPast8,
     SplitDropsPast64,
@@ -348,6 +649,7 @@ MUTANTS = [
     ValidationOffByOne,
     SplitAxisLastOnly,
     NegativePaddingValueInt8Zero,
+    *ONE_CLASS_MUTANTS,
 ]
 CORRECT = [Correct, CorrectViaLiteral]
 for _cls in MUTANTS:

@@ -5,7 +5,9 @@ Exit codes: 0 the run passed; 1 it has failures (fail, rejected, error, crash, t
 under --flaky-fails), or did not finish (interrupted, stopped, the results file could not be written); 2 usage or input
 error (bad options, unknown backend or one that cannot start here, malformed case, results
 or expectations files, no case matching --case); 3 nothing was tested (every case
-unsupported or deselected: verdict UNTESTED).  `verify`: 0 the package is valid, 1 it is not (each
+unsupported or deselected: verdict UNTESTED).  `report` exits as `run` does for the same verdict (0 PASS,
+1 FAIL or INCOMPLETE, e.g. one shard of two, 3 UNTESTED; --no-fail: 0 once written), so a
+merged report never says less than the run did.  `verify`: 0 the package is valid, 1 it is not (each
 problem named), 2 it cannot be read as a package.
 """
 
@@ -59,11 +61,10 @@ class _Progress:
 def _run(args: argparse.Namespace) -> int:
     from .report.html import ReportError, write_report
     from .run.config import RunConfig, UsageError
-    from .run.identity import short as identity_short
     from .run.pool import BackendStartError
-    from .run.record import Verdict
     from .run.session import Session
     from .run.stopping import Stop
+    from .run.summary import banner_lines, failure_lines, summary_lines
 
     try:
         session = Session(RunConfig.from_values(vars(args)), prestart=True)
@@ -81,57 +82,42 @@ def _run(args: argparse.Namespace) -> int:
         except UsageError as e:
             session.finish(stopped=str(e))
             return _error(str(e))
-        info = session.info
-        assert info is not None
-        versions = ", ".join(f"{k} {v}" for k, v in info.versions.items()) or "no versions reported"
-        print(
-            f"dml-conformance: backend {session.config.backend} ({versions}); feature level "
-            f"{session.config.feature_level or info.feature_level}, profile {session.config.profile}, seed "
-            f"{session.config.seed}; {len(session.selection.works)} cases"
-            + (f" (shard {session.config.shard})" if session.config.shard else "")
-            + f" on {session.jobs} worker(s)",
-            file=sys.stderr,
-        )
-        print(f"identity: {identity_short(session.identity)}", file=sys.stderr)
-        if session.identity_mismatch:
-            print(f"dml-conformance: warning: {session.identity_mismatch}", file=sys.stderr)
+        _print_lines(banner_lines(session), stream=sys.stderr)
         progress = _Progress(len(session.selection.works))
         stopped = session.run(stop, progress.update)
         progress.end()
         results = session.finish(stopped=stopped, interrupted=stop.reason is not None)
-    report, report_failed = None, False
+    report, errors, report_failed = None, [], False
     try:
         report = write_report([results], session.report_path) if session.report_path is not None else None
     except ReportError as e:
-        print(f"dml-conformance: error: {e}", file=sys.stderr)
+        errors.append(str(e))
         report_failed = True  # an output asked for and not written: never exit 0
     junit_failed = _write_junit(session.config.junit_xml, [results])
-    _print_summary(session, results, report)
-    update_failed = _update_expectations(session.config, results)
+    update_lines, update_error = _update_expectations(session.config, results)
+    update_failed = update_error is not None
+    errors += [update_error] if update_error is not None else []
+    _print_lines(failure_lines(session, results))
+    _print_lines(summary_lines(session, results, report, errors=errors, update_lines=update_lines))
     if session.write_error is not None:
-        print(f"dml-conformance: error: {session.write_failure}", file=sys.stderr)
         return EXIT_FAILURES
     if stop.reason is not None or junit_failed or update_failed or report_failed:
         return EXIT_FAILURES
     if session.selection.errors:
         return EXIT_USAGE  # malformed case files: every good case still ran, but the input needs fixing
-    verdict = results.verdict()
-    return {Verdict.PASS: EXIT_OK, Verdict.UNTESTED: EXIT_UNTESTED}.get(verdict, EXIT_FAILURES)
+    return results.verdict().exit_code
 
 
-def _update_expectations(config, results) -> bool:
-    """--update-expectations: write the file, print what was removed and the diff; True if it could not be written."""
+def _update_expectations(config, results) -> tuple[list[str], str | None]:
+    """--update-expectations: write the file; (what was removed and the diff, the error if it could not be written)."""
     if not config.update_expectations:
-        return False
+        return [], None
     from .report.baseline import BaselineError, update_lines
 
     try:
-        lines = update_lines(results, Path(config.expectations), Path(config.update_expectations))
+        return update_lines(results, Path(config.expectations), Path(config.update_expectations)), None
     except BaselineError as e:
-        print(f"dml-conformance: error: {e}", file=sys.stderr)
-        return True
-    print("\n".join(lines))
-    return False
+        return [], str(e)
 
 
 def _write_junit(path: str | None, runs) -> bool:
@@ -148,44 +134,12 @@ def _write_junit(path: str | None, runs) -> bool:
     return False
 
 
-def _print_summary(session, results, report) -> None:
-    from .run.record import Category, repro_command, standalone_command
+def _print_lines(lines, stream=None) -> None:
+    """The run layer's lines (conformance.run.summary): warnings and errors on stderr, the rest on `stream`."""
+    from .run.summary import Level
 
-    failing = [r for r in results.records if r.category.failing]
-    written = str(session.results_path) if session.results_path else None
-    for r in failing[:MAX_LISTED_FAILURES]:
-        print(f"{r.category.value.upper()} {r.id}: {r.reason}")
-        command = repro_command(session.config.repro(), r)
-        if command:
-            print(f"  reproduce: {command}")
-        standalone = standalone_command(results.header.backend, r, written)
-        if standalone:
-            print(f"  standalone: {standalone}")
-    if len(failing) > MAX_LISTED_FAILURES:
-        print(f"... {len(failing) - MAX_LISTED_FAILURES} more failing cases (see the report)")
-    for r in (r for r in results.records if r.category is Category.FLAKY):
-        print(f"FLAKY {r.id}: {r.reason}")
-    counts = results.counts()
-    print("  ".join(f"{c.value}: {n}" for c, n in sorted(counts.items(), key=lambda kv: kv[0].value)) or "no cases run")
-    for w in results.footer.unmatched_waivers if results.footer else ():
-        print(
-            f"warning: waiver {w.get('id') or str(w.get('prefix')) + '*'} ({w.get('reason')}) matches no case of "
-            "this run",
-            file=sys.stderr,
-        )
-    for w in results.footer.warnings if results.footer else ():
-        print(f"warning: {w}", file=sys.stderr)
-    from .report.html import device_line, host_line
-
-    print(f"results: {session.results_path}")
-    if report is not None:
-        print(f"report:  {report}")
-    device = device_line(results.header.backend_versions)
-    if device:
-        print(f"device:  {device}")
-    print(f"host:    {host_line(results.header.platform)}")
-    parts = results.part_verdicts()
-    print(f"verdict: {results.verdict().value}" + (f" ({parts})" if parts else ""))
+    for line in lines:
+        print(line.text, file=sys.stderr if line.level is not Level.INFO else stream or sys.stdout)
 
 
 # --- report, explain, cases, backends ----------------------------------------------------------
@@ -206,7 +160,6 @@ def _read_runs(paths: list[str]) -> list[Results]:
 def _report(args: argparse.Namespace) -> int:
     from .report.html import ReportError, overall_verdict, write_report
     from .run.config import UsageError
-    from .run.record import Verdict
     from .run.results import ResultsFileError
     from .support.outputs import JUNIT, REPORT, Output, check_outputs
 
@@ -224,7 +177,7 @@ def _report(args: argparse.Namespace) -> int:
         return EXIT_FAILURES
     verdict = overall_verdict(runs)
     print(f"verdict: {verdict.value}")
-    return EXIT_FAILURES if verdict is Verdict.FAIL and not args.no_fail else EXIT_OK
+    return EXIT_OK if args.no_fail else verdict.exit_code
 
 
 def _baseline(args: argparse.Namespace) -> int:
@@ -307,7 +260,7 @@ def _package(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from .report.package import PackageError, verify
+    from .report.verify import PackageError, verify
 
     try:
         statement = verify(args.package)
@@ -384,28 +337,73 @@ def _explain(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _cases_list(args: argparse.Namespace) -> int:
+def _selected_units(args: argparse.Namespace):
+    """The units the selection options of `cases list`/`cases coverage` select, as `run` would (no live units);
+    a --case that matches nothing is a usage error, as for `run`."""
     from .run.config import RunConfig, UsageError
     from .run.options import SELECTION_OPTIONS
     from .run.selection import all_units
-    from .run.units import LiveUnit
 
     config = RunConfig.from_values({**{k: getattr(args, k) for k in SELECTION_OPTIONS}, "hypothesis_examples": 0})
+    units, errors = all_units(config)
+    if config.case and not units:
+        raise UsageError(
+            f"--case: no case matches {', '.join(config.case)} (profile {config.profile}, seed {config.seed})"
+        )
+    return config, units, errors
+
+
+def _cases_list(args: argparse.Namespace) -> int:
+    from .run.config import UsageError
+    from .run.selection import listed
+
     try:
-        units, errors = all_units(config)
+        _, units, errors = _selected_units(args)
+        cases = listed(units, args.clause, args.tag)
     except UsageError as e:
         return _error(str(e))
-    for c in units:
-        if isinstance(c, LiveUnit):  # none: hypothesis_examples is 0
-            continue
-        if args.clause and args.clause not in c.clauses and c.expected.clause != args.clause:
-            continue
-        if args.tag and args.tag not in c.tags and args.tag not in c.unspecified:
-            continue
+    for c in cases:
         print(f"{c.id}\t{c.operator}\t{c.data_type.value}\trank {c.rank}\t{c.expected.outcome}\t{','.join(c.clauses)}")
+    if not cases:
+        print("no case of this selection matches", file=sys.stderr)
     for error in errors:
         print(f"error: {error}", file=sys.stderr)
     return EXIT_USAGE if errors else EXIT_OK
+
+
+def _cases_coverage(args: argparse.Namespace) -> int:
+    """The value-class grid of a selection (conformance.cases.value_classes): exit 1 when a cell is empty."""
+    from .cases.corpus import Case
+    from .cases.value_classes import grid
+    from .run.config import UsageError
+
+    try:
+        config, units, errors = _selected_units(args)
+    except UsageError as e:
+        return _error(str(e))
+    for error in errors:
+        print(f"error: {error}", file=sys.stderr)
+    if errors:
+        return EXIT_USAGE
+    result = grid((u for u in units if isinstance(u, Case)), config.operators or None, config.data_types or None)
+    print(result.render())
+    return EXIT_FAILURES if result.empty() else EXIT_OK
+
+
+def _add_coverage_parser(cases: argparse._SubParsersAction) -> None:
+    """`cases coverage`: the value-class x data-type grid, per operator, of the cases a run would select."""
+    from .run.options import SELECTION_OPTIONS, add_cli_options
+
+    cov = cases.add_parser(
+        "coverage",
+        help="which value classes of each operator's parameters (padding values, strides, offsets, sizes, axes, "
+        "counts) the selection holds, in each data type",
+        description="One table per operator: a row per value class, a column per data type, each cell the number "
+        "of valid cases holding it ('.': none; '-': the class cannot occur in that type). Exit 0 when every cell "
+        "is covered, 1 when one is not, 2 on bad input.",
+    )
+    add_cli_options(cov, SELECTION_OPTIONS)  # the same selection as `run` and `cases list`
+    cov.set_defaults(func=_cases_coverage)
 
 
 def _cases_generate(args: argparse.Namespace) -> int:
@@ -479,53 +477,65 @@ def _schema(args: argparse.Namespace) -> int:
     return EXIT_FAILURES if invalid else EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from .run.options import (
-        COUNT_TYPE,
-        DIRECTML_VERSION_TYPE,
-        POSITIVE_COUNT_TYPE,
-        SEED_TYPE,
-        SELECTION_OPTIONS,
-        add_cli_options,
-    )
+# --- the parser: one function per subcommand -----------------------------------------------------
 
-    parser = argparse.ArgumentParser(
-        prog="dml-conformance",
-        description=__doc__.splitlines()[0],
-        epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
-        "error; 3 nothing tested (UNTESTED).",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
+
+def _add_run(sub) -> None:
+    from .run.options import add_cli_options
 
     run = sub.add_parser("run", help="run the suite on a backend; write results and the HTML report")
     add_cli_options(run)
     run.set_defaults(func=_run)
 
+
+def _add_report(sub) -> None:
+    from .run.options import PATH_TYPE
+
     rep = sub.add_parser(
         "report",
         help="render the HTML report from results files (shards of one run are merged; other runs side by side)",
     )
-    rep.add_argument("results", nargs="+")
+    rep.add_argument("results", nargs="+", type=PATH_TYPE)
     rep.add_argument(
         "-o",
         "--output",
+        type=PATH_TYPE,
         default="reports/report.html",
         help="never a results file; an existing file only if it is a report. Default: %(default)r",
     )
-    rep.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML (one testcase per case)")
-    rep.add_argument("--no-fail", action="store_true", help="exit 0 even when the verdict is FAIL")
+    rep.add_argument(
+        "--junit-xml",
+        type=PATH_TYPE,
+        metavar="FILE",
+        help="also write the results as JUnit XML (one testcase per case)",
+    )
+    rep.add_argument(
+        "--no-fail",
+        action="store_true",
+        help="exit 0 once the report is written, whatever the verdict (without it: as `run` exits)",
+    )
     rep.set_defaults(func=_report)
+
+
+def _add_baseline(sub) -> None:
+    from .run.options import PATH_TYPE
 
     base = sub.add_parser(
         "baseline",
         help="write an expectations file waiving a run's failing cases (each in the category it had)",
     )
-    base.add_argument("results", nargs="+", metavar="RESULTS.jsonl")
-    base.add_argument("-o", "--output", required=True, metavar="FILE", help="the expectations file to write")
+    base.add_argument("results", nargs="+", type=PATH_TYPE, metavar="RESULTS.jsonl")
+    base.add_argument(
+        "-o", "--output", required=True, type=PATH_TYPE, metavar="FILE", help="the expectations file to write"
+    )
     base.add_argument(
         "--force", action="store_true", help="replace an expectations file an earlier `baseline` wrote (nothing else)"
     )
     base.set_defaults(func=_baseline)
+
+
+def _add_history(sub) -> None:
+    from .run.options import COUNT_TYPE, PATH_TYPE
 
     hi = sub.add_parser(
         "history",
@@ -536,8 +546,8 @@ def build_parser() -> argparse.ArgumentParser:
         "absent there, not a change. Exit 0 when written, 2 on bad input (an unreadable results file, fewer "
         "than 2 runs, runs of several backends).",
     )
-    hi.add_argument("results", nargs="+", metavar="RESULTS.jsonl")
-    hi.add_argument("-o", "--output", metavar="FILE", help="also write the history as an HTML page")
+    hi.add_argument("results", nargs="+", type=PATH_TYPE, metavar="RESULTS.jsonl")
+    hi.add_argument("-o", "--output", type=PATH_TYPE, metavar="FILE", help="also write the history as an HTML page")
     hi.add_argument(
         "--order",
         choices=("time", "label", "given"),
@@ -553,6 +563,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     hi.set_defaults(func=_history)
 
+
+def _add_expectations(sub) -> None:
+    from .run.options import PATH_TYPE
+
     ex = sub.add_parser("expectations", help="check an expectations file").add_subparsers(
         dest="expectations_command", required=True
     )
@@ -561,9 +575,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="every waiver names a case of the full profile, has a tracker link and a valid expires date",
         description="Exit 0 when every file is clean, 1 listing each problem with its entry, 2 on a malformed file.",
     )
-    li.add_argument("files", nargs="+", metavar="FILE")
+    li.add_argument("files", nargs="+", type=PATH_TYPE, metavar="FILE")
     li.add_argument("--allow-untracked", action="store_true", help="do not require a tracker link on each waiver")
     li.set_defaults(func=_lint)
+
+
+def _add_package(sub) -> None:
+    from .run.options import PATH_TYPE
 
     pk = sub.add_parser(
         "package",
@@ -572,30 +590,46 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exit 0 when written (a quick, stress or filtered run is stamped 'not valid for conformance'), "
         "2 when it cannot be packaged (a missing shard, a file that is not a results file, an output that is one).",
     )
-    pk.add_argument("results", nargs="+", metavar="RESULTS.jsonl", help="the run's results file, or all its shards")
-    pk.add_argument("-o", "--output", required=True, metavar="NAME.zip")
+    pk.add_argument(
+        "results", nargs="+", type=PATH_TYPE, metavar="RESULTS.jsonl", help="the run's results file, or all its shards"
+    )
+    pk.add_argument("-o", "--output", required=True, type=PATH_TYPE, metavar="NAME.zip")
     pk.add_argument(
         "--expectations",
+        type=PATH_TYPE,
         metavar="FILE",
         help="the expectations file the run applied, where it is now (when not at the path the run read it from)",
     )
     pk.add_argument("--force", action="store_true", help="replace a package this suite wrote (nothing else)")
     pk.set_defaults(func=_package)
+
+
+def _add_verify(sub) -> None:
+    from .run.options import PATH_TYPE
+
     vf = sub.add_parser(
         "verify",
         help="check a conformance package offline against its manifest and the installed suite; print its statement",
         description="Exit 0 valid, 1 invalid (each problem listed, naming the file), 2 not a readable package.",
     )
-    vf.add_argument("package", metavar="NAME.zip")
+    vf.add_argument("package", type=PATH_TYPE, metavar="NAME.zip")
     vf.set_defaults(func=_verify)
+
+
+def _add_explain(sub) -> None:
+    from .run.options import COUNT_TYPE, PATH_TYPE, SEED_TYPE
 
     exp = sub.add_parser("explain", help="the oracle's per-element derivation of a case")
     exp.add_argument("case_id", metavar="CASE_ID_OR_FILE", help="a case id (corpus or generated), or a case file")
-    exp.add_argument("--cases", action="append")
+    exp.add_argument("--cases", action="append", type=PATH_TYPE, metavar="PATH")
     exp.add_argument("--seed", type=SEED_TYPE, default=0)
     exp.add_argument("--limit", type=COUNT_TYPE, default=64)
     exp.add_argument("--all", action="store_true")
     exp.set_defaults(func=_explain)
+
+
+def _add_cases(sub) -> None:
+    from .run.options import PATH_TYPE, POSITIVE_COUNT_TYPE, SEED_TYPE, SELECTION_OPTIONS, add_cli_options
 
     cases = sub.add_parser("cases", help="list or generate cases").add_subparsers(dest="cases_command", required=True)
     lst = cases.add_parser(
@@ -605,6 +639,7 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--clause", default=None, help="only cases exercising this clause (or breaking it)")
     lst.add_argument("--tag", default=None, help="a tag or an errata id")
     lst.set_defaults(func=_cases_list)
+    _add_coverage_parser(cases)
     gen = cases.add_parser("generate", help="write a frozen corpus of generated cases, deterministically")
     gen.add_argument(
         "--seed",
@@ -613,8 +648,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the committed corpus uses 2026 (runs generate from 0). Default: %(default)r",
     )
     gen.add_argument("--count", type=POSITIVE_COUNT_TYPE, default=3000, help="cases in all, >= 1. Default: %(default)r")
-    gen.add_argument("--out", default="cases/generated", help="Default: %(default)r")
+    gen.add_argument("--out", type=PATH_TYPE, default="cases/generated", help="Default: %(default)r")
     gen.set_defaults(func=_cases_generate)
+
+
+def _add_setup(sub) -> None:
+    from .run.options import DIRECTML_VERSION_TYPE
 
     st = sub.add_parser("setup", help="prepare this machine for a backend (today: directml)")
     st.add_argument("target", choices=("directml",))
@@ -634,12 +673,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     st.set_defaults(func=_setup)
 
-    from .repro.command import add_parser as add_repro_parser
 
-    add_repro_parser(sub)
+def _add_repro(sub) -> None:
+    from .repro.command import add_parser
 
+    add_parser(sub)
+
+
+def _add_backends(sub) -> None:
     bk = sub.add_parser("backends", help="installed backends and what each can run")
     bk.set_defaults(func=_backends)
+
+
+def _add_schema(sub) -> None:
+    from .run.options import PATH_TYPE
 
     sc = sub.add_parser(
         "schema",
@@ -648,8 +695,40 @@ def build_parser() -> argparse.ArgumentParser:
         "line of a results file; an expectations file): exit 0 if all are valid, 1 if any is not.",
     )
     sc.add_argument("format", choices=("case", "results", "expectations"))
-    sc.add_argument("--validate", nargs="+", metavar="FILE", default=None)
+    sc.add_argument("--validate", nargs="+", type=PATH_TYPE, metavar="FILE", default=None)
     sc.set_defaults(func=_schema)
+
+
+# The subcommands in the order `--help` lists them.
+SUBCOMMANDS = (
+    _add_run,
+    _add_report,
+    _add_baseline,
+    _add_history,
+    _add_expectations,
+    _add_package,
+    _add_verify,
+    _add_explain,
+    _add_cases,
+    _add_setup,
+    _add_repro,
+    _add_backends,
+    _add_schema,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line (the documentation renders its CLI reference from this function)."""
+    parser = argparse.ArgumentParser(
+        prog="dml-conformance",
+        description=__doc__.splitlines()[0],
+        epilog="Exit codes: 0 passed; 1 failures or an unfinished run; 2 usage or input "
+        "error; 3 nothing tested (UNTESTED). `run` and `report` give the same code for the same verdict "
+        "(a report of one shard of two is INCOMPLETE: 1).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
     return parser
 
 
@@ -669,8 +748,12 @@ def main(argv: list[str] | None = None) -> int:
     _tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
+    from .support.cache import CacheDirError
+
     try:
         return args.func(args)
+    except CacheDirError as e:  # an environment variable the suite reads, wrong: named, whatever the command
+        return _error(str(e))
     except KeyboardInterrupt:
         print("dml-conformance: interrupted", file=sys.stderr)
         return EXIT_FAILURES

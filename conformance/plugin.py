@@ -16,6 +16,7 @@ report; the controller writes the one results file and the one report.
 
 from __future__ import annotations
 
+import enum
 import json
 from pathlib import Path
 
@@ -26,8 +27,10 @@ from .run.config import RunConfig, UsageError
 from .run.options import OPTIONS, add_plugin_options, plugin_dest
 from .run.pool import BackendStartError, WorkerInfo
 from .run.record import Category, Record, Verdict, fails_run, parse_line, repro_command
+from .run.results import Results
 from .run.session import Session
 from .run.stopping import Stop
+from .run.summary import Level, banner_lines, summary_lines
 from .run.units import Work
 
 SESSION_NAME = "dml_session"
@@ -40,13 +43,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     add_plugin_options(group)
 
 
-def _role(config: pytest.Config) -> str:
+class Role(enum.Enum):
+    """Where this pytest process stands in a run: alone, or an xdist controller or worker."""
+
+    SINGLE = "single"  # executes and writes
+    CONTROLLER = "controller"  # writes what the xdist workers send; executes nothing
+    WORKER = "worker"  # executes the items it is given; writes nothing
+
+    @property
+    def executes(self) -> bool:
+        return self is not Role.CONTROLLER
+
+    @property
+    def writes(self) -> bool:
+        return self is not Role.WORKER
+
+
+def _role(config: pytest.Config) -> Role:
     if hasattr(config, "workerinput"):
-        return "worker"
+        return Role.WORKER
     option = config.option
     if getattr(option, "dist", "no") != "no" and (getattr(option, "numprocesses", None) or getattr(option, "tx", None)):
-        return "controller"
-    return "single"
+        return Role.CONTROLLER
+    return Role.SINGLE
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -114,17 +133,17 @@ class CorpusErrorItem(_Item):
 class DmlPlugin:
     """Maps one conformance Session to pytest: options in, items out, records to outcomes."""
 
-    def __init__(self, config: pytest.Config, role: str):
+    def __init__(self, config: pytest.Config, role: Role):
         self.config, self.role = config, role
         values = {o.name: config.getoption(plugin_dest(o)) for o in OPTIONS if o.plugin}
         try:
             # Under xdist the parallelism is the xdist workers': one case worker each, unless --dml-jobs.
             self.session = Session(
                 RunConfig.from_values(values),
-                execute=role != "controller",
-                write=role != "worker",
+                execute=role.executes,
+                write=role.writes,
                 plugin=True,
-                jobs_default=1 if role != "single" else None,
+                jobs_default=1 if role is not Role.SINGLE else None,
             )
         except UsageError as e:
             raise pytest.UsageError(str(e)) from None
@@ -136,43 +155,25 @@ class DmlPlugin:
         # pytest's own code) it interrupts at once, as pytest's own.  Either way the footer says so.
         self.waiting = False
         self.stop = Stop(urgent=lambda: not self.waiting)
+        # What the end of the session makes (pytest_sessionfinish) and the terminal summary prints.
+        self.results: Results | None = None
+        self.report: Path | None = None
+        self.errors: list[str] = []  # the report or the expectations update could not be written
+        self.update_lines: list[str] = []
 
     # -- start and header --------------------------------------------------------------------------
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        if self.role == "controller" or self.config.getoption("collectonly"):
+        if self.role is Role.CONTROLLER or self.config.getoption("collectonly"):
             return
         try:
             self.session.start()
         except BackendStartError as e:
             raise pytest.UsageError(f"--dml-backend {self.session.config.backend} cannot start: {e}") from None
-        if self.role == "single":
+        if self.role is Role.SINGLE:
             self.stop.install()
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
-        s, c = self.session, self.session.config
-        info = s.info
-        versions = ", ".join(f"{k} {v}" for k, v in info.versions.items()) if info else "started in the xdist workers"
-        from .report.html import device_line
-        from .run.identity import short as identity_short
-
-        device = device_line(info.versions) if info else ""
-        lines = [
-            f"dml-conformance: backend {c.backend} ({versions or 'no versions reported'})",
-            *([f"dml-conformance: device {device}"] if device else []),
-            *([f"dml-conformance: identity {identity_short(s.identity)}"] if s.identity else []),
-            *([f"dml-conformance: WARNING {s.identity_mismatch}"] if s.identity_mismatch else []),
-            f"dml-conformance: feature level {c.feature_level or (info.feature_level if info else 'the backend')}, "
-            f"profile {c.profile}, --dml-seed={c.seed}, {len(s.selection.works)} cases"
-            + (f" (shard {c.shard})" if c.shard else "")
-            + f", {c.hypothesis_count} Hypothesis examples per "
-            f"operator, {s.jobs} case worker(s)" + (" per xdist worker" if self.role == "controller" else ""),
-        ]
-        if s.write:
-            lines.append(
-                f"dml-conformance: results {s.results_path or 'in ' + c.out}"
-                + (f", report {s.report_path}" if s.report_path else "")
-            )
-        return lines
+        return [line.text for line in banner_lines(self.session, per_xdist_worker=self.role is Role.CONTROLLER)]
 
     # -- collection -----------------------------------------------------------------------------------
     @pytest.hookimpl(tryfirst=True)
@@ -189,11 +190,11 @@ class DmlPlugin:
     # -- running --------------------------------------------------------------------------------------
     def run_item(self, item: UnitItem) -> None:
         s = self.session
-        if self.role == "single" and not self.submitted:
+        if self.role is Role.SINGLE and not self.submitted:
             # Everything left to run, in pytest's order: the workers run ahead of the items.
             s.submit(s.ordered([i.work for i in item.session.items if isinstance(i, UnitItem)]))
             self.submitted = True
-        elif self.role == "worker":
+        elif self.role is Role.WORKER:
             s.submit([item.work])
         self.waiting = True
         try:
@@ -204,7 +205,7 @@ class DmlPlugin:
             self.waiting = False
         if record is None or self.stop.reason:
             raise KeyboardInterrupt(self.stop.reason)
-        if self.role == "worker":
+        if self.role is Role.WORKER:
             item.user_properties.append((RECORD_PROPERTY, record.to_line()))
             if not self.info_sent and s.info is not None:
                 item.user_properties.append((INFO_PROPERTY, json.dumps(s.info.__dict__)))
@@ -238,7 +239,7 @@ class DmlPlugin:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """The controller under xdist: write what the workers send (or a crash for an item whose worker died)."""
-        if self.role != "controller":
+        if self.role is not Role.CONTROLLER:
             return
         props = dict(report.user_properties)
         if INFO_PROPERTY in props and self.session.info is None:
@@ -271,8 +272,7 @@ class DmlPlugin:
             else ("pytest stopped early" if session.shouldstop or session.shouldfail else None)
         )
         self.results = self.session.finish(stopped=stopped, interrupted=interrupted, exitstatus=int(exitstatus))
-        self.report = None
-        if self.role == "worker" or (self.session.writer is None and not self.session.records):
+        if self.role is Role.WORKER or (self.session.writer is None and not self.session.records):
             return
         from .report.html import ReportError, write_report
 
@@ -280,7 +280,7 @@ class DmlPlugin:
             if self.session.report_path is not None:
                 self.report = write_report([self.results], self.session.report_path)
         except ReportError as e:
-            self.report_error = str(e)
+            self.errors.append(str(e))
         if self.results.verdict() is Verdict.UNTESTED and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED  # nothing tested is not a pass
         self.update_lines = self._update_expectations()
@@ -288,50 +288,26 @@ class DmlPlugin:
     def _update_expectations(self) -> list[str]:
         """--dml-update-expectations: written here, printed in the summary (an error as the line it says)."""
         config = self.session.config
-        if not config.update_expectations:
+        if not config.update_expectations or self.results is None:
             return []
         from .report.baseline import BaselineError, update_lines
 
         try:
             return update_lines(self.results, Path(config.expectations or ""), Path(config.update_expectations))
         except BaselineError as e:
-            self.report_error = str(e)
+            self.errors.append(str(e))
             return []
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self.stop.restore()
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-        if self.role == "worker" or not hasattr(self, "results") or self.session.writer is None:
+        if self.role is Role.WORKER or self.results is None or self.session.writer is None:
             return
         tr = terminalreporter
         tr.section("dml-conformance")
-        counts = self.results.counts()
-        tr.write_line(
-            "  ".join(f"{c.value}: {n}" for c, n in sorted(counts.items(), key=lambda kv: kv[0].value))
-            or "no cases run"
+        lines = summary_lines(
+            self.session, self.results, self.report, errors=self.errors, update_lines=self.update_lines
         )
-        for w in self.results.footer.unmatched_waivers if self.results.footer else ():
-            tr.write_line(
-                f"warning: waiver {w.get('id') or str(w.get('prefix')) + '*'!r} ({w.get('reason')}) matches "
-                "no case of this run",
-                yellow=True,
-            )
-        for warning in self.results.footer.warnings if self.results.footer else ():
-            tr.write_line(f"warning: {warning}", yellow=True)
-        if self.session.write_error is not None:
-            tr.write_line(f"error: {self.session.write_failure}", red=True)
-        if getattr(self, "report_error", None):
-            tr.write_line(f"error: {self.report_error}", red=True)
-        for line in getattr(self, "update_lines", ()):
-            tr.write_line(line)
-        verdict = self.results.verdict()
-        parts = self.results.part_verdicts()
-        tr.write_line(
-            f"verdict: {verdict.value}"
-            + (": no case executed" if verdict is Verdict.UNTESTED else "")
-            + (f" ({parts})" if parts else "")
-        )
-        tr.write_line(f"results: {self.session.results_path}")
-        if self.report is not None:
-            tr.write_line(f"report:  {self.report}")
+        for line in lines:
+            tr.write_line(line.text, yellow=line.level is Level.WARNING, red=line.level is Level.ERROR)

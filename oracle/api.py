@@ -7,22 +7,20 @@ descriptor from numpy arrays the way a caller of directml.h would fill the struc
 
 from __future__ import annotations
 
-import dataclasses
-import math
 from collections.abc import Sequence
 from typing import cast
 
 import numpy as np
 
-from . import core, layout, op_padding1, op_slice1
+from . import core, layout, op_slice1
 from .checks import TensorDesc, as_ints
+from .descriptor_json import JsonDescriptor
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_split import SplitDesc
-from .padding_value import float32_bits, float32_from_bits
 from .registry import DESCRIPTOR_TYPES, REGISTRY, OperatorModule
 from .size import check_size
 from .tables import DataType, FeatureLevel
@@ -88,7 +86,7 @@ def unspecified(desc: Descriptor) -> list[str]:
     return _module(desc).unspecified(desc) + layout.unspecified(desc)
 
 
-# --- the four functions -------------------------------------------------------------------
+# --- one function per operator ------------------------------------------------------------
 
 
 def _input_desc(input: np.ndarray) -> tuple[np.ndarray, TensorDesc]:
@@ -97,7 +95,7 @@ def _input_desc(input: np.ndarray) -> tuple[np.ndarray, TensorDesc]:
 
 
 # The descriptors with their outputs derived from the fields, as the pages define them: the one place
-# the output tensors are worked out (the four functions below, the stress profile and scripts use these).
+# the output tensors are worked out (the functions below, the stress profile and scripts use these).
 
 
 def slice_desc(input_tensor: TensorDesc, offsets, sizes, strides) -> SliceDesc:
@@ -204,115 +202,16 @@ def join(inputs, axis, *, feature_level=None) -> np.ndarray:
     return compute(desc, [x for x, _ in pairs], feature_level=feature_level)[0]
 
 
-# --- descriptors as JSON (the case format's "descriptor" object) ---------------------------
-
-
-def padding_value_to_json(value: np.float32) -> float | str:
-    """A float32 as JSON: a number when it round-trips, else its bits ("0x7fc00001") for NaN payloads."""
-    value = np.float32(value)
-    if math.isnan(value):
-        bits = float32_bits(value)
-        return "nan" if bits == 0x7FC00000 else f"0x{bits:08x}"
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return float(value)
-
-
-def padding_value_from_json(value: float | int | str) -> np.float32:
-    if isinstance(value, bool):
-        raise ValueError(f"padding_value={value!r} is not a number")
-    if isinstance(value, (int, float)):
-        return np.float32(value)
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text.startswith("0x"):
-            return float32_from_bits(int(text, 16))
-        if text in ("nan", "inf", "-inf", "+inf"):
-            return np.float32(float(text))
-    raise ValueError(f"padding_value={value!r}: expected a number, 'nan', 'inf', '-inf' or float32 bits '0x........'")
-
-
-def scalar_to_json(value: np.generic, data_type: DataType) -> int | float | str:
-    """A typed PaddingValue (PADDING1) as JSON: an integer exactly; a float as a number when it round-trips,
-    else "nan", "inf", "-inf" or its bits in the type's width ("0x7ff8000000000001")."""
-    if not data_type.is_float:
-        return int(value)
-    number = float(value)
-    if math.isnan(number):
-        width = np.asarray(value).itemsize * 2
-        return f"0x{op_padding1.scalar_bits(value):0{width}x}"
-    if math.isinf(number):
-        return "inf" if number > 0 else "-inf"
-    return number
-
-
-def scalar_from_json(value: int | float | str, data_type: DataType) -> np.generic:
-    """Inverse of scalar_to_json; a value the type cannot hold exactly is a ValueError naming it."""
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text.startswith("0x") and data_type.is_float:
-            bits = int(text, 16)
-            width = data_type.numpy.itemsize
-            if bits >= 1 << (8 * width):
-                raise ValueError(f"padding_value={value!r} has more bits than {data_type.value}")
-            return cast(np.generic, np.array(bits, dtype=f"<u{width}").view(data_type.numpy)[()])
-        if text in ("nan", "inf", "-inf", "+inf") and data_type.is_float:
-            return data_type.numpy.type(float(text))
-        raise ValueError(
-            f"padding_value={value!r}: expected a number, or for a float type 'nan', 'inf', '-inf' or bits"
-        )
-    return op_padding1.scalar(value, data_type)
+# --- descriptors as JSON (the case format's "descriptor" object): each descriptor type's own -------------
 
 
 def descriptor_to_json(desc: Descriptor) -> dict:
-    out: dict = {}
-    for field in dataclasses.fields(desc):
-        value = getattr(desc, field.name)
-        if isinstance(value, TensorDesc):
-            out[field.name] = value.to_json()
-        elif isinstance(value, tuple) and value and isinstance(value[0], TensorDesc):
-            out[field.name] = [t.to_json() for t in value]
-        elif isinstance(value, (PaddingMode, DataType)):
-            out[field.name] = value.value
-        elif field.name == "padding_value" and isinstance(desc, Padding1Desc):
-            out[field.name] = scalar_to_json(value, desc.padding_value_data_type)
-        elif field.name == "padding_value":
-            out[field.name] = padding_value_to_json(value)
-        elif isinstance(value, tuple):
-            out[field.name] = list(value)
-        else:
-            out[field.name] = value
-    return out
+    """The descriptor's JSON object: its type's `to_json` (oracle.descriptor_json)."""
+    return desc.to_json()
 
 
 def descriptor_from_json(operator: str, obj: dict) -> Descriptor:
-    """Build a descriptor from its JSON object; unknown or missing fields raise KeyError naming them."""
+    """Build a descriptor of `operator` from its JSON object; unknown or missing fields raise KeyError naming them."""
     if operator not in DESCRIPTOR_TYPES:
         raise KeyError(f"operator {operator!r} is not one of {', '.join(DESCRIPTOR_TYPES)}")
-    cls = DESCRIPTOR_TYPES[operator]
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(obj) - set(fields))
-    if unknown:
-        raise KeyError(f"unknown field(s) {', '.join(unknown)} for {operator}; expected {', '.join(fields)}")
-    missing = [n for n, f in fields.items() if n not in obj and f.default is dataclasses.MISSING]
-    if missing:
-        raise KeyError(f"missing field(s) {', '.join(missing)} for {operator}")
-    kwargs: dict[str, object] = {}
-    for name, value in obj.items():
-        if name in ("input_tensor", "output_tensor"):
-            kwargs[name] = TensorDesc.from_json(value)
-        elif name in ("output_tensors", "input_tensors"):
-            kwargs[name] = tuple(TensorDesc.from_json(t) for t in value)
-        elif name == "padding_value" and cls is Padding1Desc:
-            kwargs[name] = scalar_from_json(value, DataType.parse(obj["padding_value_data_type"]))
-        elif name == "padding_value":
-            kwargs[name] = padding_value_from_json(value)
-        elif name == "padding_value_data_type":
-            kwargs[name] = DataType.parse(value)
-        elif name == "padding_mode":
-            kwargs[name] = PaddingMode.parse(value)
-        elif isinstance(value, list):
-            kwargs[name] = tuple(value)
-        else:
-            kwargs[name] = value
-    return cls(**kwargs)
+    return cast(Descriptor, cast("type[JsonDescriptor]", DESCRIPTOR_TYPES[operator]).from_json(obj))

@@ -1,4 +1,4 @@
-"""What the four operators share: per-axis index maps, strided copies, and the literal walk.
+"""What the operators share: per-axis index maps, strided copies, and the literal walk.
 
 Every operator is "for each output coordinate, per axis, which input coordinate?".
 An operator module supplies `index_maps(desc)`: one lazy sequence per axis, mapping output

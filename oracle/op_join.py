@@ -23,6 +23,7 @@ from .checks import (
     check_sizes,
     check_support,
 )
+from .descriptor_json import TENSOR, TENSORS, JsonDescriptor
 from .tables import (
     ALL_DATA_TYPES,
     FL30_TYPES,
@@ -50,7 +51,7 @@ TABLES = OperatorTables(
 
 
 @dataclass(frozen=True)
-class JoinDesc:
+class JoinDesc(JsonDescriptor):
     """Mirrors DML_JOIN_OPERATOR_DESC; `input_count` None means len(input_tensors)."""
 
     input_tensors: tuple[TensorDesc, ...]
@@ -59,6 +60,7 @@ class JoinDesc:
     input_count: int | None = None
 
     operator = OPERATOR
+    JSON_FIELDS = {"input_tensors": TENSORS, "output_tensor": TENSOR}
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "input_tensors", tuple(self.input_tensors))

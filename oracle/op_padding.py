@@ -12,6 +12,7 @@ hold all three equal.
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,8 @@ from .checks import (
     check_uint,
     fail,
 )
-from .padding_value import as_float32, convert_padding_value, float32_bits
+from .descriptor_json import TENSOR, FieldJson, JsonDescriptor, enumeration
+from .padding_value import as_float32, convert_padding_value, float32_bits, float32_from_bits
 from .tables import (
     ALL_DATA_TYPES,
     FL30_TYPES,
@@ -76,8 +78,42 @@ class PaddingMode(enum.Enum):
         )
 
 
+# --- PaddingValue as JSON (the case format): a FLOAT, with NaN payloads as their bits -----------------
+
+
+def padding_value_to_json(value: np.float32) -> float | str:
+    """A float32 as JSON: a number when it round-trips, else its bits ("0x7fc00001") for NaN payloads."""
+    value = np.float32(value)
+    if math.isnan(value):
+        bits = float32_bits(value)
+        return "nan" if bits == 0x7FC00000 else f"0x{bits:08x}"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return float(value)
+
+
+def padding_value_from_json(value: float | int | str) -> np.float32:
+    if isinstance(value, bool):
+        raise ValueError(f"padding_value={value!r} is not a number")
+    if isinstance(value, (int, float)):
+        return np.float32(value)
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text.startswith("0x"):
+            return float32_from_bits(int(text, 16))
+        if text in ("nan", "inf", "-inf", "+inf"):
+            return np.float32(float(text))
+    raise ValueError(f"padding_value={value!r}: expected a number, 'nan', 'inf', '-inf' or float32 bits '0x........'")
+
+
+PADDING_MODE = enumeration(PaddingMode.parse)
+FLOAT32_VALUE = FieldJson(
+    lambda value, desc: padding_value_to_json(value), lambda value, obj: padding_value_from_json(value)
+)
+
+
 @dataclass(frozen=True)
-class PaddingDesc(OneInOneOut):
+class PaddingDesc(OneInOneOut, JsonDescriptor):
     """Mirrors DML_PADDING_OPERATOR_DESC.  padding_value is a 32-bit FLOAT, as in the struct."""
 
     input_tensor: TensorDesc
@@ -89,6 +125,12 @@ class PaddingDesc(OneInOneOut):
     dimension_count: int | None = None
 
     operator = OPERATOR
+    JSON_FIELDS = {
+        "input_tensor": TENSOR,
+        "output_tensor": TENSOR,
+        "padding_mode": PADDING_MODE,
+        "padding_value": FLOAT32_VALUE,
+    }
     ARRAYS = ("start_padding", "end_padding")
     UINT_ARRAYS = ARRAYS
 

@@ -11,15 +11,17 @@ descriptor's value as the fill.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from . import op_padding
 from .checks import OneInOneOut, TensorDesc, fail
-from .op_padding import PaddingMode, check_geometry, check_output_sizes, mode_unspecified
+from .descriptor_json import DATA_TYPE, TENSOR, FieldJson, JsonDescriptor
+from .op_padding import PADDING_MODE, PaddingMode, check_geometry, check_output_sizes, mode_unspecified
 from .tables import ALL_DATA_TYPES, RANKS_1_8, DataType, FeatureLevel, OperatorTables, SupportRow
 
 OPERATOR = "PADDING1"
@@ -62,8 +64,50 @@ def scalar_bits(value: np.generic) -> int:
     return int(array.view(np.dtype(f"<u{array.itemsize}"))[()])
 
 
+# --- PaddingValue as JSON (the case format): exact in its own type ------------------------------------
+
+
+def scalar_to_json(value: np.generic, data_type: DataType) -> int | float | str:
+    """A typed PaddingValue (PADDING1) as JSON: an integer exactly; a float as a number when it round-trips,
+    else "nan", "inf", "-inf" or its bits in the type's width ("0x7ff8000000000001")."""
+    if not data_type.is_float:
+        return int(value)
+    number = float(value)
+    if math.isnan(number):
+        width = np.asarray(value).itemsize * 2
+        return f"0x{scalar_bits(value):0{width}x}"
+    if math.isinf(number):
+        return "inf" if number > 0 else "-inf"
+    return number
+
+
+def scalar_from_json(value: int | float | str, data_type: DataType) -> np.generic:
+    """Inverse of scalar_to_json; a value the type cannot hold exactly is a ValueError naming it."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text.startswith("0x") and data_type.is_float:
+            bits = int(text, 16)
+            width = data_type.numpy.itemsize
+            if bits >= 1 << (8 * width):
+                raise ValueError(f"padding_value={value!r} has more bits than {data_type.value}")
+            return cast(np.generic, np.array(bits, dtype=f"<u{width}").view(data_type.numpy)[()])
+        if text in ("nan", "inf", "-inf", "+inf") and data_type.is_float:
+            return data_type.numpy.type(float(text))
+        raise ValueError(
+            f"padding_value={value!r}: expected a number, or for a float type 'nan', 'inf', '-inf' or bits"
+        )
+    return scalar(value, data_type)
+
+
+# Read with the padding_value_data_type of the same object: the value's form depends on it.
+TYPED_VALUE = FieldJson(
+    lambda value, desc: scalar_to_json(value, desc.padding_value_data_type),
+    lambda value, obj: scalar_from_json(value, DataType.parse(obj["padding_value_data_type"])),
+)
+
+
 @dataclass(frozen=True)
-class Padding1Desc(OneInOneOut):
+class Padding1Desc(OneInOneOut, JsonDescriptor):
     """Mirrors DML_PADDING1_OPERATOR_DESC.  padding_value is a numpy scalar of padding_value_data_type."""
 
     input_tensor: TensorDesc
@@ -76,6 +120,13 @@ class Padding1Desc(OneInOneOut):
     dimension_count: int | None = None
 
     operator = OPERATOR
+    JSON_FIELDS = {
+        "input_tensor": TENSOR,
+        "output_tensor": TENSOR,
+        "padding_mode": PADDING_MODE,
+        "padding_value_data_type": DATA_TYPE,
+        "padding_value": TYPED_VALUE,
+    }
     ARRAYS = ("start_padding", "end_padding")
     UINT_ARRAYS = ARRAYS
 

@@ -16,6 +16,7 @@ from .checks import (
     check_uint,
     fail,
 )
+from .descriptor_json import TENSOR, JsonDescriptor
 from .tables import (
     ALL_DATA_TYPES,
     FL30_TYPES,
@@ -44,7 +45,7 @@ TABLES = OperatorTables(
 
 
 @dataclass(frozen=True)
-class SliceDesc(OneInOneOut):
+class SliceDesc(OneInOneOut, JsonDescriptor):
     """Mirrors DML_SLICE_OPERATOR_DESC; `dimension_count` None means len(offsets)."""
 
     input_tensor: TensorDesc
@@ -55,6 +56,7 @@ class SliceDesc(OneInOneOut):
     dimension_count: int | None = None
 
     operator = OPERATOR
+    JSON_FIELDS = {"input_tensor": TENSOR, "output_tensor": TENSOR}
     ARRAYS = ("offsets", "sizes", "strides")
     UINT_ARRAYS = ARRAYS
 

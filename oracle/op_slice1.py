@@ -20,6 +20,7 @@ from .checks import (
     check_uint,
     fail,
 )
+from .descriptor_json import TENSOR, JsonDescriptor
 from .tables import (
     ALL_DATA_TYPES,
     FL30_TYPES,
@@ -48,7 +49,7 @@ TABLES = OperatorTables(
 
 
 @dataclass(frozen=True)
-class Slice1Desc(OneInOneOut):
+class Slice1Desc(OneInOneOut, JsonDescriptor):
     """Mirrors DML_SLICE1_OPERATOR_DESC (InputWindowOffsets/Sizes/Strides as window_*)."""
 
     input_tensor: TensorDesc
@@ -61,6 +62,7 @@ class Slice1Desc(OneInOneOut):
     dimension_count: int | None = None
 
     operator = OPERATOR
+    JSON_FIELDS = {"input_tensor": TENSOR, "output_tensor": TENSOR}
     ARRAYS = ("window_offsets", "window_sizes", "window_strides")
     UINT_ARRAYS = ("window_offsets", "window_sizes")  # InputWindowStrides is INT (E-SLICE1-1)
 

@@ -22,6 +22,7 @@ from .checks import (
     check_support,
     fail,
 )
+from .descriptor_json import TENSOR, TENSORS, JsonDescriptor
 from .tables import (
     ALL_DATA_TYPES,
     FL30_TYPES,
@@ -50,7 +51,7 @@ TABLES = OperatorTables(
 
 
 @dataclass(frozen=True)
-class SplitDesc:
+class SplitDesc(JsonDescriptor):
     """Mirrors DML_SPLIT_OPERATOR_DESC; `output_count` None means len(output_tensors)."""
 
     input_tensor: TensorDesc
@@ -59,6 +60,7 @@ class SplitDesc:
     output_count: int | None = None
 
     operator = OPERATOR
+    JSON_FIELDS = {"input_tensor": TENSOR, "output_tensors": TENSORS}
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "output_tensors", tuple(self.output_tensors))

@@ -24,7 +24,7 @@ from .tables import DataType, FeatureLevel, OperatorTables, SupportRow, beyond_s
 
 class OperatorModule(Protocol):
     """What an operator module provides.  `desc` is its own DESCRIPTOR class (Any here: each
-    module's functions take their concrete class, which a Protocol over all four cannot name)."""
+    module's functions take their concrete class, which a Protocol over all of them cannot name)."""
 
     @property
     def OPERATOR(self) -> str: ...

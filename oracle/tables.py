@@ -16,7 +16,7 @@ import numpy as np
 
 
 class DataType(enum.Enum):
-    """DML_TENSOR_DATA_TYPE members used by the four operators (COMMON.3)."""
+    """DML_TENSOR_DATA_TYPE members used by the operators (COMMON.3)."""
 
     FLOAT64 = "FLOAT64"
     FLOAT32 = "FLOAT32"
@@ -57,9 +57,9 @@ class DataType(enum.Enum):
                 return cls[key]
             try:
                 return cls.from_numpy(np.dtype(value))
-            except TypeError:
+            except (TypeError, SyntaxError):  # numpy reads "9999..." as an integer literal: past its digit limit
                 pass
-            raise ValueError(f"unknown data type {value!r}; expected one of {', '.join(cls.__members__)}")
+            raise ValueError(f"unknown data type {value[:80]!r}; expected one of {', '.join(cls.__members__)}")
         return cls.from_numpy(np.dtype(value))
 
     @classmethod

@@ -158,9 +158,29 @@ class PythonSessions:
             )
 
     @classmethod
-    def directml(cls, *, adapter: str | None = None, settings: SessionSettings = SessionSettings()) -> PythonSessions:
-        """The module on DmlExecutionProvider.  `device_id` is always given (the adapter's index, default 0):
-        without it ORT picks the adapter through dxcore.dll, which Wine 8 lacks."""
+    def directml(
+        cls,
+        *,
+        adapter: str | None = None,
+        adapter_kind: str | None = None,
+        performance_preference: str | None = None,
+        settings: SessionSettings = SessionSettings(),
+    ) -> PythonSessions:
+        """The module on DmlExecutionProvider.  With `adapter_kind`, ORT chooses as an application selecting an NPU
+        does: its provider options `device_filter` and `performance_preference` (ORT lists the adapters through
+        DXCore).  Otherwise `device_id` is always given (the adapter's DXGI index, default 0): without it ORT
+        picks the adapter through dxcore.dll, which Wine 8 lacks."""
+        if adapter_kind is not None or performance_preference is not None:
+            if adapter is not None:
+                raise BackendUnavailable(
+                    f"--adapter {adapter} with --adapter-kind/--ort-performance-preference: the python host gives "
+                    "DmlExecutionProvider either a device_id or a device filter, not both (--ort-host worker takes both)"
+                )
+            options = {
+                "device_filter": adapter_kind or "gpu",
+                "performance_preference": performance_preference or "default",
+            }
+            return cls(DML, settings, provider_options=options)
         if adapter is not None and not adapter.isdigit():
             raise BackendUnavailable(
                 f"--adapter {adapter}: the python host picks an adapter by index only (DmlExecutionProvider's "
@@ -230,16 +250,26 @@ class WorkerSessions:
         *,
         dml_dll: str | None = None,
         adapter: str | None = None,
+        adapter_kind: str | None = None,
+        performance_preference: str | None = None,
         ort_dll: str | None = None,
         settings: SessionSettings = SessionSettings(),
         timeout: float = 600.0,
         recycle_descriptor_heaps: bool | None = None,
     ):
-        from .directml.backend import NativeProgram
+        from .directml.program import NativeProgram
 
         self.settings = settings
         self.timeout = timeout
-        self.program = NativeProgram("ort_worker", dml_dll=dml_dll, adapter=adapter, ort_dll=ort_dll)
+        self.program = NativeProgram(
+            "ort_worker",
+            dml_dll=dml_dll,
+            adapter=adapter,
+            # ORT's own selection is probed for a kind: a preference alone asks about GPUs, ORT's default filter.
+            adapter_kind=adapter_kind or ("gpu" if performance_preference else None),
+            ort_dll=ort_dll,
+            extra=["--ort-performance-preference", performance_preference] if performance_preference else [],
+        )
         self.info = self.program.info
         # Off unless asked: under Wine the worker runs with VKD3D_CONFIG=virtual_heaps (backend.NativeProgram), which
         # makes a heap cost microseconds and the worker 0.18 GB instead of 1.6 GB, with the same bytes (measured on
@@ -309,6 +339,12 @@ class WorkerSessions:
             "provider": DML,
             "ort_host": "worker",
             "route": "ort_worker (ONNX Runtime's C API, one DirectML device for every session)",
+            # With --adapter-kind: the adapter ORT's own device filter takes (DML2), against the one sessions run on.
+            **(
+                {"ort_device_selection": str(self.info["ort_device_selection"]).strip()}
+                if self.info.get("ort_device_selection")
+                else {}
+            ),
             "descriptor_heaps": self._heap_policy(),
             **self.program.versions(),
         }
@@ -338,6 +374,8 @@ def open_sessions(
     adapter: str | None,
     settings: SessionSettings,
     recycle_descriptor_heaps: bool | None = None,
+    adapter_kind: str | None = None,
+    performance_preference: str | None = None,
 ) -> Sessions:
     """The host --ort-host names; by default the worker where it can start, else the module (a Windows machine
     with no built programs and no compiler still runs ORT's DirectML provider)."""
@@ -346,14 +384,21 @@ def open_sessions(
     if host in (None, "worker"):
         try:
             return WorkerSessions(
-                dml_dll=dml_dll, adapter=adapter, settings=settings, recycle_descriptor_heaps=recycle_descriptor_heaps
+                dml_dll=dml_dll,
+                adapter=adapter,
+                adapter_kind=adapter_kind,
+                performance_preference=performance_preference,
+                settings=settings,
+                recycle_descriptor_heaps=recycle_descriptor_heaps,
             )
         except BackendUnavailable as e:
             if host == "worker" or dml_dll is not None:
                 raise
             worker_error = e
     try:
-        return PythonSessions.directml(adapter=adapter, settings=settings)
+        return PythonSessions.directml(
+            adapter=adapter, adapter_kind=adapter_kind, performance_preference=performance_preference, settings=settings
+        )
     except BackendUnavailable as e:
         if host == "python":
             raise
@@ -399,7 +444,9 @@ class _Item:
 
 
 class OnnxRuntimeDirectMLBackend(Backend):
-    """ORT's DirectML provider alone, batches of cases per session.  `dml_dll`/`adapter` as for `directml`."""
+    """ORT's DirectML provider alone, batches of cases per session.  `dml_dll`/`adapter`/`adapter_kind` as for
+    `directml`; `ort_performance_preference` (default, high_performance, minimum_power) with the kind is ORT's own
+    device selection (OrtDmlDeviceOptions, the python host's provider options)."""
 
     name = "onnxruntime-directml"
     # One worker process: each holds a descriptor heap of ~1.5 GB under vkd3d, and two measured no faster on 2 cores
@@ -413,6 +460,8 @@ class OnnxRuntimeDirectMLBackend(Backend):
         *,
         dml_dll: str | None = None,
         adapter: str | None = None,
+        adapter_kind: str | None = None,
+        ort_performance_preference: str | None = None,
         ort_host: str | None = None,
         sessions: Sessions | None = None,
         batch_size: int = BATCH_SIZE,
@@ -436,6 +485,8 @@ class OnnxRuntimeDirectMLBackend(Backend):
             ort_host,
             dml_dll=dml_dll,
             adapter=adapter,
+            adapter_kind=adapter_kind,
+            performance_preference=ort_performance_preference,
             settings=self.settings,
             recycle_descriptor_heaps=recycle_descriptor_heaps,
         )

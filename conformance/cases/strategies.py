@@ -1,4 +1,4 @@
-"""Hypothesis strategies for the four operators: valid cases and invalid descriptors.
+"""Hypothesis strategies for every operator: valid cases and invalid descriptors.
 
     from conformance.cases.strategies import valid_cases, invalid_cases
     @given(valid_cases("PADDING", padding_mode="REFLECTION", rank=st.integers(1, 3)))
@@ -126,7 +126,7 @@ def valid_cases(
     padding_mode: PaddingMode | str | st.SearchStrategy | None = None,
     max_elements: int = values.MAX_ELEMENTS,
 ) -> st.SearchStrategy[CaseSpec]:
-    """Valid cases (descriptor, one input, feature level) of `operator` (None: any of the four).
+    """Valid cases (descriptor, one input, feature level) of `operator` (None: any operator).
 
     Without `feature_level`, each case is run at the oldest level that supports its data
     type and rank (oracle.tables.min_feature_level) or at a newer one; with it, data type

@@ -82,7 +82,7 @@ R = TypeVar("R", bound=Waivable)
 
 KNOWN_ISSUES_DIR = Path(__file__).resolve().parents[1] / "known_issues"  # conformance/known_issues/
 SCHEMA_VERSION = 1
-INTERNAL_WAIVER_FIELDS = ("source",)  # Waiver fields the loader fills in, never written in a file
+INTERNAL_WAIVER_FIELDS = ("source", "index")  # Waiver fields the loader fills in, never written in a file
 WHEN_FIELDS = {"operator", "data_type", "category", "mismatch", "descriptor_contains", "reached_operator"}
 MISMATCH_KINDS = {"nan-payload-only", *DEVIATIONS}
 
@@ -105,6 +105,7 @@ class Waiver:
     expires: str | None = None  # YYYY-MM-DD: from that day it no longer waives (the run lists it)
     # A known flake's rate as seen: {"failed": F, "attempts": N} over the --retries runs `baseline` read.
     flaky_rate: dict[str, int] = field(default_factory=dict)
+    index: int = -1  # its place in `source`'s waivers: what a message names ($.waivers[index]), whatever came before
 
     def expired(self, today: str | None = None) -> bool:
         return self.expires is not None and (today or datetime.date.today().isoformat()) >= self.expires
@@ -232,7 +233,8 @@ def load_expectations(path: str | Path) -> Expectations:
         raise ExpectationsError(path, *found)
     # The schema's waiver fields are the Waiver dataclass's (conformance.schema_build): a new field needs no code here.
     waivers = [
-        Waiver(**{**entry, "when": dict(entry.get("when", {})), "source": str(path)}) for entry in obj["waivers"]
+        Waiver(**{**entry, "when": dict(entry.get("when", {})), "source": str(path), "index": i})
+        for i, entry in enumerate(obj["waivers"])
     ]
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
 

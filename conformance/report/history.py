@@ -7,7 +7,8 @@ needs, fast enough for fifty full-profile runs) and lists:
 
 - each case whose category changed between two runs where it ran, with its category in every run,
   the first run where it changed, the runs where it regressed (from not failing to failing) and where
-  it was fixed (back);
+  it was fixed (back); a waived case counts as failing there (a known failure: fail -> waived is a change,
+  neither a fix nor a regression);
 - as a candidate flake, a case that came back to a category it had left and then left it again
   (pass, fail, pass, fail), or that a run recorded as `flaky`; a regression later fixed (pass, fail,
   pass) is not one;
@@ -54,6 +55,13 @@ LETTERS = {
 ABSENT = "-"
 # Runs up to this many: a page shows each cell's category in full; more, its letter (the title says it all).
 WORDS_UP_TO = 10
+
+
+def _broken(category: Category) -> bool:
+    """Failing, or waived: a waived case is a known failure, so fail -> waived is neither a fix nor a regression."""
+    return category.failing or category is Category.WAIVED
+
+
 # The runs where a case regressed (or was fixed) named at most; the rest counted.
 MAX_NAMED_RUNS = 4
 # A page lists at most this many changed cases (fifty runs of this many rows is already 15 MB of HTML);
@@ -233,8 +241,8 @@ def _change(case_id: str, seq: list[Outcome | None]) -> Change | None:
         [None if o is None else o.category for o in seq],
         ["" if o is None else o.reason for o in seq],
         steps[0][0],
-        [i for i, before, after in steps if after.failing and not before.failing],
-        [i for i, before, after in steps if before.failing and not after.failing],
+        [i for i, before, after in steps if _broken(after) and not _broken(before)],
+        [i for i, before, after in steps if _broken(before) and not _broken(after)],
         flake,
     )
 

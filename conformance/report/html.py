@@ -26,6 +26,8 @@ from ..run.identity import short as identity_short
 from ..run.outputs import ReportError  # noqa: F401 (re-exported: callers catch it from here)
 from ..run.record import CATEGORIES, Category, Record, Verdict
 from ..run.results import Results
+from ..run.summary import device_line, host_line, unmatched_user_waivers, waiver_name
+from ..run.unsupported import UnsupportedGroup, group_unsupported
 from .failures import MAX_REASON, attempts, failures
 from .grid import comparison
 from .heatmap import heat_grids, legend
@@ -39,6 +41,9 @@ MAX_LISTED_PER_ERRATUM = 25
 DEVICE_FIELDS = frozenset(
     {
         "adapter",
+        "adapter_kind",
+        "adapter_enumeration",
+        "d3d12_device_level",
         "adapter_ids",
         "driver_version",
         "d3d12_feature_level",
@@ -54,28 +59,6 @@ DEVICE_FIELDS = frozenset(
 
 def run_name(i: int, run: Results) -> str:
     return f"{i + 1}: {run.label}"
-
-
-def device_line(versions: dict) -> str:
-    """What produced the results, in one line: adapter, driver, DirectML.dll, and the translation stack."""
-    if not versions.get("adapter"):
-        return ""
-    parts = [
-        f"{versions['adapter']} ({versions.get('adapter_ids', '')}), driver {versions.get('driver_version')}, "
-        f"D3D12 {versions.get('d3d12_feature_level')}, shader model {versions.get('shader_model')}",
-        f"DirectML {versions.get('directml')} ({versions.get('directml_dll_path', '')})",
-    ]
-    if versions.get("wine"):
-        parts.append(f"Wine {versions['wine']}, vkd3d {versions.get('vkd3d')}, Mesa {versions.get('mesa')}")
-    return "; ".join(parts)
-
-
-def host_line(platform: dict) -> str:
-    """The host the suite ran on: 'Windows AMD64 (under Wine 8.0), Python 3.12.9'."""
-    text = f"{platform.get('system')} {platform.get('machine')}"
-    if platform.get("wine"):
-        text += f" (under Wine {platform['wine']})"
-    return text + (f", Python {platform['python']}" if platform.get("python") else "")
 
 
 def dml_name(operator: str) -> str:
@@ -113,6 +96,11 @@ class RunLine:
     alarms: tuple[str, ...]  # an expectations file of another identity applied anyway: red
     notes: tuple[str, ...]
     provenance: tuple[tuple[str, str], ...]  # (what, value): the whole header, once
+    unsupported: tuple[UnsupportedGroup, ...] = ()  # why cases were unsupported, largest group first
+
+    @property
+    def unsupported_total(self) -> int:
+        return sum(g.count for g in self.unsupported)
 
 
 def _selection(selection: dict) -> str:
@@ -146,8 +134,8 @@ def _notes(run: Results) -> tuple[tuple[str, ...], tuple[str, ...]]:
     notes = [n for n in h.notes if not n.startswith("identity mismatch")] + [*run.notes, *h.input_errors]
     if footer is not None:
         notes += [
-            f"waiver {w.get('id') or (str(w.get('prefix', '')) + '*')} matches no case ({w.get('reason')})"
-            for w in footer.unmatched_waivers
+            f"waiver {waiver_name(w)} ({w.get('reason')}) matches no case of this run"
+            for w in unmatched_user_waivers(run)
         ]
         if footer.stopped:
             notes.append(f"stopped: {footer.stopped}; {footer.not_run} case(s) not run")
@@ -200,6 +188,7 @@ def run_line(i: int, run: Results) -> RunLine:
         alarms,
         notes,
         _provenance(run, full),
+        tuple(group_unsupported(run.records, run.header.backend)),
     )
 
 

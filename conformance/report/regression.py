@@ -6,8 +6,8 @@ whose identity an earlier run (given before it) shares, the cases are compared w
 such earlier run: new failures (a case that now fails the run and did not), fixes (a case that
 failed and now does not), and other changed categories (fail -> crash, pass -> unsupported...).
 Nightly runs of one driver given in date order read as a history.  Runs of different identities
-(DirectML 1.13.1 and 1.15.4, two GPUs) are not one thing getting better or worse: the comparison
-grid compares them, and the view says which runs of one backend it left apart, and why.
+(DirectML 1.13.1 and 1.15.4, two GPUs, one machine's GPU and NPU) are not one thing getting better or worse: the
+comparison grid compares them, and the view says which runs of one backend it left apart, and why.
 Python computes the changes here; templates/report/regression.html.j2 draws them.  Reads
 results records only.
 """

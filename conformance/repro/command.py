@@ -156,7 +156,7 @@ def main(args: argparse.Namespace) -> int:
 
 def add_parser(sub) -> None:
     """The `repro` subcommand's options (cli.build_parser)."""
-    from ..run.options import SEED_TYPE
+    from ..run.options import PATH_TYPE, SEED_TYPE, TIMEOUT_TYPE
 
     rp = sub.add_parser(
         "repro",
@@ -170,11 +170,17 @@ def add_parser(sub) -> None:
     )
     where = rp.add_mutually_exclusive_group(required=True)
     where.add_argument(
-        "--cpp", metavar="DIR", help="write repro.cpp, CMakeLists.txt, build.cmd and build-mingw.sh here"
+        "--cpp",
+        type=PATH_TYPE,
+        metavar="DIR",
+        help="write repro.cpp, CMakeLists.txt, build.cmd and build-mingw.sh here",
     )
-    where.add_argument("--onnx", metavar="DIR", help="write model.onnx, test_data_set_0/ and run_onnx.py here")
+    where.add_argument(
+        "--onnx", type=PATH_TYPE, metavar="DIR", help="write model.onnx, test_data_set_0/ and run_onnx.py here"
+    )
     rp.add_argument(
         "--results",
+        type=PATH_TYPE,
         metavar="FILE",
         help="the results file of the run the case came from: its seed, case paths, --adapter and --dml-dll, its "
         "live examples, and its verdict on the case (compared with the reproducer's)",
@@ -184,9 +190,14 @@ def add_parser(sub) -> None:
     )
     rp.add_argument("--adapter", metavar="INDEX|NAME", help="the GPU (default: the run's, else the first)")
     rp.add_argument(
-        "--dml-dll", metavar="PATH", help="--run: the DirectML.dll to load (default: the run's, else the pinned one)"
+        "--dml-dll",
+        type=PATH_TYPE,
+        metavar="PATH",
+        help="--run: the DirectML.dll to load (default: the run's, else the pinned one)",
     )
-    rp.add_argument("--cases", action="append", metavar="PATH", help="where the case is, as `run --cases`")
+    rp.add_argument(
+        "--cases", action="append", type=PATH_TYPE, metavar="PATH", help="where the case is, as `run --cases`"
+    )
     rp.add_argument(
         "--seed",
         type=SEED_TYPE,
@@ -196,7 +207,7 @@ def add_parser(sub) -> None:
     )
     rp.add_argument(
         "--timeout",
-        type=float,
+        type=TIMEOUT_TYPE,
         default=600.0,
         metavar="SECONDS",
         help="--run: seconds the program may take. Default: %(default)r",

@@ -1,7 +1,7 @@
 """`repro --cpp DIR`: one C++ file on DirectML's API that runs one case and compares with the oracle.
 
 The program cannot disagree with the suite about what was run: its descriptor is generated from the
-request the `directml` backend sends its runner (conformance.backends.directml.backend.request), member by
+request the `directml` backend sends its runner (conformance.backends.directml.wire.request), member by
 member as DirectML.h declares the struct (STRUCTS; tests hold the table to the header), and its device code
 is the runner's own dml_common.h, copied in when the file is written (the regions marked `repro: omit` left
 out: the request protocol).  The fixed part that runs and compares is native/repro.cpp.in.  Beside it:
@@ -26,8 +26,9 @@ from oracle.op_padding import MODE_INTRODUCED, PaddingMode
 from oracle.version import VERSION
 
 from ..backends.base import Backend, Capabilities
-from ..backends.directml.backend import DEVICE_LOST, HRESULTS, inexpressible, input_payload, request
+from ..backends.directml.hresults import DEVICE_LOST, HRESULTS
 from ..backends.directml.toolchain import LIBS, NATIVE, Compiler, command
+from ..backends.directml.wire import inexpressible, input_payload, request
 from ..support.outputs import write_atomic
 from . import ReproError
 from .target import Target
@@ -383,7 +384,7 @@ def case_source(target: Target, req: dict, adapter: str | None) -> str:
         f"const char kOpenValidity[] = {c_string(', '.join(open_validity))};  // entries that leave validity open",
         f"const char kDefaultAdapter[] = {c_string(adapter or '')};",
         "",
-        "// HRESULTs with their names (conformance/backends/directml/backend.py HRESULTS).",
+        "// HRESULTs with their names (conformance/backends/directml/hresults.py HRESULTS).",
         f"const HresultName kHresults[] = {{\n    {hresults},\n}};",
         "",
         operator_source(req),

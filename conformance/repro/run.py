@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 from ..backends.base import BackendUnavailable
-from ..backends.directml.backend import XServer
 from ..backends.directml.build import find_compiler, find_directml_h
 from ..backends.directml.stack import discover
 from ..backends.directml.toolchain import command
+from ..backends.directml.xserver import XServer
 from ..support.processes import Tree
 from . import ReproError
 from .cpp import EXE, SOURCE

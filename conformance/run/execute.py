@@ -30,7 +30,7 @@ from ..judging import deviations
 from ..judging.buffers import judge_buffers
 from ..judging.compare import Comparison, compare_outputs
 from .jsontypes import safe_text
-from .large import judge_chunked, over_budget, oversized
+from .large import graph_over_budget, judge_chunked, over_budget, oversized
 from .record import Category, Observed, Record, TensorData, Tensors
 from .units import Work, blank_record
 
@@ -236,7 +236,7 @@ def _execute(
         record.set(Category.UNSUPPORTED, f"the case needs feature level {case.feature_level}; the run targets {level}")
         return
     if isinstance(case, Composition):
-        _execute_composition(case, backend, record, prefetched)
+        _execute_composition(case, backend, record, prefetched, max_bytes)
         return
     if isinstance(case, Case) and not case.valid:
         _execute_invalid(case, backend, record, prefetched)
@@ -387,9 +387,15 @@ def _execute_invalid(case: Case, backend: Backend, record: Record, prefetched: P
         record.set(Category(result.status), result.reason or f"backend said {result.status}")
 
 
-def _execute_composition(case: Composition, backend: Backend, record: Record, prefetched: Prefetched = None) -> None:
+def _execute_composition(
+    case: Composition, backend: Backend, record: Record, prefetched: Prefetched = None, max_bytes: int | None = None
+) -> None:
     """A small DML graph (conformance.cases.compositions): run by a backend that runs graphs (`run_graph`), judged
-    against the oracle's composition bit for bit."""
+    against the oracle's composition bit for bit; over --max-bytes (all its nodes' tensors) it is unsupported."""
+    reason = graph_over_budget(case.graph, backend, max_bytes)
+    if reason:
+        record.set(Category.UNSUPPORTED, reason)
+        return
     run_graph = getattr(backend, "run_graph", None)
     if run_graph is None:
         record.set(Category.UNSUPPORTED, f"{backend.name} runs no DML graphs (GRAPH.1): it has no run_graph()")

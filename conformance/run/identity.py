@@ -16,6 +16,7 @@ import re
 VERSION_FIELDS = (
     "directml",
     "adapter",
+    "adapter_kind",  # GPU or NPU: one machine's two devices may share a name
     "adapter_ids",
     "driver_version",
     "dml_feature_level",
@@ -51,7 +52,9 @@ def short(fields: dict[str, str]) -> str:
     if fields.get("onnxruntime"):
         parts.append(f"ONNX Runtime {fields['onnxruntime']}")
     if fields.get("adapter"):
-        parts.append(fields["adapter"] + (" (software adapter)" if fields.get("software_adapter") else ""))
+        notes = [fields["adapter_kind"]] if fields.get("adapter_kind") else []
+        notes += ["software adapter"] if fields.get("software_adapter") else []
+        parts.append(fields["adapter"] + (f" ({', '.join(notes)})" if notes else ""))
     if fields.get("driver_version"):
         parts.append(f"driver {fields['driver_version']}")
     parts.append(fields.get("os", ""))

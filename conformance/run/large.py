@@ -3,8 +3,9 @@
 The budget counts what one case holds at its peak: the input and outputs, the backend's own
 copies of them (`Backend.tensor_copies`: ONNX Runtime's output is copied into numpy, the
 DirectML runner stages everything through pipes and upload/readback heaps), and the oracle's
-expected outputs (one chunk at a time for a stress case, all of them otherwise).  A case over
-it is `unsupported` with the sizes, before its input is built.  A stress case's outputs are
+expected outputs (one chunk at a time for a stress case, all of them otherwise); a composition (a small
+DML graph) counts every node's tensors.  A case over it is `unsupported` with the sizes, before its input
+is built.  A stress case's outputs are
 compared with the oracle chunk by chunk along axis 0; its record keeps a sha256 digest of
 every output on both sides and the first differing elements, never the tensors.
 """
@@ -17,6 +18,7 @@ import math
 import numpy as np
 
 from oracle import Descriptor
+from oracle.graph import GraphSpec
 from oracle.size import fmt_bytes, tensor_bytes
 
 from ..backends.base import Backend
@@ -59,6 +61,24 @@ def over_budget(desc: Descriptor, backend: Backend, max_bytes: int | None, chunk
         f"over the memory budget: needs {fmt_bytes(needed)} (the tensors, {fmt_bytes(tensors)}, "
         f"x {1 + copies:g}: the run's own and {copies:g} held by {backend.name or 'the backend'} (tensor_copies), "
         f"+ {fmt_bytes(expected)} of expected output), but --max-bytes is {fmt_bytes(max_bytes)}: {parts}"
+    )
+
+
+def graph_over_budget(graph: GraphSpec, backend: Backend, max_bytes: int | None) -> str | None:
+    """Why a DML graph (a composition) does not fit in `max_bytes`, as `over_budget` for a case; every node's
+    tensors are counted (an intermediate twice: as one node's output and the next's input), a bound from above."""
+    if max_bytes is None:
+        return None
+    tensors = sum(sum(tensor_bytes(node).values()) for node in graph.nodes)
+    outputs = sum(math.prod(t.sizes) * t.data_type.numpy.itemsize for t in graph.outputs)
+    copies = tensor_copies(backend)
+    needed = int(tensors * (1 + copies)) + outputs
+    if needed <= max_bytes:
+        return None
+    return (
+        f"over the memory budget: the graph of {len(graph.nodes)} node(s) needs {fmt_bytes(needed)} (its nodes' "
+        f"tensors, {fmt_bytes(tensors)}, x {1 + copies:g}, + {fmt_bytes(outputs)} of expected output), but "
+        f"--max-bytes is {fmt_bytes(max_bytes)}"
     )
 
 

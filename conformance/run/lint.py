@@ -112,7 +112,8 @@ def load_problems(expectations: Expectations, source: str, run_cases: list[CaseK
     """At load: the problems that make a vendor's file (`source`) wrong whatever the run (a waiver naming no case
     of the suite, an expires that is no date).  The run's own cases are tried first: the full profile (seconds to
     generate) is made only when a waiver names none of them (a case outside this run's selection, or a typo)."""
-    own = [(i, w) for i, w in enumerate(expectations.waivers) if w.source == source]
+    # Each by its index in the user's own file: the suite's known issues come first in `expectations`.
+    own = [(w.index, w) for w in expectations.waivers if w.source == source]
     problems = [p for i, w in own for p in match_problems(i, w, run_cases)]
     if problems:
         cases = run_cases + full_profile_cases()

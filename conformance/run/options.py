@@ -22,6 +22,7 @@ from typing import Any
 import oracle
 from oracle import DataType, FeatureLevel
 
+from ..support.text import SHOWN_LIMIT, shown
 from .record import Shard
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -94,23 +95,29 @@ def csv(parse: Callable[[str], Any], what: str) -> Callable[[str], tuple]:
 def parse_operator(text: str) -> str:
     name = text.upper().removeprefix("DML_").removesuffix("_OPERATOR_DESC")
     if name not in oracle.OPERATORS:
-        raise ValueError(f"{text!r} is not one of {', '.join(oracle.OPERATORS)}")
+        raise ValueError(f"{shown(text)} is not one of {', '.join(oracle.OPERATORS)}")
     return name
 
 
 def _profile(text: str) -> str:
     if text not in PROFILES:
-        raise ValueError(f"{text!r} is not one of {', '.join(PROFILES)}")
+        raise ValueError(f"{shown(text)} is not one of {', '.join(PROFILES)}")
     return text
 
 
 ORT_HOSTS = ("worker", "python")
+ADAPTER_KINDS = ("gpu", "npu", "any")
+ORT_PERFORMANCE_PREFERENCES = (
+    "default",
+    "high_performance",
+    "minimum_power",
+)  # ORT's OrtDmlPerformancePreference  # --adapter-kind: the native programs' Device takes these names
 
 
 def _choice(*allowed: str) -> Callable[[str], str]:
     def parse(text: str) -> str:
         if text not in allowed:
-            raise ValueError(f"{text!r} is not one of {', '.join(allowed)}")
+            raise ValueError(f"{shown(text)} is not one of {', '.join(allowed)}")
         return text
 
     return parse
@@ -121,7 +128,7 @@ _dml_path = _choice("operator", "graph", "both")
 
 def _ort_host(text: str) -> str:
     if text not in ORT_HOSTS:
-        raise ValueError(f"{text!r} is not one of {', '.join(ORT_HOSTS)}")
+        raise ValueError(f"{shown(text)} is not one of {', '.join(ORT_HOSTS)}")
     return text
 
 
@@ -130,9 +137,9 @@ def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise ValueError(f"{text!r} is not an integer ({what})") from None
+            raise ValueError(f"{shown(text)} is not an integer ({what})") from None
         if value < low or (high is not None and value > high):
-            raise ValueError(f"{value} is out of range: expected {what}")
+            raise ValueError(f"{value if len(text) <= SHOWN_LIMIT else shown(text)} is out of range: expected {what}")
         return value
 
     return parse
@@ -142,9 +149,9 @@ def _timeout(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a number of seconds") from None
+        raise ValueError(f"{shown(text)} is not a number of seconds") from None
     if not math.isfinite(value) or value < 0:
-        raise ValueError(f"{text!r}: expected a finite number of seconds > 0, or 0 for no limit")
+        raise ValueError(f"{shown(text)}: expected a finite number of seconds > 0, or 0 for no limit")
     return value
 
 
@@ -167,10 +174,10 @@ def parse_bytes(text: str) -> int:
     match = BYTE_COUNT.match(text)
     unit = match.group(2).lower() if match else ""
     if not match or unit not in BYTE_UNITS:
-        raise ValueError(f"{text!r} is not a byte count (e.g. 8589934592, 8GiB, 512MiB)")
+        raise ValueError(f"{shown(text)} is not a byte count (e.g. 8589934592, 8GiB, 512MiB)")
     value = float(match.group(1)) * BYTE_UNITS[unit]
     if not math.isfinite(value) or value < 1:
-        raise ValueError(f"{text!r}: expected a byte count >= 1")
+        raise ValueError(f"{shown(text)}: expected a byte count >= 1")
     return int(value)
 
 
@@ -181,7 +188,7 @@ def _shard(text: str) -> Shard:
     except ValueError:
         shard = None
     if not sep or shard is None or not 1 <= shard.index <= shard.count:
-        raise ValueError(f"{text!r}: expected I/N with 1 <= I <= N, e.g. 2/3")
+        raise ValueError(f"{shown(text)}: expected I/N with 1 <= I <= N, e.g. 2/3")
     return shard
 
 
@@ -198,6 +205,24 @@ def _directml_version(text: str) -> str:
     return parse(text)
 
 
+def parse_path(text: str) -> str:
+    """A path this system can name (it need not exist): not empty, no NUL byte, no name past the system's limit.
+
+    Checked where the option is read, so a path no system call can take is a usage error naming the option,
+    not an OSError from deep inside the run."""
+    if not text:
+        raise ValueError("expected a path, not an empty value")
+    if "\0" in text:
+        raise ValueError(f"{shown(text)}: a path cannot hold a NUL byte")
+    try:
+        os.stat(text)
+    except (FileNotFoundError, NotADirectoryError, PermissionError):  # may not exist yet: checked where used
+        pass
+    except OSError as e:  # too long, a symbolic-link loop
+        raise ValueError(f"{shown(text)}: not a usable path: {e.strerror or e}") from None
+    return text
+
+
 def _nonempty(text: str) -> str:
     if not text.strip():
         raise ValueError("expected a non-empty value")
@@ -212,6 +237,29 @@ COUNT_TYPE = _typed("count", _int_in(0, None, "an integer >= 0"))
 POSITIVE_COUNT_TYPE = _typed("count", _int_in(1, None, "a count >= 1"))
 KEYWORD_TYPE = _typed("expression", _keyword)
 DIRECTML_VERSION_TYPE = _typed("DirectML version", _directml_version)
+PATH_TYPE = _typed("path", parse_path)
+TIMEOUT_TYPE = _typed("timeout", _timeout)
+
+
+# The values RunConfig's options default to where that is a value (not a choice made later, None there): its
+# fields and the options' help read them here, so the two cannot differ (tests/runner/test_option_defaults.py).
+DEFAULTS: dict[str, Any] = {
+    "backend": DEFAULT_BACKEND,
+    "profile": "quick",
+    "seed": 0,
+    "timeout": DEFAULT_TIMEOUT_S,
+    "out": "reports",
+    "retries": 0,
+}
+
+
+def show_default(value: Any) -> str:
+    """A default as the help shows it: text quoted ('quick'), a number as it is typed (60, not 60.0)."""
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
 
 
 @dataclass(frozen=True)
@@ -228,6 +276,18 @@ class Option:
     backend_kwarg: str | None = None
     excludes: tuple[str, ...] = ()  # options that cannot be given with this one (a usage error)
     excludes_why: str = ""
+    # What "not given" means where RunConfig's default is None (chosen later: by the backend, the profile, the
+    # machine).  Where RunConfig's default is a value, the help shows that value: one source.
+    default: str | None = None
+    # Whether it can change a case's verdict (which case an id names, how it is run or judged): then the
+    # reproduce line printed under a failure carries it (RunConfig.repro). A backend's options always do.
+    verdict: bool = False
+
+    def help_text(self) -> str:
+        """The help, ending in "Default: ...": the value RunConfig defaults to, or this option's `default` text."""
+        value = DEFAULTS.get(self.name)
+        shown = self.default if value is None or value is False else show_default(value)
+        return f"{self.help}. Default: {shown}" if shown is not None else self.help
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -235,8 +295,8 @@ OPTIONS: tuple[Option, ...] = (
         "backend",
         "--backend",
         "--dml-backend",
-        "a registered name (entry point of 'dml_conformance.backends') "
-        f"or module:Class. Default: {DEFAULT_BACKEND!r} (the plugin is inert without it)",
+        "a registered name (entry point of 'dml_conformance.backends') or module:Class (the plugin is inert "
+        "without it)",
         _typed("backend", _nonempty),
         "NAME|module:Class",
         identity=True,
@@ -248,6 +308,7 @@ OPTIONS: tuple[Option, ...] = (
         "the DirectML.dll to test, for backends that take one (passed to "
         "the backend as dml_dll=). directml: default the pinned onnxruntime-directml wheel's, fetched by "
         "`dml-conformance setup directml`",
+        type=PATH_TYPE,
         metavar="PATH",
         identity=True,
         backend_kwarg="dml_dll",
@@ -273,11 +334,25 @@ OPTIONS: tuple[Option, ...] = (
         "adapter",
         "--adapter",
         "--dml-adapter",
-        "the GPU, by index or part of its name, for backends that take "
-        "one (passed to the backend as adapter=). directml: default the first",
+        "the adapter (GPU or NPU), by index or part of its name, for backends that take one (passed to the backend "
+        "as adapter=); `dml-conformance setup directml` lists them. directml: default the first of --adapter-kind",
         metavar="INDEX|NAME",
         identity=True,
         backend_kwarg="adapter",
+    ),
+    Option(
+        "adapter_kind",
+        "--adapter-kind",
+        "--dml-adapter-kind",
+        "directml, onnxruntime-directml: the kind of adapter to run on (passed to the backends as adapter_kind=): "
+        "gpu (an adapter with D3D12 graphics), npu (a compute-only adapter: DXCore's GENERIC_ML or CORE_COMPUTE "
+        "without graphics, as ONNX Runtime's DirectML device filter decides it) or any. Adapters are listed through "
+        "DXCore, or DXGI (GPUs only) where dxcore.dll is missing; with --adapter, the named adapter must be of this "
+        "kind. Default: gpu, or whatever --adapter names",
+        _typed("adapter kind", _choice(*ADAPTER_KINDS)),
+        "gpu|npu|any",
+        identity=True,
+        backend_kwarg="adapter_kind",
     ),
     Option(
         "allow_software_adapter",
@@ -290,16 +365,29 @@ OPTIONS: tuple[Option, ...] = (
         backend_kwarg="allow_software_adapter",
     ),
     Option(
+        "ort_performance_preference",
+        "--ort-performance-preference",
+        "--dml-ort-performance-preference",
+        "onnxruntime-directml: ONNX Runtime's performance preference for its own device selection (passed to the "
+        "backend as ort_performance_preference=): default, high_performance or minimum_power (NPUs first where GPUs "
+        "and NPUs are both allowed). With --adapter-kind it goes with ORT's device filter: the python host's provider "
+        "options, the worker's probe of OrtDmlDeviceOptions (recorded in the header)",
+        _typed("performance preference", _choice(*ORT_PERFORMANCE_PREFERENCES)),
+        "|".join(ORT_PERFORMANCE_PREFERENCES),
+        identity=True,
+        backend_kwarg="ort_performance_preference",
+    ),
+    Option(
         "ort_host",
         "--ort-host",
         "--dml-ort-host",
         "onnxruntime-directml: where its sessions run (passed to the backend as ort_host=): worker, the native "
-        "ort_worker on ONNX Runtime's C API; python, the installed `onnxruntime` module (Windows). Default: the "
-        "worker where it can start, else the module",
+        "ort_worker on ONNX Runtime's C API; python, the installed `onnxruntime` module (Windows)",
         _typed("ORT host", _ort_host),
         "worker|python",
         identity=True,
         backend_kwarg="ort_host",
+        default="the worker where it can start, else the module",
     ),
     Option(
         "dml_path",
@@ -307,32 +395,35 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-path",
         "directml: how each case is compiled (passed to the backend as dml_path=): operator, "
         "IDMLDevice::CompileOperator; graph, a one-node DML graph through IDMLDevice1::CompileGraph, as ONNX "
-        "Runtime reaches DirectML; both, the two, which must agree byte for byte. Default: operator",
+        "Runtime reaches DirectML; both, the two, which must agree byte for byte",
         _typed("DML path", _dml_path),
         "operator|graph|both",
         identity=True,
         backend_kwarg="dml_path",
+        default="operator",
     ),
     Option(
         "one_by_one",
         "--one-by-one",
         "--dml-one-by-one",
         "directml: one runner request and one fence wait per case, as before batches (passed to the backend as "
-        "one_by_one=): slower, for comparison and debugging. Default: cases in batches",
+        "one_by_one=): slower, for comparison and debugging",
         action="store_true",
         identity=True,
         backend_kwarg="one_by_one",
+        default="cases in batches",
     ),
     Option(
         "ort_graph_optimization",
         "--ort-graph-optimization",
         "--dml-ort-graph-optimization",
         "onnxruntime-directml: ONNX Runtime's graph optimization level (passed to the backend as "
-        "graph_optimization=): disabled, basic, extended or all. Default: all, ORT's own default, as applications run",
+        "graph_optimization=): disabled, basic, extended or all",
         _typed("graph optimization", _choice("disabled", "basic", "extended", "all")),
         "disabled|basic|extended|all",
         identity=True,
         backend_kwarg="graph_optimization",
+        default="all, ORT's own default, as applications run",
     ),
     Option(
         "ort_dml_graph_fusion",
@@ -340,11 +431,12 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-ort-dml-graph-fusion",
         "onnxruntime-directml: whether ORT compiles each DirectML partition into one DML graph (passed to the "
         "backend as dml_graph_fusion=): on, as applications run; off (ep.dml.disable_graph_fusion), each node its "
-        "own DirectML operator. Default: on",
+        "own DirectML operator",
         _typed("DML graph fusion", _choice("on", "off")),
         "on|off",
         identity=True,
         backend_kwarg="dml_graph_fusion",
+        default="on",
     ),
     Option(
         "profile",
@@ -353,37 +445,42 @@ OPTIONS: tuple[Option, ...] = (
         "quick: examples, curated and a bounded generated set; full: "
         "everything, incl. the frozen corpus, and many more Hypothesis examples; stress: about 20 cases at "
         "DirectML's limits (axes past 65,535, tensors past 2 and 4 GiB, 8-D), one job and 900 s per case "
-        "by default. Default: 'quick'",
+        "by default",
         _typed("profile", _profile),
         "quick|full|stress",
         identity=True,
+        verdict=True,
     ),
     Option(
         "feature_level",
         "--feature-level",
         "--dml-feature-level",
-        "the level the run targets; cases needing more are unsupported. Default: the backend's own level",
+        "the level the run targets; cases needing more are unsupported",
         FEATURE_LEVEL_TYPE,
         "X.Y",
         identity=True,
+        default="the backend's own level",
+        verdict=True,
     ),
     Option(
         "operators",
         "--operators",
         "--dml-operators",
-        f"only these operators ({', '.join(oracle.OPERATORS)}). Default: all",
+        f"only these operators ({', '.join(oracle.OPERATORS)})",
         OPERATORS_TYPE,
         "OP,...",
         identity=True,
+        default="all",
     ),
     Option(
         "data_types",
         "--data-types",
         "--dml-data-types",
-        "only these data types (FLOAT32, UINT8, ...). Default: all",
+        "only these data types (FLOAT32, UINT8, ...)",
         DATA_TYPES_TYPE,
         "T,...",
         identity=True,
+        default="all",
     ),
     Option(
         "case",
@@ -421,48 +518,52 @@ OPTIONS: tuple[Option, ...] = (
         "--cases",
         "--dml-cases",
         "case files or folders to run instead of the packaged corpus (repeatable)",
+        type=PATH_TYPE,
         metavar="PATH",
         action="append",
         identity=True,
+        verdict=True,
     ),
     Option(
         "seed",
         "--seed",
         "--dml-seed",
-        f"seed for generation and Hypothesis, 0..{MAX_SEED}. Default: 0",
+        f"seed for generation and Hypothesis, 0..{MAX_SEED}",
         SEED_TYPE,
         "N",
         identity=True,
+        verdict=True,
     ),
     Option(
         "generated",
         "--generated",
         "--dml-generated",
-        "cases generated at run time from the seed (over all "
-        f"operators, then filtered). Default: {PROFILE_TABLE['quick'].generated} (quick), "
-        f"{PROFILE_TABLE['full'].generated} (full)",
+        "cases generated at run time from the seed (over all operators, then filtered)",
         COUNT_TYPE,
         "N",
         identity=True,
+        default=", ".join(f"{p.generated} ({p.name})" for p in PROFILE_TABLE.values()),
+        verdict=True,
     ),
     Option(
         "hypothesis_examples",
         "--hypothesis-examples",
         "--dml-hypothesis-examples",
-        "live Hypothesis examples "
-        f"per operator, 0 to skip. Default: {PROFILE_TABLE['quick'].hypothesis_examples} (quick), "
-        f"{PROFILE_TABLE['full'].hypothesis_examples} (full)",
+        "live Hypothesis examples per operator, 0 to skip",
         COUNT_TYPE,
         "N",
         identity=True,
+        default=", ".join(f"{p.hypothesis_examples} ({p.name})" for p in PROFILE_TABLE.values()),
     ),
     Option(
         "expectations",
         "--expectations",
         "--dml-expectations",
         "a JSON expectations file of waivers (README: 'An expectations file')",
+        type=PATH_TYPE,
         metavar="FILE",
         identity=True,
+        verdict=True,
     ),
     Option(
         "no_known_issues",
@@ -471,6 +572,7 @@ OPTIONS: tuple[Option, ...] = (
         "do not apply the backend's shipped known-issues waivers (conformance/known_issues/)",
         action="store_true",
         identity=True,
+        verdict=True,
     ),
     Option(
         "expect_adapter",
@@ -487,6 +589,7 @@ OPTIONS: tuple[Option, ...] = (
         "apply an expectations file made on another identity (backend, DirectML.dll, adapter, driver, OS) "
         "instead of refusing it; the header and report say so, in red",
         action="store_true",
+        verdict=True,
     ),
     Option(
         "update_expectations",
@@ -494,6 +597,7 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-update-expectations",
         "after the run, write the --expectations file to FILE without the waivers this run proves stale (every "
         "case it names passed); nothing is added; the diff is printed",
+        type=PATH_TYPE,
         metavar="FILE",
     ),
     Option(
@@ -508,30 +612,31 @@ OPTIONS: tuple[Option, ...] = (
         "jobs",
         "--jobs",
         "--dml-jobs",
-        "worker processes running cases, each with its own backend; at most "
-        "the backend's max_jobs. Default: the number of cores (1 per pytest-xdist worker)",
+        "worker processes running cases, each with its own backend; at most the backend's max_jobs",
         _typed("jobs", _int_in(1, 1024, "1..1024")),
         "N",
         short="-j",
+        default="the number of cores (1 per pytest-xdist worker)",
     ),
     Option(
         "timeout",
         "--timeout",
         "--dml-timeout",
-        "per-case limit in seconds (backend construction has its own, "
-        f"at least 120 s); 0: no limit. Default: {DEFAULT_TIMEOUT_S:g}",
-        _typed("timeout", _timeout),
+        "per-case limit in seconds (backend construction has its own, at least 120 s); 0: no limit",
+        TIMEOUT_TYPE,
         "SECONDS",
+        verdict=True,
     ),
     Option(
         "max_bytes",
         "--max-bytes",
         "--dml-max-bytes",
         "memory budget per case (8GiB, 512MiB or bytes): the input, outputs, the backend's copies of them "
-        "and the expected outputs; a case over it is unsupported, before its input is built. "
-        f"Default: {MAX_BYTES_FRACTION:g} of this machine's memory (or its cgroup limit)",
+        "and the expected outputs; a case over it is unsupported, before its input is built",
         _typed("byte count", parse_bytes),
         "BYTES",
+        default=f"{MAX_BYTES_FRACTION:g} of this machine's memory (or its cgroup limit)",
+        verdict=True,
     ),
     Option(
         "shard",
@@ -547,32 +652,46 @@ OPTIONS: tuple[Option, ...] = (
         "--dml-resume",
         "continue this results file: run only the cases of its run "
         "configuration that have no finished record, and append to it",
+        type=PATH_TYPE,
         metavar="RESULTS.jsonl",
     ),
-    Option("out", "--out", None, "folder for the results and report. Default: 'reports'", metavar="DIR"),
+    Option("out", "--out", None, "folder for the results and report", type=PATH_TYPE, metavar="DIR"),
     Option(
         "results",
         "--results",
         "--dml-results",
-        "the results file (never overwritten). Default: <out>/results-<backend>-<time>.jsonl",
+        "the results file (never overwritten)",
+        type=PATH_TYPE,
         metavar="FILE",
+        default="<out>/results-<backend>-<time>.jsonl",
     ),
     Option(
         "report",
         "--report",
         "--dml-report",
-        "the HTML report ('none' to skip). Default: the results file's name with report- and .html",
+        "the HTML report ('none' to skip)",
+        type=PATH_TYPE,
         metavar="FILE",
+        default="the results file's name with report- and .html",
     ),
-    Option("exitfirst", "--exitfirst", None, "stop at the first failing case", action="store_true", short="-x"),
+    Option(
+        "exitfirst",
+        "--exitfirst",
+        None,
+        "stop at the first failing case: it is the run's only failure; cases that ran beside it (its batch, "
+        "other workers) are recorded interrupted",
+        action="store_true",
+        short="-x",
+    ),
     Option(
         "retries",
         "--retries",
         "--dml-retries",
         "run a failing case again, up to N times, each in a fresh worker; one that passes on a retry is "
-        "'flaky' (it does not fail the run unless --flaky-fails). Default: 0",
+        "'flaky' (it does not fail the run unless --flaky-fails)",
         COUNT_TYPE,
         "N",
+        verdict=True,
     ),
     Option(
         "flaky_fails",
@@ -586,6 +705,7 @@ OPTIONS: tuple[Option, ...] = (
         "--junit-xml",
         None,
         "also write the results as JUnit XML (one testcase per case) for CI systems",
+        type=PATH_TYPE,
         metavar="FILE",
     ),
 )
@@ -613,7 +733,7 @@ def add_cli_options(parser: argparse.ArgumentParser, only: tuple[str, ...] | Non
     for o in OPTIONS:
         if o.cli and (only is None or o.name in only):
             flags = [o.short, o.cli] if o.short else [o.cli]
-            kw: dict[str, Any] = {"dest": o.name, "help": o.help, "default": None}
+            kw: dict[str, Any] = {"dest": o.name, "help": o.help_text(), "default": None}
             if o.action == "store_true":
                 kw.update(action="store_true", default=False)
             else:
@@ -625,7 +745,7 @@ def add_plugin_options(group) -> None:
     """`group`: a pytest OptionGroup (`parser.getgroup(...)`)."""
     for o in OPTIONS:
         if o.plugin:
-            kw: dict[str, Any] = {"dest": plugin_dest(o), "help": o.help, "default": None}
+            kw: dict[str, Any] = {"dest": plugin_dest(o), "help": o.help_text(), "default": None}
             if o.action == "store_true":
                 kw.update(action="store_true", default=False)
             else:

@@ -82,6 +82,14 @@ class Verdict(str, enum.Enum):
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def exit_code(self) -> int:
+        """The exit status of `run` and of `report` alike: 0 PASS, 1 FAIL or INCOMPLETE, 3 UNTESTED."""
+        return VERDICT_EXIT[self]
+
+
+VERDICT_EXIT = {Verdict.PASS: 0, Verdict.FAIL: 1, Verdict.INCOMPLETE: 1, Verdict.UNTESTED: 3}
+
 
 # --- the parts of a case record ----------------------------------------------------------------
 

@@ -325,7 +325,7 @@ def _parse(path: Path, number: int, line: str, last: bool, notes: list[str]) -> 
         return None
     try:
         return json.loads(line)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not JSON, too deep, or an integer past Python's digit limit
         if last:
             notes.append(f"line {number} is torn (the run was stopped while writing it); ignored")
             return None
@@ -364,7 +364,7 @@ def _never_finished(case_id: str, notes: list[str]) -> Record:
 def _header(path: Path, line: str) -> Header:
     try:
         obj = json.loads(line)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not JSON, too deep, or an integer past Python's digit limit
         raise ResultsFileError(path, "", "not JSON; not a results file", line=1) from None
     if not isinstance(obj, dict) or obj.get("format") != FORMAT or obj.get("kind") not in ("header", None):
         raise ResultsFileError(path, "", f"the first line is not a {FORMAT} header", line=1)

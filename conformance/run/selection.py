@@ -36,7 +36,8 @@ from ..cases.compositions import Composition, compositions
 from ..cases.corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
 from ..cases.generation.reach import reach_cases
 from ..cases.stress import StressCase, stress_cases
-from ..support.cache import generated_cache_dir
+from ..support.cache import CacheDirError, generated_cache_dir
+from ..support.text import shown
 from .config import RunConfig, UsageError
 from .keyword import parse_keyword
 from .options import PROFILE_TABLE
@@ -46,7 +47,10 @@ RUN_TIME_SOURCE = "generated at run time"
 _CASES = Path(__file__).resolve().parents[1] / "cases"
 # The code whose output the generation cache holds (every generation module, found, not listed): any change
 # there is a new key.
-_CODE = [_CASES / "values.py", _CASES / "corpus.py", *sorted((_CASES / "generation").glob("*.py"))]
+_CODE = [
+    *(_CASES / name for name in ("values.py", "corpus.py", "value_classes.py")),  # what generation imports
+    *sorted((_CASES / "generation").glob("*.py")),
+]
 
 
 def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:
@@ -56,6 +60,13 @@ def stored_roots(profile: str, paths: Iterable[str] | None) -> list[Path]:
         for root in roots:
             if not root.exists():
                 raise UsageError(f"--cases: {root} does not exist")
+            if root.is_dir():
+                try:
+                    found = next(iter(root.rglob("*.json")), None)
+                except OSError as e:  # a folder that cannot be listed (a permission, /proc's own entries)
+                    raise UsageError(f"--cases: cannot list {root}: {e.strerror or e}") from None
+                if found is None:  # else the run would end UNTESTED, as if every case were unsupported
+                    raise UsageError(f"--cases: no case file (*.json) in the folder {root}")
         return roots
     folders = [CASES_DIR / name if name else CASES_DIR for name in PROFILE_TABLE[profile].stored]
     return [p for p in folders if p.is_dir()]
@@ -72,6 +83,14 @@ def _code_key() -> str:
     return digest.hexdigest()[:16]
 
 
+def _cache_folder() -> Path | None:
+    """The generation cache's folder; a malformed $DML_CONFORMANCE_GENERATED or _CACHE is a UsageError naming it."""
+    try:
+        return generated_cache_dir()
+    except CacheDirError as e:
+        raise UsageError(str(e)) from None
+
+
 CHUNK = 1000  # cases per cache file: a lookup reads one, a quick run five
 
 
@@ -86,7 +105,7 @@ class _GenerationCache:
     """
 
     def __init__(self, seed: int):
-        folder = generated_cache_dir()
+        folder = _cache_folder()
         self.seed = seed
         self.folder = None if folder is None else folder / f"generated-{_code_key()}-seed{seed}"
 
@@ -188,7 +207,7 @@ def generated_cases(seed: int, count: int) -> list[Case]:
 
 def cached_reach_cases() -> list[Case]:
     """The reach set (conformance.cases.generation.reach), from the generation cache when it holds it (same code key)."""
-    folder = generated_cache_dir()
+    folder = _cache_folder()
     path = None if folder is None else folder / f"reach-{_code_key()}.pickle"
     if path is not None:
         try:
@@ -316,6 +335,27 @@ def _narrow(units: list[Unit], config: RunConfig) -> list[Unit]:
         matcher = parse_keyword(config.keyword)
         units = [u for u in units if matcher(unit_words(u))]
     return units
+
+
+def listed(units: list[Unit], clause: str | None, tag: str | None) -> list[Case | StressCase | Composition]:
+    """`cases list --clause/--tag`: the cases exercising (or breaking) `clause` and carrying `tag`.
+
+    A clause the spec does not have, or a tag that is neither an errata id nor on any case of the selection,
+    is a UsageError naming it: a typo must not read as "no case"."""
+    if clause and clause not in oracle.CLAUSES:
+        raise UsageError(f"--clause {shown(clause)}: no such clause (the spec's: {', '.join(oracle.CLAUSES)})")
+    cases = [c for c in units if isinstance(c, Case | StressCase | Composition)]
+    if tag and tag not in oracle.ERRATA and not any(tag in c.tags or tag in c.unspecified for c in cases):
+        raise UsageError(
+            f"--tag {shown(tag)}: neither an errata id nor a tag of any case of this selection (errata: "
+            f"{', '.join(oracle.ERRATA)})"
+        )
+    return [
+        c
+        for c in cases
+        if (not clause or clause in c.clauses or c.expected.clause == clause)
+        and (not tag or tag in c.tags or tag in c.unspecified)
+    ]
 
 
 def select(config: RunConfig, finished: set[str] | frozenset[str] = frozenset()) -> Selection:

@@ -13,10 +13,21 @@ import sys
 from pathlib import Path
 
 
+class CacheDirError(ValueError):
+    """An environment variable naming a folder that cannot be one (`~user` of no such user): the message names it."""
+
+
+def _expanded(variable: str, value: str) -> Path:
+    try:
+        return Path(value).expanduser()
+    except RuntimeError as e:  # `~nosuchuser/...`: no home folder to expand it to
+        raise CacheDirError(f"${variable}={value[:80]!r}: {e}") from None
+
+
 def cache_dir() -> Path:
     """DML_CONFORMANCE_CACHE, else the platform's per-user cache folder."""
     if os.environ.get("DML_CONFORMANCE_CACHE"):
-        return Path(os.environ["DML_CONFORMANCE_CACHE"]).expanduser()
+        return _expanded("DML_CONFORMANCE_CACHE", os.environ["DML_CONFORMANCE_CACHE"])
     if sys.platform == "win32":
         return Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local")) / "dml-conformance"
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "dml-conformance"
@@ -26,5 +37,5 @@ def generated_cache_dir() -> Path | None:
     """The run-time generation cache: DML_CONFORMANCE_GENERATED ('none' or 'off': no cache), else cache_dir()/generated."""
     env = os.environ.get("DML_CONFORMANCE_GENERATED")
     if env is not None:
-        return None if env.strip().lower() in ("", "none", "off") else Path(env).expanduser()
+        return None if env.strip().lower() in ("", "none", "off") else _expanded("DML_CONFORMANCE_GENERATED", env)
     return cache_dir() / "generated"

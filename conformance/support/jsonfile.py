@@ -52,8 +52,8 @@ def read_text(path: str | Path) -> str:
     path = Path(path)
     try:
         mode = os.stat(path).st_mode
-    except OSError as e:
-        raise JsonFileError(path, f"cannot read: {e.strerror or e}") from e
+    except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
+        raise JsonFileError(path, f"cannot read: {getattr(e, 'strerror', None) or e}") from e
     if not stat.S_ISREG(mode):
         raise JsonFileError(path, f"is {_kind(mode)}, not a JSON file")
     try:
@@ -88,6 +88,8 @@ def loads(text: str, where: str) -> Any:
         raise JsonFileError(
             where, "JSON nested too deeply to read (arrays or objects inside each other thousands of levels deep)"
         ) from None
+    except ValueError as e:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise JsonFileError(where, f"a number too long to read: {e}") from None
 
 
 def read_json(path: str | Path) -> Any:

@@ -292,3 +292,20 @@ def _identity_model() -> bytes:
         [node], "g", [tensor("x", onnx.TensorProto.FLOAT, [1])], [tensor("y", onnx.TensorProto.FLOAT, [1])]
     )
     return onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 13)]).SerializeToString()
+
+
+def test_the_python_host_selects_an_npu_as_applications_do_by_ort_device_filter(monkeypatch):
+    """--adapter-kind gives DmlExecutionProvider ORT's own device selection (device_filter, performance_preference),
+    not a DXGI device_id; with --adapter too it is refused (the provider takes one or the other)."""
+    from conformance.backends.base import BackendUnavailable
+    from conformance.backends.onnxruntime_directml import DML
+
+    monkeypatch.setattr(onnxruntime, "get_available_providers", lambda: [DML, CPU])
+    npu = PythonSessions.directml(adapter_kind="npu")
+    assert npu.provider_options == {"device_filter": "npu", "performance_preference": "default"}
+    assert npu.describe()["provider_options"] == "device_filter=npu, performance_preference=default"
+    low = PythonSessions.directml(performance_preference="minimum_power")
+    assert low.provider_options == {"device_filter": "gpu", "performance_preference": "minimum_power"}
+    assert PythonSessions.directml(adapter="1").provider_options == {"device_id": "1"}
+    with pytest.raises(BackendUnavailable, match="either a device_id or a device filter, not both"):
+        PythonSessions.directml(adapter="1", adapter_kind="npu")

@@ -51,3 +51,25 @@ def test_compositions_cite_the_graph_clauses_and_stay_beyond_the_seed_pages():
     for u in UNITS:
         assert "GRAPH.1" in u.clauses and oracle.beyond_seed_pages(u.operator, u.clauses)
         assert u.id.startswith(u.base.id + ".graph-")
+
+
+def test_the_byte_budget_holds_for_graphs_too():
+    """Issue 29: `--max-bytes 1` still ran the compositions. Every kind is unsupported over the budget, by the graph's
+    own sizes, and passes on the oracle backend with room (the budget between the two is the graph's need)."""
+    from conformance.backends.registry import load_backend
+    from conformance.run.execute import execute_case
+    from conformance.run.large import graph_over_budget
+    from conformance.run.record import Category
+    from conformance.run.units import Work
+
+    backend = load_backend("oracle")
+    for kind in ("split-join", "padding-slice1", "unconnected-output", "unused-input"):
+        unit = next(u for u in UNITS if u.kind == kind)
+        starved = execute_case(Work(0, unit), backend, None, max_bytes=1)
+        assert starved.category is Category.UNSUPPORTED and "over the memory budget: the graph" in starved.reason
+        roomy = execute_case(Work(0, unit), backend, None, max_bytes=2**30)
+        assert roomy.category is Category.PASS, roomy.reason
+        graph_bytes = sum(
+            np.prod(t.sizes) * t.data_type.numpy.itemsize for n in unit.graph.nodes for t in n.tensors.values()
+        )
+        assert graph_over_budget(unit.graph, backend, int(graph_bytes)) is not None  # copies come on top

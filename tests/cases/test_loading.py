@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import oracle
 from conformance.cases import corpus
 
 GOOD = {
@@ -223,3 +224,47 @@ def test_top_level_that_is_not_a_case(tmp_path, top):
 def test_errors_carry_the_file_and_path_in_their_text(tmp_path):
     error = _load_one_bad(tmp_path, _case("SLICE-bad", operator="CONV"))
     assert str(error) == f"{error.path}: $.cases[1].operator: {error.message}"
+
+
+def _stored_cases() -> list[dict]:
+    out = []
+    for path in sorted(corpus.CASES_DIR.rglob("*.json")):
+        obj = json.loads(path.read_text(encoding="utf-8"))
+        out += obj["cases"] if isinstance(obj, dict) and "cases" in obj else [obj]
+    return out
+
+
+# Fields a file may leave out: the descriptor type writes their default (the length of its tensor array).
+DEFAULTED = {"dimension_count", "input_count", "output_count"}
+
+
+def test_every_stored_descriptor_is_written_back_as_the_file_states_it():
+    """Each descriptor type owns its JSON form (oracle.descriptor_json): every stored case's descriptor, read and
+    written again, keeps the file's keys in its order with their JSON text (case ids are hashed from it), adds
+    only defaulted fields, and reads back to the same JSON.  PaddingValue's other spellings (9 for 9.0, float
+    bits) are the same value: the same bits in the struct."""
+    cases = _stored_cases()
+    assert len(cases) > 1000, "the stored corpus was not found"
+    for case in cases:
+        operator, written = case["operator"], case["descriptor"]
+        descriptor = oracle.descriptor_from_json(operator, written)
+        out = oracle.descriptor_to_json(descriptor)
+        assert [k for k in out if k in written] == list(written), case["id"]
+        assert set(out) - set(written) <= DEFAULTED, case["id"]
+        for key, value in written.items():
+            if key == "padding_value" and json.dumps(value) != json.dumps(out[key]):
+                again = oracle.descriptor_from_json(operator, {**written, key: out[key]})
+                assert again.struct_fields() == descriptor.struct_fields(), (case["id"], value, out[key])
+            else:
+                assert json.dumps(out[key]) == json.dumps(value), (case["id"], key)
+        assert json.dumps(oracle.descriptor_to_json(oracle.descriptor_from_json(operator, out))) == json.dumps(out)
+
+
+@pytest.mark.parametrize("operator", oracle.OPERATORS)
+def test_a_descriptor_type_names_its_unknown_and_missing_fields(operator):
+    written = next(c["descriptor"] for c in _stored_cases() if c["operator"] == operator)
+    with pytest.raises(KeyError, match=rf"unknown field\(s\) bogus for {operator}; expected "):
+        oracle.descriptor_from_json(operator, {**written, "bogus": 1})
+    first = next(iter(written))
+    with pytest.raises(KeyError, match=rf"missing field\(s\) {first} for {operator}"):
+        oracle.descriptor_from_json(operator, {k: v for k, v in written.items() if k != first})

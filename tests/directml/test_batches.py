@@ -18,8 +18,8 @@ import pytest
 
 import oracle
 from conformance.backends.directml import DirectMLBackend
-from conformance.backends.directml.backend import NativeProgram
 from conformance.backends.directml.process import RunnerProcess
+from conformance.backends.directml.program import NativeProgram
 from conformance.backends.directml.stack import Stack
 from conformance.cases.corpus import Case, Expected
 from conformance.run.execute import execute_case, prefetch

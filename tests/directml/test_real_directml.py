@@ -21,7 +21,7 @@ from processes import alive
 import oracle
 from conformance.backends.base import RunResult
 from conformance.backends.directml import DirectMLBackend, stack
-from conformance.backends.directml.backend import request
+from conformance.backends.directml.wire import request
 from conformance.cases.compositions import compositions
 from conformance.cases.corpus import CASES_DIR, Case, load
 from conformance.judging.expectations import known_issues

@@ -22,8 +22,8 @@ from directml_helpers import require_directml
 from onnx import numpy_helper
 from prerequisite import require
 
-from conformance.backends.directml.backend import request
 from conformance.backends.directml.build import header_candidates
+from conformance.backends.directml.wire import request
 from conformance.cli import main
 from conformance.repro import ReproError, cpp
 from conformance.repro.target import find_target

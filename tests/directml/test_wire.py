@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import oracle
-from conformance.backends.directml.backend import hresult_text, inexpressible, input_payload, request
+from conformance.backends.directml.hresults import hresult_text
+from conformance.backends.directml.wire import inexpressible, input_payload, request
 from oracle import DataType, FeatureLevel, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc, TensorDesc
 from oracle.layout import implied_size
 

@@ -8,7 +8,7 @@ import pytest
 
 import conformance
 import oracle
-from conformance.run.session import suite_version
+from conformance.run.header import suite_version
 from oracle import version
 
 

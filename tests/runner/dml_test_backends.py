@@ -457,3 +457,13 @@ class NoGraphs(Backend):
 
     def run(self, descriptor, inputs, feature_level) -> RunResult:
         return RunResult.ok(oracle.compute(descriptor, inputs, feature_level=feature_level))
+
+
+class BatchedBitFlip(BitFlip):
+    """BitFlip in batches of 16 through run_many: -x sees a whole batch of failures come back at once."""
+
+    name = "batched-bit-flip"
+    batch_size = 16
+
+    def run_many(self, items):
+        return [self.run(descriptor, inputs, level) for descriptor, inputs, level in items]

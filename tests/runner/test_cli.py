@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from runner_helpers import EXAMPLES, TRACEBACK, case_lines, cli, lines
 
 from conformance.cli import _Progress
@@ -202,6 +203,52 @@ def test_the_repro_command_gives_a_switch_passed_to_the_backend_as_a_flag():
     config = RunConfig.from_values({"backend": "directml", "one_by_one": True, "dml_path": "graph"})
     assert config.backend_kwargs == {"one_by_one": True, "dml_path": "graph"}
     assert config.repro() == "dml-conformance run --backend directml --dml-path graph --one-by-one --case {id}"
+
+
+# A value other than the default for each option that can change a case's verdict (store_true ones need none).
+VERDICT_SAMPLES = {
+    "dml_dll": "x.dll",
+    "directml_version": "1.13.1",
+    "adapter": "0",
+    "ort_host": "python",
+    "dml_path": "graph",
+    "ort_graph_optimization": "basic",
+    "ort_dml_graph_fusion": "off",
+    "profile": "full",
+    "feature_level": "5.0",
+    "cases": "my cases",
+    "seed": "7",
+    "generated": "30000",
+    "expectations": "w.json",
+    "timeout": "5",
+    "max_bytes": "1",
+    "retries": "2",
+}
+
+
+def _verdict_options():
+    from conformance.run.options import OPTIONS
+
+    return [o for o in OPTIONS if (o.verdict or o.backend_kwarg) and o.cli]
+
+
+@pytest.mark.parametrize("option", _verdict_options(), ids=lambda o: o.cli)
+def test_the_repro_command_carries_every_option_that_changes_a_verdict(option):
+    """Issue 29: under --no-known-issues the printed command lacked it, and ran the case to PASS. Each option
+    the table marks as changing a verdict, set alone, is in the command, and the command read back gives it
+    the same value."""
+    import shlex
+
+    from conformance.cli import build_parser
+    from conformance.run.config import RunConfig
+
+    assert option.action == "store_true" or option.name in VERDICT_SAMPLES, f"a sample value for {option.cli}"
+    argv = ["run", option.cli] if option.action == "store_true" else ["run", option.cli, VERDICT_SAMPLES[option.name]]
+    config = RunConfig.from_values(vars(build_parser().parse_args(argv)))
+    command = config.repro()
+    assert option.cli in shlex.split(command)
+    again = RunConfig.from_values(vars(build_parser().parse_args(shlex.split(command.format(id="X-1"))[1:])))
+    assert getattr(again, option.name) == getattr(config, option.name) and again.case == ("X-1",)
 
 
 def test_progress_counts_a_retried_case_once_by_its_latest_record(capsys):

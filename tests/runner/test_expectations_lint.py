@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from runner_helpers import EXAMPLES, cli
 
 from conformance.judging.expectations import KNOWN_ISSUES_DIR
@@ -96,8 +97,10 @@ def _run(tmp_path, backend, expectations, *args, name="run"):
     return proc, out
 
 
-def test_a_run_refuses_a_waiver_naming_no_case_of_the_suite_before_anything_runs(tmp_path):
-    """A typo'd id would waive nothing, silently: the run stops at load (exit 2), naming the entry."""
+@pytest.mark.parametrize("backend", ["oracle", "onnxruntime-cpu"])
+def test_a_run_refuses_a_waiver_naming_no_case_of_the_suite_before_anything_runs(tmp_path, backend):
+    """A typo'd id would waive nothing, silently: the run stops at load (exit 2), naming the entry by its index
+    in the user's file, even where the backend's own known issues come before it (onnxruntime-cpu)."""
     tracker = "https://bugs.example/3"
     path = write(
         tmp_path,
@@ -108,10 +111,11 @@ def test_a_run_refuses_a_waiver_naming_no_case_of_the_suite_before_anything_runs
             {"id": "SLICE-exmaple-1", "reason": "typo", "tracker": tracker},
         ],
     )
-    proc, out = _run(tmp_path, "oracle", path)
+    proc, out = _run(tmp_path, backend, path)
     assert proc.returncode == 2, proc.stdout + proc.stderr
-    assert "$.waivers[2] (SLICE-exmaple-1): id 'SLICE-exmaple-1' matches no case of the suite's full profile" in (
-        proc.stderr
+    assert (
+        f"{path}: $.waivers[2] (SLICE-exmaple-1): id 'SLICE-exmaple-1' matches no case of the suite's full profile"
+        in (proc.stderr)
     )
     assert "$.waivers[1]" not in proc.stderr and "$.waivers[0]" not in proc.stderr
     assert not list(out.glob("results-*.jsonl"))  # refused before the run: nothing half-written

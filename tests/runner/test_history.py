@@ -310,6 +310,10 @@ def test_page_escapes_what_the_results_say(tmp_path):
         ("pass - fail - fail", 2, [2], [], False),
         ("unsupported unsupported pass", 2, [], [], False),
         ("pass interrupted fail", 2, [2], [], False),
+        # A waived case is a known failure (issue 29): waiving it fixes nothing; a fix is a pass.
+        ("fail waived", 1, [], [], False),
+        ("fail waived pass", 1, [], [2], False),
+        ("pass waived", 1, [1], [], False),
     ],
 )
 def test_transitions_and_flakes(tmp_path, sequence, first, regressed, fixed, flake):
@@ -322,7 +326,16 @@ def test_transitions_and_flakes(tmp_path, sequence, first, regressed, fixed, fla
     (change,) = build_history(runs).changes
     assert (change.first_changed, change.regressed, change.fixed, change.flake) == (first, regressed, fixed, flake)
     assert change.letters == "".join(
-        {"-": "-", "pass": ".", "fail": "F", "error": "E", "flaky": "k", "unsupported": "u", "interrupted": "i"}[w]
+        {
+            "-": "-",
+            "pass": ".",
+            "fail": "F",
+            "error": "E",
+            "flaky": "k",
+            "unsupported": "u",
+            "interrupted": "i",
+            "waived": "w",
+        }[w]
         for w in sequence.split()
     )
 

@@ -7,7 +7,7 @@ import json
 
 from runner_helpers import EXAMPLES, cli
 
-from conformance.run.identity import SOFTWARE_ADAPTER, identity
+from conformance.run.identity import SOFTWARE_ADAPTER, identity, short
 from conformance.run.results import read_results
 
 
@@ -33,6 +33,10 @@ def test_the_identity_has_a_stable_fingerprint_that_changes_with_any_field():
     )
     assert a == b and len(a["fingerprint"]) == 12 and a["fingerprint"] != c["fingerprint"]
     assert "software_adapter" not in a
+    # One machine's GPU and NPU may share a name: the kind is part of the identity and of its one line.
+    gpu = identity("directml", {"adapter": "Adreno X1-85", "adapter_kind": "GPU"}, {"system": "Windows"})
+    npu = identity("directml", {"adapter": "Adreno X1-85", "adapter_kind": "NPU"}, {"system": "Windows"})
+    assert gpu["fingerprint"] != npu["fingerprint"] and "Adreno X1-85 (NPU)" in short(npu)
     for name in ("Microsoft Basic Render Driver", "llvmpipe (LLVM 15.0.6, 256 bits)", "Microsoft WARP"):
         assert SOFTWARE_ADAPTER.search(name)
 

@@ -23,7 +23,8 @@ import pytest
 from runner_helpers import env
 
 from conformance.cli import main
-from conformance.report.package import not_valid_reasons, part_digest
+from conformance.report.package_format import part_digest
+from conformance.report.verify import not_valid_reasons
 from conformance.run.config import RunConfig
 from conformance.run.record import FORMAT, FORMAT_VERSION, Header
 from oracle import DataType

@@ -61,9 +61,9 @@ def test_broken_backend_fails_each_case_with_repro(tester):
     result.assert_outcomes(failed=n)
     assert result.ret == 1
     out = result.stdout.str()
-    assert "dml-conformance: backend dml_test_backends:BitFlip" in out and "--dml-seed=7" in out
+    assert "dml-conformance: backend dml_test_backends:BitFlip" in out and "seed 7," in out
     assert (
-        f"reproduce: dml-conformance run --backend dml_test_backends:BitFlip --seed 7 --cases {EXAMPLES} "
+        f"reproduce: dml-conformance run --backend dml_test_backends:BitFlip --cases {EXAMPLES} --seed 7 "
         "--case SLICE1-example-2"
     ) in out
     records = _records(results)

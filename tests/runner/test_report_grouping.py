@@ -71,3 +71,21 @@ def test_regressions_pair_runs_of_one_identity_and_leave_other_identities_apart(
     ]
     assert pairs(runs) == [(0, 3)]
     assert [(a.before, a.after, a.fields) for a in apart(runs)] == [(0, 1, ("directml",))]
+
+
+def test_a_gpu_and_an_npu_of_one_machine_are_compared_by_pattern_not_regressed():
+    """Issue 33: one adapter name, two kinds (a Snapdragon X's GPU and NPU): two identities, and their differences
+    grouped as two DirectML releases' are (the public report: DML_GATHER on a 3x3 input, one answer each)."""
+    same = {"directml": "1.15.4.0", "adapter": "Qualcomm(R) Adreno(TM) X1-85 GPU"}
+    gpu = _run(
+        "directml", {"SLICE-a": ("pass", "bit-exact"), "SLICE-b": ("pass", "bit-exact")}, same | {"adapter_kind": "GPU"}
+    )
+    npu = _run(
+        "directml",
+        {"SLICE-a": ("pass", "bit-exact"), "SLICE-b": ("fail", "2 element(s) differ; first at output 0 [1,2]")},
+        same | {"adapter_kind": "NPU"},
+    )
+    assert pairs([gpu, npu]) == []
+    assert [(a.before, a.after, a.fields) for a in apart([gpu, npu])] == [(0, 1, ("adapter_kind",))]
+    found = comparison([gpu, npu])
+    assert [(p.categories, p.failing, p.ids) for p in found.patterns] == [(("pass", "fail"), True, ["SLICE-b"])]

@@ -2,10 +2,14 @@
 
 The one the quick profile missed before the reach set: a SPLIT that loses its outputs past the
 eighth.  A correct implementation through the same selection must stay clean (no false alarm).
+Every bug of mutants.ONE_CLASS_MUTANTS (one value class of one operator in one data type, issue 29)
+must be caught by a reach case, made for that class by construction, not by a generated one that a
+new GENERATOR_VERSION may move: a new such mutant the quick profile misses fails here.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -14,6 +18,17 @@ import pytest
 from runner_helpers import cli
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _mutants_module():
+    spec = importlib.util.spec_from_file_location("mutants", BENCHMARKS / "mutants.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ONE_CLASS_MUTANTS = _mutants_module().ONE_CLASS_MUTANTS
 
 
 def _run(tmp_path: Path, backend: str, *args: str) -> tuple[int, list[dict]]:
@@ -40,3 +55,17 @@ def test_the_quick_profile_catches_a_split_that_loses_outputs_past_a_table_size(
 def test_a_correct_implementation_is_not_flagged_by_the_same_selection(tmp_path):
     code, lines = _run(tmp_path, "CorrectViaLiteral", "--operators", "SPLIT", "--hypothesis-examples", "0")
     assert code == 0, [r for r in lines if r.get("category") not in (None, "pass", "observed")][:3]
+
+
+def test_there_are_a_dozen_one_class_bugs_across_the_operators():
+    assert len(ONE_CLASS_MUTANTS) >= 12
+    assert {m.operator for m in ONE_CLASS_MUTANTS} == {"SLICE", "SLICE1", "PADDING", "PADDING1", "SPLIT", "JOIN"}
+
+
+@pytest.mark.parametrize("mutant", ONE_CLASS_MUTANTS, ids=lambda m: m.__name__)
+def test_the_quick_profile_catches_a_bug_in_one_value_class_of_one_data_type_by_a_reach_case(tmp_path, mutant):
+    """Only the mutant's operator and type are run: nowhere else can it be caught."""
+    args = ("--operators", mutant.operator, "--data-types", mutant.data_type, "--hypothesis-examples", "0")
+    code, lines = _run(tmp_path, mutant.__name__, *args)
+    failing = [r["id"] for r in lines if r.get("kind") == "case" and r["category"] == "fail"]
+    assert code == 1 and any("-reach-" in i for i in failing), (mutant.value_class, failing)

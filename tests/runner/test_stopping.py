@@ -41,3 +41,33 @@ def test_an_inherited_ignore_does_not_hide_a_stop():
 
 def test_sigint_and_sigterm_stop_a_run_everywhere():
     assert {signal.SIGINT, signal.SIGTERM} <= set(STOP_SIGNALS)
+
+
+def test_exitfirst_records_exactly_one_failure_whatever_the_batch(tmp_path):
+    """Issue 29: -x recorded 16 failures (a batch of 16 came back at once). It stops at the first: the rest of
+    its batch is recorded `interrupted` saying why, never as failures of the run."""
+    from runner_helpers import CURATED, cli
+
+    from conformance.run.record import Category
+    from conformance.run.results import read_results
+
+    proc = cli(
+        "run",
+        "--backend",
+        "dml_test_backends:BatchedBitFlip",
+        "--cases",
+        str(CURATED),
+        "-j",
+        "1",
+        "-x",
+        "--out",
+        str(tmp_path),
+    )
+    assert proc.returncode == 1, proc.stderr
+    (results,) = tmp_path.glob("results-*.jsonl")
+    run = read_results(results)
+    failing = [r for r in run.records if r.category.failing]
+    assert len(failing) == 1, [r.id for r in failing]
+    held = [r for r in run.records if r.category is Category.INTERRUPTED and r.reason.startswith("-x: ran in the same")]
+    assert held and all(failing[0].id in r.reason for r in held)
+    assert run.footer is not None and run.footer.stopped == f"-x: stopped at the first failure ({failing[0].id})"

@@ -226,7 +226,7 @@ def test_max_jobs_caps_the_workers(tmp_path):
         "4",
     )
     assert proc.returncode == 0, proc.stderr
-    assert "on 1 worker(s)" in proc.stderr
+    assert "1 case worker(s)" in proc.stderr
     assert len({r["notes"][0] for r in case_lines(next(tmp_path.glob("results-*.jsonl")))}) == 1
 
 

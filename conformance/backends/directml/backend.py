@@ -14,8 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,46 +22,19 @@ from pathlib import Path
 import numpy as np
 
 import oracle
-from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc, layout
+from oracle import DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc, layout
 from oracle.graph import GraphSpec
 
 from ...support.cache import cache_dir
-from ...support.processes import Tree
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
-from .build import program_executable
 from .graph import graph_request
-from .process import RunnerDied, RunnerError, RunnerProcess, RunnerTimeout
-from .stack import SETUP, Missing, Stack, discover, pinned_dlls, windows_path
-from .toolchain import SHIPPED, source_hash
+from .hresults import DEVICE_LOST, failure_text
+from .process import RunnerDied, RunnerProcess, RunnerTimeout
+from .program import NativeProgram
+from .stack import SETUP, Stack
 from .versions import same as same_version
-
-UINT_MAX = 2**32 - 1
-# vkd3d's own descriptor heap emulation for the native programs under Wine (the runner and ort_worker).  Its default on lavapipe, a Vulkan descriptor
-# set per heap, costs 2-4 s and 1.5 GB of memory per heap, whatever its size; "virtual heaps" cost a millisecond
-# and nothing, and gave the same bytes on every case of the quick profile (both --dml-path ways, measured).
-VKD3D_CONFIG = "virtual_heaps"
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1
-
-# HRESULTs a run may meet, with their names (Wine's FormatMessage knows few of them).
-HRESULTS = {
-    0x80070057: "E_INVALIDARG",
-    0x8007000E: "E_OUTOFMEMORY",
-    0x80004001: "E_NOTIMPL",
-    0x80004005: "E_FAIL",
-    0x80070002: "ERROR_FILE_NOT_FOUND",
-    0x8007007E: "ERROR_MOD_NOT_FOUND (a DLL it needs is missing)",
-    0x8007007F: "ERROR_PROC_NOT_FOUND (not a DirectML.dll: no DMLCreateDevice1)",
-    0x800700C1: "ERROR_BAD_EXE_FORMAT (not a valid 64-bit DLL)",
-    0x887A0001: "DXGI_ERROR_INVALID_CALL",
-    0x887A0002: "DXGI_ERROR_NOT_FOUND",
-    0x887A0004: "DXGI_ERROR_UNSUPPORTED",
-    0x887A0005: "DXGI_ERROR_DEVICE_REMOVED",
-    0x887A0006: "DXGI_ERROR_DEVICE_HUNG",
-    0x887A0007: "DXGI_ERROR_DEVICE_RESET",
-    0x887A0020: "DXGI_ERROR_DRIVER_INTERNAL_ERROR",
-    0x887A002D: "DXGI_ERROR_SDK_COMPONENT_MISSING",
-}
-DEVICE_LOST = {0x887A0005, 0x887A0006, 0x887A0007, 0x887A0020}
+from .wire import inexpressible, input_payload, request, tensor_desc
+from .xserver import XServer
 
 
 def _executed(frame: dict, job: int, submissions: dict[int, list[int]], clobbered: set[int]) -> bool:
@@ -80,330 +51,6 @@ def _lost(header: dict) -> bool:
     """The runner's answer names a device-removed HRESULT: whatever call returned it, the device is gone."""
     hr = header.get("hresult")
     return isinstance(hr, str) and int(hr, 16) in DEVICE_LOST
-
-
-def hresult_text(value: str | int | None) -> str:
-    """'0x80070057 (E_INVALIDARG)'."""
-    if value is None:
-        return "no HRESULT"
-    number = int(value, 16) if isinstance(value, str) else value
-    name = HRESULTS.get(number & 0xFFFFFFFF)
-    return f"0x{number & 0xFFFFFFFF:08x}" + (f" ({name})" if name else "")
-
-
-def _tensor(tensor: TensorDesc) -> dict:
-    """The runner's DML_BUFFER_TENSOR_DESC: every field as the case states it (LAYOUT.*), the size as
-    DMLCalcBufferTensorSize computes it when the case gives none."""
-    out: dict = {
-        "data_type": tensor.data_type.value,
-        "sizes": list(tensor.sizes),
-        "flags": tensor.flags,
-        "total_size": layout.total_size(tensor),
-        "alignment": tensor.guaranteed_base_offset_alignment,
-    }
-    if tensor.strides is not None:
-        out["strides"] = list(tensor.strides)
-    return out
-
-
-def _count_and_axis(desc: Descriptor) -> str | None:
-    """SPLIT's OutputCount and JOIN's InputCount: their tensor array is read that many entries long; Axis is UINT."""
-    if isinstance(desc, oracle.SplitDesc):
-        field, count, tensors, array = "output_count", desc.output_count, desc.output_tensors, "OutputTensors"
-    elif isinstance(desc, oracle.JoinDesc):
-        field, count, tensors, array = "input_count", desc.input_count, desc.input_tensors, "InputTensors"
-    else:
-        return None
-    if count != len(tensors):
-        return (
-            f"{field}={count} but {array} has {len(tensors)} tensors: {array} is read "
-            f"{array.replace('Tensors', 'Count')} entries long, so this descriptor has no C form"
-        )
-    if not 0 <= desc.axis <= UINT_MAX:
-        return f"axis={desc.axis}, which a UINT field cannot hold"
-    return None
-
-
-def inexpressible(desc: Descriptor) -> str | None:
-    """Why the descriptor has no faithful DirectML struct (a C struct has one DimensionCount for all
-    its arrays, UINT fields cannot be negative), or None."""
-    # The descriptor class names its arrays and which are UINT (SPLIT has none: only OutputTensors).
-    uint_fields: tuple[str, ...] = getattr(desc, "UINT_ARRAYS", ())
-    arrays = {name: getattr(desc, name) for name in getattr(desc, "ARRAYS", ())}
-    count = desc.dimension_count
-    for name, values in arrays.items():
-        if len(values) != count:
-            return (
-                f"{name} has {len(values)} entries but DimensionCount={count}: the struct's arrays are read "
-                "DimensionCount entries long, so this descriptor has no C form"
-            )
-    for name in uint_fields:
-        bad = [v for v in getattr(desc, name) if not 0 <= v <= UINT_MAX]
-        if bad:
-            return f"{name} holds {bad[0]}, which a UINT field cannot hold"
-    if isinstance(desc, oracle.Slice1Desc):
-        bad = [v for v in desc.window_strides if not INT_MIN <= v <= INT_MAX]
-        if bad:
-            return f"window_strides holds {bad[0]}, which an INT field cannot hold"
-    reason = _count_and_axis(desc)
-    if reason:
-        return reason
-    for tensor in (*desc.input_tensors, *desc.output_tensors):
-        if any(not 0 <= s <= UINT_MAX for s in tensor.sizes):
-            return f"tensor sizes {list(tensor.sizes)} hold a value a UINT cannot hold"
-        if tensor.strides is not None and len(tensor.strides) != tensor.dimension_count:
-            return (
-                f"strides {list(tensor.strides)} have {len(tensor.strides)} entries but the tensor has DimensionCount="
-                f"{tensor.dimension_count}: Strides is read DimensionCount entries long, so this desc has no C form"
-            )
-        if tensor.strides is not None and any(not 0 <= s <= UINT_MAX for s in tensor.strides):
-            return f"strides {list(tensor.strides)} hold a value a UINT cannot hold"
-    return None
-
-
-def request(desc: Descriptor, level: FeatureLevel, *, check_only: bool = False, graph: bool = False) -> dict:
-    """The runner's request for one descriptor: the struct's fields as the case states them; with `graph`,
-    the operator as the one node of a DML graph (--dml-path graph)."""
-    if graph:
-        return graph_request(GraphSpec.one_node(desc), level, _tensor, check_only=check_only)
-    return {
-        "op": "run",
-        "operator": desc.operator,
-        "min_feature_level": str(level),
-        "check_only": check_only,
-        "tensors": {
-            "inputs": [_tensor(t) for t in desc.input_tensors],
-            "outputs": [_tensor(t) for t in desc.output_tensors],
-        },
-        "fields": desc.struct_fields(),
-    }
-
-
-def input_payload(xs: list[np.ndarray], tensors: tuple[TensorDesc, ...]) -> bytes:
-    """The inputs' buffers one after another, each TotalTensorSizeInBytes long, elements placed through the
-    strides (the runner splits them so)."""
-    return b"".join(layout.pack(x, tensor).tobytes() for x, tensor in zip(xs, tensors))
-
-
-class XServer:
-    """A private Xvfb display for Wine, started only when there is no display, stopped on close."""
-
-    def __init__(self, xvfb: str):
-        read, write = os.pipe()
-        try:
-            self.proc = Tree(
-                [xvfb, "-displayfd", str(write), "-nolisten", "tcp", "-screen", "0", "320x240x24"],
-                pdeathsig=True,
-                pass_fds=(write,),
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-            ).proc
-        finally:
-            os.close(write)
-        with os.fdopen(read) as pipe:
-            number = pipe.readline().strip()
-        if not number.isdigit():
-            err = self.proc.stderr.read().decode(errors="replace")[-500:] if self.proc.stderr else ""
-            self.close()
-            raise BackendUnavailable(f"Xvfb ({xvfb}) did not start a display: {err.strip() or 'no display number'}")
-        self.display = f":{number}"
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-
-
-def failure_text(header: dict) -> str:
-    """'IDMLDevice::CreateOperator returned 0x80070057 (E_INVALIDARG); <message>'."""
-    text = f"{header.get('call') or 'the program'} returned {hresult_text(header.get('hresult'))}"
-    if header.get("message"):
-        text += f"; {header['message']}"
-    return text
-
-
-class NativeProgram:
-    """One native program (native/<program>.cpp) as a child process: its stack found, its executable built,
-    an Xvfb started if there is no display, and the child restarted after it dies."""
-
-    def __init__(
-        self,
-        program: str,
-        *,
-        dml_dll: str | os.PathLike[str] | None = None,
-        directml_version: str | None = None,
-        adapter: str | None = None,
-        ort_dll: str | os.PathLike[str] | None = None,
-        log=None,
-    ):
-        self.program = program
-        self.stack: Stack = discover(dml_dll, directml_version)
-        self.adapter = adapter
-        self.extra: list[str] = []
-        if program == "ort_worker":
-            dll = Path(ort_dll) if ort_dll else pinned_dlls()[0] / "onnxruntime.dll"
-            if not dll.is_file():
-                raise Missing(f"onnxruntime.dll ({dll}) is missing: `{SETUP}` unpacks it with DirectML.dll")
-            self.extra = ["--ort-dll", windows_path(dll) if self.stack.under_wine else str(dll)]
-            self.ort_dll = dll
-        log = log or (lambda message: print(f"dml-conformance: {message}", file=sys.stderr))
-        self.path = program_executable(program, log=log)
-        self.xserver: XServer | None = None
-        self.restarts = 0
-        self.process: RunnerProcess | None = None
-        self.info: dict = {}
-        self.start()
-
-    @property
-    def alive(self) -> bool:
-        return self.process is not None and self.process.alive
-
-    def start(self) -> None:
-        display = self.stack.display
-        if self.stack.under_wine and display is None:
-            if self.xserver is None:
-                assert self.stack.xvfb is not None
-                self.xserver = XServer(self.stack.xvfb)
-            display = self.xserver.display
-        self.process = self._runner_process(display)
-        try:
-            ready = self.process.start()
-        except RunnerError as e:
-            self.close()
-            raise BackendUnavailable(f"{self.program} did not start: {e}") from e
-        if ready.get("status") != "ready":
-            self.close()
-            raise BackendUnavailable(self._startup_failure(ready))
-        self.info, _ = self.process.request({"op": "info"}, timeout=120)
-        if self.info.get("status") == "failed":
-            self.close()
-            raise BackendUnavailable(f"the DirectML device could not be queried: {failure_text(self.info)}")
-
-    @property
-    def on_vkd3d(self) -> bool:
-        """The child's D3D12 is vkd3d: Wine started from Linux, or a Windows Python under Wine (the Windows lane)."""
-        from ...support.host import wine_version
-
-        return self.stack.under_wine or wine_version() is not None
-
-    def _runner_process(self, display: str | None) -> RunnerProcess:
-        """The child, not started yet (tests put a fake runner here)."""
-        env = self.stack.environment(display)
-        if self.on_vkd3d:
-            env.setdefault("VKD3D_CONFIG", VKD3D_CONFIG)  # a VKD3D_CONFIG of the user's own wins, empty too
-        return RunnerProcess([*self.stack.command(self.path, self.adapter), *self.extra], env=env)
-
-    def _startup_failure(self, frame: dict) -> str:
-        call, hr = frame.get("call", "?"), frame.get("hresult")
-        text = f"{self.program} could not start: {call} returned {hresult_text(hr)}"
-        if "DirectML.dll" in call or "DMLCreateDevice1" in call:
-            return f"{text}: {self.stack.dml_dll} is not a usable DirectML.dll ({self.stack.dml_dll_origin})"
-        if "onnxruntime" in call or "OrtGetApiBase" in call or call.startswith("Ort"):
-            return f"{text}: {getattr(self, 'ort_dll', '?')} is not a usable onnxruntime.dll with DirectML"
-        if call == "CreateDXGIFactory1" or (hr and int(hr, 16) == 0x887A0004 and self.stack.under_wine):
-            return (
-                f"{text}: under Wine this means no usable X display or Vulkan driver "
-                f"(DISPLAY={self.stack.display or (self.xserver and self.xserver.display)}, "
-                f"VK_ICD_FILENAMES={self.stack.lavapipe.icd if self.stack.lavapipe else '-'}); "
-                "see `dml-conformance setup directml`"
-            )
-        return text
-
-    def ensure_running(self) -> RunnerProcess:
-        if not self.alive:
-            self.restarts += 1
-            self.start()
-        assert self.process is not None
-        return self.process
-
-    def request(
-        self, header: dict, payload: bytes = b"", *, timeout: float, max_payload: int | None = None
-    ) -> tuple[dict, bytes]:
-        """One request; a child that dies or hangs raises (RunnerDied/RunnerTimeout) and is restarted next time."""
-        process = self.ensure_running()
-        try:
-            return process.request(header, payload, timeout=timeout, max_payload=max_payload)
-        except (RunnerDied, RunnerTimeout):
-            self.process = None
-            raise
-
-    def send(self, header: dict, payload: bytes = b"") -> None:
-        """The first half of a request answered by several frames (a batch); `receive` reads them."""
-        process = self.ensure_running()
-        try:
-            process.send(header, payload)
-        except (RunnerDied, RunnerTimeout):
-            self.process = None
-            raise
-
-    def receive(self, *, timeout: float, what: str, max_payload: int | None = None) -> tuple[dict, bytes]:
-        if self.process is None:
-            raise RunnerDied("the runner is not running")
-        try:
-            return self.process.receive(timeout, what, max_payload)
-        except (RunnerDied, RunnerTimeout):
-            self.process = None
-            raise
-
-    def kill(self) -> None:
-        """End the child now (its answers are out of step): the next request starts a fresh one."""
-        if self.process is not None:
-            self.process.kill()
-            self.process = None
-
-    def data_types(self) -> frozenset[DataType]:
-        supported = self.info.get("data_types", {})
-        return frozenset(d for d in ALL_DATA_TYPES if supported.get(d.value))
-
-    def feature_level(self) -> FeatureLevel:
-        try:
-            return FeatureLevel.parse(self.info.get("max_feature_level"))
-        except ValueError:  # newer than this suite knows: the newest it knows
-            return max(FeatureLevel)
-
-    def versions(self) -> dict[str, str]:
-        """What produced the results: DirectML.dll, adapter, driver, D3D12, and the translation stack."""
-        info = self.info
-        out = {
-            "directml": info.get("directml_version", "unknown"),
-            "adapter": info.get("adapter", "unknown"),
-            "adapter_ids": f"vendor {info.get('vendor_id')} device {info.get('device_id')} "
-            f"subsys {info.get('subsys_id')} rev {info.get('revision')}",
-            "driver_version": info.get("driver_version", "unknown"),
-            "d3d12_feature_level": info.get("d3d12_feature_level", "unknown"),
-            "shader_model": info.get("shader_model", "unknown"),
-            "dml_feature_level": info.get("max_feature_level", "unknown"),
-            self.program: (
-                f"shipped in the wheel, built from native/{self.program}.cpp (source sha256 "
-                f"{source_hash(self.program)[:16]})"
-                if self.path.parent == SHIPPED
-                else f"built here from native/{self.program}.cpp ({self.path.parent.name})"
-            )
-            + f"; DirectML.h {info.get('header_target_version')}",
-        }
-        out |= self.stack.describe()
-        if self.on_vkd3d and self.process is not None and "VKD3D_CONFIG" in (self.process.env or {}):
-            assert self.process.env is not None
-            config = self.process.env["VKD3D_CONFIG"]
-            heaps = "virtual" if "virtual_heaps" in config else "Vulkan descriptor sets"
-            out["vkd3d"] = f"{out.get('vkd3d', 'vkd3d')}; VKD3D_CONFIG={config!r} (descriptor heaps: {heaps})"
-        if not self.stack.under_wine:
-            if sys.platform == "win32":  # a branch mypy checks only on Windows
-                out["platform"] = f"Windows {sys.getwindowsversion().build}"
-            else:
-                out["platform"] = sys.platform
-        return out
-
-    def close(self) -> None:
-        if self.process is not None:
-            self.process.close()
-            self.process = None
-        if self.xserver is not None:
-            self.xserver.close()
-            self.xserver = None
 
 
 # Windows' own software rasterisers: a machine without a working GPU driver lands on them.  (The suite's Linux
@@ -516,9 +163,9 @@ class _Job:
 
 
 class DirectMLBackend(Backend):
-    """DirectML through the native runner; `dml_dll`, `directml_version` and `adapter` come from --dml-dll,
-    --directml-version (a release of versions.RELEASES, fetched by `setup directml --directml-version`) and
-    --adapter.
+    """DirectML through the native runner; `dml_dll`, `directml_version`, `adapter` and `adapter_kind` come from
+    --dml-dll, --directml-version (a release of versions.RELEASES, fetched by `setup directml --directml-version`),
+    --adapter and --adapter-kind.
 
     Cases come in batches (run_many): one request carries many, the runner creates and compiles their
     operators, records every initialisation and dispatch into one command list and waits once, and answers
@@ -529,7 +176,7 @@ class DirectMLBackend(Backend):
     """
 
     name = "directml"
-    # One D3D12 device per process (under vkd3d with Vulkan descriptor heaps, 1.5 GB each: see VKD3D_CONFIG).
+    # One D3D12 device per process (under vkd3d with Vulkan descriptor heaps, 1.5 GB each: see program.VKD3D_CONFIG).
     max_jobs = 2
     # The runner stages every tensor through Wine pipes and D3D12 upload, default and readback heaps,
     # on both sides of the pipe: about six copies (a 2.1 GB input took the runner to 11.6 GB).
@@ -542,6 +189,7 @@ class DirectMLBackend(Backend):
         dml_dll: str | os.PathLike[str] | None = None,
         directml_version: str | None = None,
         adapter: str | None = None,
+        adapter_kind: str | None = None,
         case_timeout: float = 300.0,
         dml_path: str = "operator",
         allow_software_adapter: bool = False,
@@ -561,7 +209,12 @@ class DirectMLBackend(Backend):
         self.last_batch: dict = {}  # the runner's figures for the last batch (its batch_done frame)
         # `native`: a runner started elsewhere (tests give a fake one).
         self.native = native or NativeProgram(
-            "dml_runner", dml_dll=dml_dll, directml_version=directml_version, adapter=adapter, log=log
+            "dml_runner",
+            dml_dll=dml_dll,
+            directml_version=directml_version,
+            adapter=adapter,
+            adapter_kind=adapter_kind,
+            log=log,
         )
         refusal = software_refusal(self.info, adapter, allow_software_adapter) or version_refusal(
             directml_version, self.info, self.stack.dml_dll, self.stack.dml_dll_origin
@@ -602,7 +255,7 @@ class DirectMLBackend(Backend):
             "op": "run",
             "operator": "ELEMENT_WISE_IDENTITY",
             "min_feature_level": "1.0",
-            "tensors": {"inputs": [_tensor(tensor)], "outputs": [_tensor(tensor)]},
+            "tensors": {"inputs": [tensor_desc(tensor)], "outputs": [tensor_desc(tensor)]},
             "fields": {},
         }
         header, payload = self.native.request(frame, input_payload([x], (tensor,)), timeout=120)
@@ -671,7 +324,7 @@ class DirectMLBackend(Backend):
             if reason:
                 return RunResult.unsupported(f"{node.operator} node: {reason}")
         reached = " + ".join(node.operator for node in graph.nodes) + " (graph)"
-        req = graph_request(graph, level, _tensor)
+        req = graph_request(graph, level, tensor_desc)
         payload = input_payload(inputs, graph.inputs)
         return self._execute(req, payload, graph.outputs, reached, any(t.has_layout for t in graph.outputs))
 

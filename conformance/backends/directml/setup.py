@@ -294,7 +294,7 @@ def step_prefix() -> str:
     if (prefix / PREFIX_READY).is_file():
         return f"Wine prefix {prefix} (Vulkan renderer)"
     wine = stack.find_program("wine", PROGRAMS["wine"])
-    from .backend import XServer
+    from .xserver import XServer
 
     xserver = None
     display = os.environ.get("DISPLAY")
@@ -345,10 +345,26 @@ def step_check(directml_version: str | None = None) -> str:
             f"DirectML {v['directml']} on {v['adapter']} (driver {v['driver_version']}, D3D12 "
             f"{v['d3d12_feature_level']}, shader model {v['shader_model']}), DML feature level "
             f"{caps.feature_level}, {len(caps.data_types)} data types; first answer after "
-            f"{time.perf_counter() - t0:.1f} s"
+            f"{time.perf_counter() - t0:.1f} s" + ("" if directml_version else adapter_lines(backend.info))
         )
     finally:
         backend.close()
+
+
+def adapter_lines(info: dict) -> str:
+    """Every adapter the runner found, one line each (index, name, kind, placement, hardware or software, driver,
+    LUID), under how they were listed: `--adapter INDEX|NAME` and `--adapter-kind` choose among them."""
+    note = f", {info['adapter_api_note']}" if info.get("adapter_api_note") else ""
+    lines = [
+        f"adapters through {info.get('adapter_api', '?')}{note} (--adapter INDEX|NAME, --adapter-kind gpu|npu|any):"
+    ]
+    for a in info.get("adapter_list", []):
+        lines.append(
+            f"  {a['index']}: {a['name']} ({a['kind']}, {a['placement']}, "
+            f"{'hardware' if a['hardware'] else 'software'}, driver {a['driver_version']}, LUID {a['luid']}, "
+            f"attributes {a['attributes']})" + ("  <- the default" if a["luid"] == info.get("luid") else "")
+        )
+    return "".join(f"\n{' ' * 28}{line}" for line in lines)
 
 
 def step_ort() -> str:

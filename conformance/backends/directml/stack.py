@@ -261,10 +261,11 @@ class Stack:
             out |= {"mesa": f"{self.lavapipe.version} (lavapipe, {self.lavapipe.library})"}
         return out
 
-    def command(self, runner: Path, adapter: str | None) -> list[str]:
+    def command(self, runner: Path, adapter: str | None, adapter_kind: str | None = None) -> list[str]:
         dll = windows_path(self.dml_dll) if self.wine else str(self.dml_dll)
         exe = str(runner)
         args = [exe, "--dml-dll", dll] + (["--adapter", adapter] if adapter else [])
+        args += ["--adapter-kind", adapter_kind] if adapter_kind else []
         return [self.wine, *args] if self.wine else args
 
     def environment(self, display: str | None) -> dict[str, str]:

@@ -46,7 +46,7 @@ def known() -> str:
 def parse(text: str) -> str:
     """A `--directml-version`: one of the table's, else ValueError listing them."""
     if text not in BY_VERSION:
-        raise ValueError(f"unknown DirectML version {text!r}; known: {known()}")
+        raise ValueError(f"unknown DirectML version {text[:80]!r}; known: {known()}")
     return text
 
 

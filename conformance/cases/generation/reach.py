@@ -10,7 +10,9 @@ profiles:
 - every operator in every data type at rank 1 and at rank 8 (PADDING and PADDING1: in every mode),
   at the oldest feature level that supports it;
 - SPLIT into REACH_SPLIT_COUNTS outputs (9 up to 256: past 8, 16, 32, 64 and 128), size-1 and
-  uneven pieces, each count in another data type; JOIN of as many inputs, the same way.
+  uneven pieces, each count in another data type; JOIN of as many inputs, the same way;
+- every value class of every parameter (a PaddingValue's -0.0, NaN payloads, range ends; strides,
+  offsets, sizes, axes and counts) in every data type: conformance.cases.generation.value_reach.
 
 Ids are names (`SPLIT-reach-outputs-65-INT8`, `PADDING-reach-rank8-EDGE-UINT16`): they never
 change meaning.  Each case is built by the operators' own builders (conformance.cases.generation),
@@ -34,6 +36,7 @@ from ..corpus import Case
 from .common import CaseSpec, Config, RngChooser, input_tensor, modes, set_at
 from .corpus import case_from_spec
 from .operators import build_valid
+from .value_reach import value_class_specs
 
 SOURCE = "the reach set (conformance/cases/generation/reach.py)"
 REACH_RANKS = (1, MAX_RANK)
@@ -113,7 +116,7 @@ def _count_cases() -> list[Case]:
 @functools.cache
 def reach_cases() -> tuple[Case, ...]:
     """The whole reach set, in a fixed order (made once per process: a few hundred small cases)."""
-    cases = _rank_cases() + _count_cases()
+    cases = _rank_cases() + _count_cases() + [_named(spec, name) for name, spec in value_class_specs()]
     ids = [c.id for c in cases]
     assert len(set(ids)) == len(ids), "reach case names must be unique"
     return tuple(cases)

@@ -99,6 +99,15 @@ __CRT_UUID_DECL(IDMLCommandRecorder, 0xe6857a76, 0x2e3e, 0x4fdd, 0xbf, 0xf4, 0x5
 __CRT_UUID_DECL(IDMLDevice1, 0xa0884f9a, 0xd2be, 0x4355, 0xaa, 0x5d, 0x59, 0x01, 0x28, 0x1a, 0xd1, 0xd2)
 #endif
 
+// DXCore's interfaces and attribute GUIDs (dxcore_interface.h: DirectX-Headers beside DirectML.h, or the Windows
+// SDK), with the GUIDs defined in this one translation unit.  DXCoreCreateAdapterFactory is looked up at run
+// time (dxcore.dll is missing before Windows 10 2004, and under Wine).
+#ifndef _In_reads_bytes_
+#define _In_reads_bytes_(x)
+#endif
+#include <initguid.h>
+#include <dxcore_interface.h>
+
 namespace {
 
 // ------------------------------------------------------------------------------------------------
@@ -483,6 +492,204 @@ void send_error(const std::string& status, const std::string& call, HRESULT hr, 
 // repro: omit end
 
 // ------------------------------------------------------------------------------------------------
+// Adapters: through DXCore where dxcore.dll exists (every adapter DirectML runs on: GPUs and the
+// compute-only NPUs, which DXGI does not list), else through DXGI (graphics adapters only: Windows
+// before DXCore, and Wine, which has no dxcore.dll).  dxcore.dll is loaded at run time, never linked,
+// so the programs start where it is missing.
+// ------------------------------------------------------------------------------------------------
+
+// The compute-only levels (DirectX-Headers' d3dcommon.h; mingw-w64's predates them).
+constexpr D3D_FEATURE_LEVEL kLevel_1_0_Generic = static_cast<D3D_FEATURE_LEVEL>(0x100);  // D3D_FEATURE_LEVEL_1_0_GENERIC
+constexpr D3D_FEATURE_LEVEL kLevel_1_0_Core = static_cast<D3D_FEATURE_LEVEL>(0x1000);    // D3D_FEATURE_LEVEL_1_0_CORE
+
+std::string d3d_level_name(D3D_FEATURE_LEVEL level) {
+    unsigned v = static_cast<unsigned>(level);
+    if (v == 0x100) return "1_0_GENERIC";
+    if (v == 0x1000) return "1_0_CORE";
+    return std::to_string(v >> 12) + "_" + std::to_string((v >> 8) & 0xf);
+}
+
+std::string four_words(uint64_t v) {  // a driver version: a.b.c.d, 16 bits each
+    return std::to_string((v >> 48) & 0xffff) + "." + std::to_string((v >> 32) & 0xffff) + "." +
+           std::to_string((v >> 16) & 0xffff) + "." + std::to_string(v & 0xffff);
+}
+
+struct Adapter {
+    Com<IUnknown> object;  // an IDXCoreAdapter or an IDXGIAdapter1: what D3D12CreateDevice takes
+    std::string name;
+    bool graphics = true, core_compute = true, generic_ml = true;  // a DXGI adapter is a graphics adapter
+    bool hardware = true;
+    int integrated = -1;  // 1 integrated, 0 discrete, -1 not known (DXGI does not say)
+    uint32_t vendor = 0, device = 0, subsys = 0, revision = 0;
+    uint64_t dedicated = 0, shared = 0;
+    LUID luid{};
+    std::string driver_version = "unknown";
+
+    // NPU: an adapter without D3D12 graphics, as ONNX Runtime's DirectML provider decides it.
+    const char* kind() const { return graphics ? "GPU" : "NPU"; }
+    const char* placement() const { return integrated < 0 ? "unknown" : integrated ? "integrated" : "discrete"; }
+    std::string luid_text() const {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%08lx:%08lx", static_cast<unsigned long>(luid.HighPart),
+                      static_cast<unsigned long>(luid.LowPart));
+        return buf;
+    }
+    std::string attributes() const {
+        std::string out;
+        if (generic_ml) out += "GENERIC_ML";
+        if (core_compute) out += std::string(out.empty() ? "" : ",") + "CORE_COMPUTE";
+        if (graphics) out += std::string(out.empty() ? "" : ",") + "GRAPHICS";
+        return out;
+    }
+    std::string summary(size_t index) const {
+        return std::to_string(index) + ": " + name + " (" + kind() + ", " + placement() + ", " +
+               (hardware ? "hardware" : "software") + ", driver " + driver_version + ", LUID " + luid_text() + ")";
+    }
+    std::string json(size_t index) const {
+        return JsonWriter()
+            .u64("index", index)
+            .str("name", name)
+            .str("kind", kind())
+            .str("placement", placement())
+            .boolean("hardware", hardware)
+            .str("attributes", attributes())
+            .str("driver_version", driver_version)
+            .str("luid", luid_text())
+            .done();
+    }
+};
+
+using DXCoreCreateFn = HRESULT(WINAPI*)(REFIID, void**);
+
+template <typename T>
+void dxcore_property(IDXCoreAdapter* a, DXCoreAdapterProperty property, T* value, const char* name) {
+    if (!a->IsPropertySupported(property)) return;
+    CHECK(a->GetProperty(property, sizeof(T), static_cast<void*>(value)), name);
+}
+
+Adapter dxcore_adapter(IDXCoreAdapter* a) {
+    Adapter out;
+    size_t size = 0;
+    if (a->IsPropertySupported(DXCoreAdapterProperty::DriverDescription)) {
+        CHECK(a->GetPropertySize(DXCoreAdapterProperty::DriverDescription, &size),
+              "IDXCoreAdapter::GetPropertySize(DriverDescription)");
+        std::vector<char> text(size + 1, '\0');
+        CHECK(a->GetProperty(DXCoreAdapterProperty::DriverDescription, size, text.data()),
+              "IDXCoreAdapter::GetProperty(DriverDescription)");
+        out.name = text.data();
+    }
+    uint64_t driver = 0;
+    dxcore_property(a, DXCoreAdapterProperty::DriverVersion, &driver, "IDXCoreAdapter::GetProperty(DriverVersion)");
+    if (driver) out.driver_version = four_words(driver);
+    dxcore_property(a, DXCoreAdapterProperty::InstanceLuid, &out.luid, "IDXCoreAdapter::GetProperty(InstanceLuid)");
+    DXCoreHardwareID id{};
+    dxcore_property(a, DXCoreAdapterProperty::HardwareID, &id, "IDXCoreAdapter::GetProperty(HardwareID)");
+    out.vendor = id.vendorID, out.device = id.deviceID, out.subsys = id.subSysID, out.revision = id.revision;
+    dxcore_property(a, DXCoreAdapterProperty::DedicatedAdapterMemory, &out.dedicated,
+                    "IDXCoreAdapter::GetProperty(DedicatedAdapterMemory)");
+    dxcore_property(a, DXCoreAdapterProperty::SharedSystemMemory, &out.shared,
+                    "IDXCoreAdapter::GetProperty(SharedSystemMemory)");
+    bool flag = true;
+    dxcore_property(a, DXCoreAdapterProperty::IsHardware, &flag, "IDXCoreAdapter::GetProperty(IsHardware)");
+    out.hardware = flag;
+    if (a->IsPropertySupported(DXCoreAdapterProperty::IsIntegrated)) {
+        flag = false;
+        dxcore_property(a, DXCoreAdapterProperty::IsIntegrated, &flag, "IDXCoreAdapter::GetProperty(IsIntegrated)");
+        out.integrated = flag ? 1 : 0;
+    }
+    out.graphics = a->IsAttributeSupported(DXCORE_ADAPTER_ATTRIBUTE_D3D12_GRAPHICS);
+    out.core_compute = a->IsAttributeSupported(DXCORE_ADAPTER_ATTRIBUTE_D3D12_CORE_COMPUTE);
+    out.generic_ml = a->IsAttributeSupported(DXCORE_ADAPTER_ATTRIBUTE_D3D12_GENERIC_ML);
+    return out;
+}
+
+// Every adapter DXCore lists with GENERIC_ML (the broadest set, DirectML's samples' first choice), then
+// those with CORE_COMPUTE or GRAPHICS only, each once.  False (and `why`) when DXCore is not there.
+bool dxcore_adapters(std::vector<Adapter>& out, std::string& why, std::string& notes) {
+    HMODULE module = LoadLibraryW(L"dxcore.dll");  // kept loaded: its adapters live in it
+    if (!module) {
+        why = "dxcore.dll not found (LoadLibraryW: " + hex32(HRESULT_FROM_WIN32(GetLastError())) + ")";
+        return false;
+    }
+    auto create = reinterpret_cast<DXCoreCreateFn>(GetProcAddress(module, "DXCoreCreateAdapterFactory"));
+    if (!create) {
+        why = "dxcore.dll has no DXCoreCreateAdapterFactory";
+        return false;
+    }
+    wchar_t path[MAX_PATH] = L"";
+    GetModuleFileNameW(module, path, MAX_PATH);
+    notes = "dxcore.dll: " + utf8(path);
+    Com<IDXCoreAdapterFactory> factory;
+    HRESULT hr = create(IID_IDXCoreAdapterFactory, factory.put_void());
+    if (FAILED(hr)) {
+        why = "DXCoreCreateAdapterFactory returned " + hex32(static_cast<uint32_t>(hr));
+        return false;
+    }
+    const std::pair<const GUID*, const char*> lists[] = {
+        {&DXCORE_ADAPTER_ATTRIBUTE_D3D12_GENERIC_ML, "GENERIC_ML"},
+        {&DXCORE_ADAPTER_ATTRIBUTE_D3D12_CORE_COMPUTE, "CORE_COMPUTE"},
+        {&DXCORE_ADAPTER_ATTRIBUTE_D3D12_GRAPHICS, "GRAPHICS"},
+    };
+    for (const auto& attribute : lists) {
+        Com<IDXCoreAdapterList> list;
+        hr = factory->CreateAdapterList(1, attribute.first, IID_IDXCoreAdapterList, list.put_void());
+        if (FAILED(hr)) {  // an older DXCore that does not know the attribute: the others still count
+            notes += std::string("; IDXCoreAdapterFactory::CreateAdapterList(") +
+                     attribute.second + ") returned " + hex32(static_cast<uint32_t>(hr));
+            continue;
+        }
+        // DirectML's own order where DXCore offers it (ONNX Runtime sorts so too): hardware, then high performance.
+        const DXCoreAdapterPreference order[] = {DXCoreAdapterPreference::Hardware,
+                                                 DXCoreAdapterPreference::HighPerformance};
+        if (list->IsAdapterPreferenceSupported(order[0]) && list->IsAdapterPreferenceSupported(order[1])) {
+            hr = list->Sort(2, order);
+            if (FAILED(hr))
+                notes += std::string("; IDXCoreAdapterList::Sort(") + attribute.second + ") returned " +
+                         hex32(static_cast<uint32_t>(hr));
+        }
+        for (uint32_t i = 0, n = list->GetAdapterCount(); i < n; ++i) {
+            Com<IDXCoreAdapter> a;
+            CHECK(list->GetAdapter(i, IID_IDXCoreAdapter, a.put_void()), "IDXCoreAdapterList::GetAdapter");
+            Adapter info = dxcore_adapter(a.p);
+            bool seen = false;
+            for (const auto& o : out)
+                seen = seen || (o.luid.LowPart == info.luid.LowPart && o.luid.HighPart == info.luid.HighPart);
+            if (seen) continue;
+            info.object.p = a.p;  // the reference moves to the Adapter
+            a.p = nullptr;
+            out.push_back(std::move(info));
+        }
+    }
+    return true;
+}
+
+void dxgi_adapters(std::vector<Adapter>& out) {
+    Com<IDXGIFactory1> factory;
+    CHECK(CreateDXGIFactory1(__uuidof(IDXGIFactory1), factory.put_void()), "CreateDXGIFactory1");
+    for (UINT i = 0;; ++i) {
+        Com<IDXGIAdapter1> a;
+        HRESULT hr = factory->EnumAdapters1(i, a.put());
+        if (hr == DXGI_ERROR_NOT_FOUND) break;
+        CHECK(hr, "IDXGIFactory1::EnumAdapters1");
+        DXGI_ADAPTER_DESC1 d{};
+        CHECK(a->GetDesc1(&d), "IDXGIAdapter1::GetDesc1");
+        Adapter info;
+        info.name = utf8(d.Description);
+        info.core_compute = info.generic_ml = false;  // DXGI knows graphics adapters only, and says nothing more
+        info.vendor = d.VendorId, info.device = d.DeviceId, info.subsys = d.SubSysId, info.revision = d.Revision;
+        info.dedicated = d.DedicatedVideoMemory, info.shared = d.SharedSystemMemory;
+        info.luid = d.AdapterLuid;
+        info.hardware = (d.Flags & DXGI_ADAPTER_FLAG_SOFTWARE) == 0;
+        LARGE_INTEGER umd{};
+        if (SUCCEEDED(a->CheckInterfaceSupport(__uuidof(IDXGIDevice), &umd)))
+            info.driver_version = four_words(static_cast<uint64_t>(umd.QuadPart));
+        info.object.p = a.p;
+        a.p = nullptr;
+        out.push_back(std::move(info));
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
 // The device: one adapter, one D3D12 device with a compute queue, DirectML.dll loaded by path.
 // ------------------------------------------------------------------------------------------------
 
@@ -490,38 +697,49 @@ using CreateDevice1Fn = HRESULT(WINAPI*)(ID3D12Device*, DML_CREATE_DEVICE_FLAGS,
 
 class Device {
 public:
-    Device(const std::wstring& dll_path, const std::string& adapter_choice) : dll_path_(dll_path) {
-        Com<IDXGIFactory1> factory;
-        CHECK(CreateDXGIFactory1(__uuidof(IDXGIFactory1), factory.put_void()), "CreateDXGIFactory1");
-        // The adapter: by index ("1") or by a substring of its description ("NVIDIA"); default the first.
-        std::vector<Com<IDXGIAdapter1>> all;
-        for (UINT i = 0;; ++i) {
-            Com<IDXGIAdapter1> a;
-            if (factory->EnumAdapters1(i, a.put()) == DXGI_ERROR_NOT_FOUND) break;
-            DXGI_ADAPTER_DESC1 d{};
-            CHECK(a->GetDesc1(&d), "IDXGIAdapter1::GetDesc1");
-            adapters_ += (adapters_.empty() ? "" : "; ") + std::to_string(i) + ": " + utf8(d.Description);
-            all.push_back(std::move(a));
+    // `adapter_choice`: an index into every adapter listed, or a substring of a name; empty: the first of `kind`.
+    // `kind`: "gpu", "npu" or "any"; empty: "gpu" unless an adapter is named (then whatever it is).
+    Device(const std::wstring& dll_path, const std::string& adapter_choice, const std::string& kind = "")
+        : dll_path_(dll_path) {
+        std::vector<Adapter> all;
+        if (dxcore_adapters(all, dxgi_reason_, enumeration_notes_)) {
+            api_ = "DXCore";
+        } else {
+            api_ = "DXGI";
+            dxgi_adapters(all);
         }
-        if (all.empty()) throw HrError{DXGI_ERROR_NOT_FOUND, "IDXGIFactory1::EnumAdapters1 (no adapter)"};
-        size_t pick = 0;
+        for (size_t i = 0; i < all.size(); ++i) {
+            adapters_ += (adapters_.empty() ? "" : "; ") + all[i].summary(i);
+            adapter_list_ += (adapter_list_.empty() ? "" : ",") + all[i].json(i);
+        }
+        std::string where = " (adapters through " + api_ + (dxgi_reason_.empty() ? "" : ", " + dxgi_reason_) +
+                            ": " + (adapters_.empty() ? "none" : adapters_) + ")";
+        if (all.empty()) throw HrError{DXGI_ERROR_NOT_FOUND, "no adapter" + where};
+        std::string want = kind.empty() && adapter_choice.empty() ? "gpu" : kind;
+        if (!want.empty() && want != "gpu" && want != "npu" && want != "any")
+            throw HrError{E_INVALIDARG, "--adapter-kind " + want + " (gpu, npu or any)"};
+        auto fits = [&](const Adapter& a) {
+            return want.empty() || want == "any" || (want == "gpu") == a.graphics;
+        };
+        size_t pick = all.size();
         if (!adapter_choice.empty()) {
             bool digits = adapter_choice.find_first_not_of("0123456789") == std::string::npos;
-            bool found = false;
-            for (size_t i = 0; i < all.size() && !found; ++i) {
-                DXGI_ADAPTER_DESC1 d{};
-                CHECK(all[i]->GetDesc1(&d), "IDXGIAdapter1::GetDesc1");
-                if ((digits && std::to_string(i) == adapter_choice) ||
-                    (!digits && utf8(d.Description).find(adapter_choice) != std::string::npos)) {
+            for (size_t i = 0; i < all.size() && pick == all.size(); ++i)
+                if (digits ? std::to_string(i) == adapter_choice : all[i].name.find(adapter_choice) != std::string::npos)
                     pick = i;
-                    found = true;
-                }
-            }
-            if (!found) throw HrError{DXGI_ERROR_NOT_FOUND, "adapter '" + adapter_choice + "' (adapters: " + adapters_ + ")"};
+            if (pick == all.size()) throw HrError{DXGI_ERROR_NOT_FOUND, "adapter '" + adapter_choice + "'" + where};
+            if (!fits(all[pick]))
+                throw HrError{DXGI_ERROR_NOT_FOUND, "adapter '" + adapter_choice + "' is " + all[pick].kind() +
+                                                        ", not --adapter-kind " + want + where};
+        } else {  // a hardware adapter first: WARP and the Basic Render Driver are listed too
+            for (size_t i = 0; i < all.size() && pick == all.size(); ++i)
+                if (fits(all[i]) && all[i].hardware) pick = i;
+            for (size_t i = 0; i < all.size() && pick == all.size(); ++i)
+                if (fits(all[i])) pick = i;
+            if (pick == all.size()) throw HrError{DXGI_ERROR_NOT_FOUND, "no adapter of kind " + want + where};
         }
         adapter_ = std::move(all[pick]);
-        CHECK(D3D12CreateDevice(adapter_.p, D3D_FEATURE_LEVEL_11_0, __uuidof(ID3D12Device), device_.put_void()),
-              "D3D12CreateDevice");
+        create_device();
         D3D12_COMMAND_QUEUE_DESC qd{};
         qd.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
         CHECK(device_->CreateCommandQueue(&qd, __uuidof(ID3D12CommandQueue), queue_.put_void()),
@@ -536,6 +754,8 @@ public:
 
     ID3D12Device* d3d12() const { return device_.p; }
     ID3D12CommandQueue* queue() const { return queue_.p; }
+    const Adapter& adapter() const { return adapter_; }
+    const std::string& api() const { return api_; }
 
     IDMLDevice* dml_device(DML_FEATURE_LEVEL level) {
         auto it = devices_.find(level);
@@ -551,23 +771,28 @@ public:
     // The adapter, driver, D3D12 and DirectML facts a result must be recorded with.
     void describe(JsonWriter& w) {
         w.str("directml_dll", utf8(dll_path_.c_str())).str("directml_version", file_version(dll_path_));
-        DXGI_ADAPTER_DESC1 d{};
-        CHECK(adapter_->GetDesc1(&d), "IDXGIAdapter1::GetDesc1");
-        char luid[40];
-        std::snprintf(luid, sizeof luid, "%08lx:%08lx", static_cast<unsigned long>(d.AdapterLuid.HighPart),
-                      static_cast<unsigned long>(d.AdapterLuid.LowPart));
-        w.str("adapter", utf8(d.Description))
-            .str("vendor_id", hex32(d.VendorId))
-            .str("device_id", hex32(d.DeviceId))
-            .str("subsys_id", hex32(d.SubSysId))
-            .u64("revision", d.Revision)
-            .u64("dedicated_video_memory", d.DedicatedVideoMemory)
-            .u64("shared_system_memory", d.SharedSystemMemory)
-            .str("luid", luid)
-            .boolean("software_adapter", (d.Flags & DXGI_ADAPTER_FLAG_SOFTWARE) != 0)
+        const Adapter& a = adapter_;
+        w.str("adapter", a.name)
+            .str("adapter_kind", a.kind())
+            .str("adapter_placement", a.placement())
+            .str("adapter_attributes", a.attributes())
+            .str("adapter_api", api_)
+            .str("adapter_api_note", dxgi_reason_.empty() ? enumeration_notes_ : dxgi_reason_)
+            .str("vendor_id", hex32(a.vendor))
+            .str("device_id", hex32(a.device))
+            .str("subsys_id", hex32(a.subsys))
+            .u64("revision", a.revision)
+            .u64("dedicated_video_memory", a.dedicated)
+            .u64("shared_system_memory", a.shared)
+            .str("luid", a.luid_text())
+            .boolean("software_adapter", !a.hardware)
             .str("adapters", adapters_)
-            .str("driver_version", driver_version());
-        w.str("d3d12_feature_level", d3d_feature_level()).str("shader_model", shader_model());
+            .raw("adapter_list", "[" + adapter_list_ + "]")
+            .str("driver_version", a.driver_version);
+        w.str("d3d12_create_level", d3d_level_name(created_level_))
+            .str("d3d12_create_refused", refused_)
+            .str("d3d12_feature_level", d3d_feature_level())
+            .str("shader_model", shader_model());
         IDMLDevice* dml = dml_device(DML_FEATURE_LEVEL_1_0);
         std::vector<DML_FEATURE_LEVEL> all;
         for (const auto& kv : feature_levels()) all.push_back(kv.second);
@@ -605,23 +830,49 @@ private:
     std::wstring dll_path_;
     HMODULE dml_ = nullptr;
     CreateDevice1Fn create_ = nullptr;
-    Com<IDXGIAdapter1> adapter_;
-    std::string adapters_;
+    Adapter adapter_;
+    std::string api_, dxgi_reason_, enumeration_notes_, adapters_, adapter_list_;
+    D3D_FEATURE_LEVEL created_level_ = D3D_FEATURE_LEVEL_11_0;
+    std::string refused_;  // the levels D3D12CreateDevice refused before the one it took
     Com<ID3D12Device> device_;
     Com<ID3D12CommandQueue> queue_;
     std::map<DML_FEATURE_LEVEL, Com<IDMLDevice>> devices_;
 
-    std::string d3d_feature_level() {
-        D3D_FEATURE_LEVEL levels[] = {D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_12_0,
-                                      D3D_FEATURE_LEVEL_12_1, static_cast<D3D_FEATURE_LEVEL>(0xc200)};
-        D3D12_FEATURE_DATA_FEATURE_LEVELS fl{};
-        fl.pFeatureLevelsRequested = levels;
-        for (UINT count : {5u, 4u}) {  // 12_2 (0xc200) only where the runtime knows it
-            fl.NumFeatureLevels = count;
-            if (SUCCEEDED(device_->CheckFeatureSupport(D3D12_FEATURE_FEATURE_LEVELS, &fl, sizeof fl))) {
-                unsigned v = static_cast<unsigned>(fl.MaxSupportedFeatureLevel);
-                return std::to_string(v >> 12) + "_" + std::to_string((v >> 8) & 0xf);
+    // A graphics adapter at 11_0 (its device then runs at its highest level); a compute-only one at 1_0_CORE,
+    // else 1_0_GENERIC (ONNX Runtime's order), else 11_0: a D3D12 that knows no compute-only level (vkd3d
+    // under Wine refuses them with E_INVALIDARG) still gets a device where the adapter has one.
+    void create_device() {
+        std::vector<D3D_FEATURE_LEVEL> tries;
+        if (!adapter_.graphics) {
+            if (adapter_.core_compute) tries.push_back(kLevel_1_0_Core);
+            tries.push_back(kLevel_1_0_Generic);
+        }
+        tries.push_back(D3D_FEATURE_LEVEL_11_0);
+        HRESULT hr = E_FAIL;
+        for (D3D_FEATURE_LEVEL level : tries) {
+            hr = D3D12CreateDevice(adapter_.object.p, level, __uuidof(ID3D12Device), device_.put_void());
+            if (SUCCEEDED(hr)) {
+                created_level_ = level;
+                return;
             }
+            refused_ += (refused_.empty() ? "" : "; ") + d3d_level_name(level) + ": " + hex32(static_cast<uint32_t>(hr));
+        }
+        throw HrError{hr, "D3D12CreateDevice(" + adapter_.name + ", " + adapter_.kind() + "; refused " + refused_ + ")"};
+    }
+
+    std::string d3d_feature_level() {
+        D3D_FEATURE_LEVEL levels[] = {kLevel_1_0_Generic,     kLevel_1_0_Core,        D3D_FEATURE_LEVEL_11_0,
+                                      D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_12_0, D3D_FEATURE_LEVEL_12_1,
+                                      static_cast<D3D_FEATURE_LEVEL>(0xc200)};
+        // The newest lists first; a runtime refuses a list naming a level it does not know (12_2 = 0xc200, or
+        // the compute-only ones), so step down to what it knows.
+        const std::pair<size_t, UINT> lists[] = {{0, 7}, {0, 6}, {2, 5}, {2, 4}};
+        for (const auto& list : lists) {
+            D3D12_FEATURE_DATA_FEATURE_LEVELS fl{};
+            fl.pFeatureLevelsRequested = levels + list.first;
+            fl.NumFeatureLevels = list.second;
+            if (SUCCEEDED(device_->CheckFeatureSupport(D3D12_FEATURE_FEATURE_LEVELS, &fl, sizeof fl)))
+                return d3d_level_name(fl.MaxSupportedFeatureLevel);
         }
         return "unknown";
     }
@@ -638,13 +889,6 @@ private:
             if (sm == 0x51) break;
         }
         return "unknown";
-    }
-
-    std::string driver_version() {
-        LARGE_INTEGER umd{};
-        if (FAILED(adapter_->CheckInterfaceSupport(__uuidof(IDXGIDevice), &umd))) return "unknown";
-        return std::to_string(HIWORD(umd.HighPart)) + "." + std::to_string(LOWORD(umd.HighPart)) + "." +
-               std::to_string(HIWORD(umd.LowPart)) + "." + std::to_string(LOWORD(umd.LowPart));
     }
 };
 

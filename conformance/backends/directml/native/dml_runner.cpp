@@ -935,11 +935,12 @@ int wmain(int argc, wchar_t** argv) {
     return serve(argc, argv, [loaded](const Args& args) -> std::unique_ptr<Program> {
         auto dll = args.count(L"--dml-dll") ? args.at(L"--dml-dll") : L"DirectML.dll";
         auto adapter = args.count(L"--adapter") ? utf8(args.at(L"--adapter").c_str()) : std::string();
+        auto kind = args.count(L"--adapter-kind") ? utf8(args.at(L"--adapter-kind").c_str()) : std::string();
         UINT descriptors = kHeapDescriptors;
         if (args.count(L"--descriptors")) descriptors = static_cast<UINT>(std::wcstoul(args.at(L"--descriptors").c_str(), nullptr, 10));
         static std::unique_ptr<Device> device;  // outlives the runner that borrows it
         double t0 = now_s();
-        device.reset(new Device(dll, adapter));
+        device.reset(new Device(dll, adapter, kind));
         double t1 = now_s();
         std::unique_ptr<Runner> runner(new Runner(*device, std::max<UINT>(descriptors, 64)));
         double t2 = now_s();

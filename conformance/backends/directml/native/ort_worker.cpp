@@ -7,6 +7,10 @@
 // only creates sessions (DmlExecutionProvider alone, CPU fallback disabled), runs them and returns the
 // outputs' bytes.  A session that ONNX Runtime refuses is reported with ORT's own message.
 //
+// --adapter/--adapter-kind choose the device as dml_runner does (dml_common.h's Device); with --adapter-kind the
+// worker also asks ONNX Runtime's own selection (its DXCore device filter, --ort-performance-preference) which
+// adapter it would take, and "info" says (probe_selection).
+//
 // Requests (besides info and quit):
 //   {"op":"session","graph_optimization_level":N,"disable_dml_graph_fusion":B,"recycle_descriptor_heaps":B}
 //                                                   payload: a serialized ONNX model
@@ -76,8 +80,17 @@ enum Slot : size_t {
     AddSessionConfigEntry = 130,
     GetExecutionProviderApi = 195,
 };
-// Slot in OrtDmlApi (dml_provider_factory.h): slots 0-4 exist in every runtime that has it.
+// Slots in OrtDmlApi (dml_provider_factory.h): slots 0-4 exist in every runtime that has it, 5-6 since 1.17.
 constexpr size_t kAppendDml1 = 1;  // SessionOptionsAppendExecutionProvider_DML1(options, IDMLDevice*, queue)
+constexpr size_t kAppendDml2 = 5;  // SessionOptionsAppendExecutionProvider_DML2(options, OrtDmlDeviceOptions*)
+constexpr size_t kGetDmlDevice = 6;  // GetDMLDevice(options, IDMLDevice**): the provider's device, not AddRef'd
+
+// OrtDmlDeviceOptions: OrtDmlPerformancePreference (Default 0, HighPerformance 1, MinimumPower 2) and
+// OrtDmlDeviceFilter (Gpu 1, Npu 2, Any 0xffffffff; Npu and Any only in runtimes built with NPU enumeration).
+struct DmlDeviceOptions {
+    uint32_t preference;
+    uint32_t filter;
+};
 
 constexpr int kLogError = 3;       // ORT_LOGGING_LEVEL_ERROR
 constexpr int kSequential = 0;     // ORT_SEQUENTIAL
@@ -310,9 +323,11 @@ private:
 
 class Worker : public Program {
 public:
-    Worker(Device& device, const std::wstring& ort_dll) : dev_(device), api_(ort_dll) {
+    Worker(Device& device, const std::wstring& ort_dll, const std::string& kind, const std::string& preference)
+        : dev_(device), api_(ort_dll) {
         try {
             init();
+            if (!kind.empty()) probe_selection(kind, preference.empty() ? "default" : preference);
         } catch (const ort::OrtError& e) {  // start-up failures are reported as the first frame
             throw HrError{E_FAIL, e.call + ": " + e.message};
         }
@@ -343,6 +358,7 @@ public:
             .str("onnxruntime_version", api_.version())
             .str("onnxruntime_dll", utf8(api_.path().c_str()))
             .str("onnxruntime_dll_version", file_version(api_.path()));
+        if (!ort_selection_.empty()) w.str("ort_device_selection", ort_selection_);
         return w.done();
     }
 
@@ -389,6 +405,48 @@ private:
     // Free heaps kept for the next session after a release: a session takes one (the Python side keeps a batch's
     // tensors under what one heap holds); one that needed more gives the others back to the system.
     static constexpr size_t kKeptHeaps = 1;
+
+    std::string ort_selection_;  // what ONNX Runtime's own device selection chose (probe_selection)
+
+    // ONNX Runtime's own choice for this kind: OrtDmlApi::SessionOptionsAppendExecutionProvider_DML2 with its
+    // device filter and performance preference, as an application selects an NPU.  ORT lists the adapters through
+    // DXCore and creates its own device (an NPU's at 1_0_CORE, else 1_0_GENERIC).  Sessions then run on this
+    // worker's device (shared, DML1), which Device chose by the same rule; this records whether ORT lands on
+    // the same adapter, or why it cannot (under Wine: vkd3d refuses the compute-only levels).
+    void probe_selection(const std::string& kind, const std::string& preference) {
+        ort::DmlDeviceOptions options{preference == "high_performance" ? 1u : preference == "minimum_power" ? 2u : 0u,
+                                      kind == "npu" ? 2u : kind == "any" ? 0xffffffffu : 1u};
+        std::string what = "OrtDmlApi::SessionOptionsAppendExecutionProvider_DML2(device filter " + kind +
+                           ", performance preference " + preference + ")";
+        ort::SessionOptions* so = nullptr;
+        api_.call(ort::CreateSessionOptions, "OrtApi::CreateSessionOptions", &so);
+        try {
+            using Append2 = ort::Status*(ORT_CALL*)(ort::SessionOptions*, ort::DmlDeviceOptions*);
+            ort::Status* status = reinterpret_cast<Append2>(dml_api_[ort::kAppendDml2])(so, &options);
+            if (status) api_.fail(status, what);
+            IDMLDevice* dml = nullptr;
+            using GetDevice = ort::Status*(ORT_CALL*)(ort::SessionOptions*, IDMLDevice**);
+            status = reinterpret_cast<GetDevice>(dml_api_[ort::kGetDmlDevice])(so, &dml);
+            if (status) api_.fail(status, "OrtDmlApi::GetDMLDevice");
+            if (!dml) throw ort::OrtError{"OrtDmlApi::GetDMLDevice", 0, "no DirectML device"};
+            Com<ID3D12Device> d3d;
+            CHECK(dml->GetParentDevice(__uuidof(ID3D12Device), d3d.put_void()), "IDMLDevice::GetParentDevice");
+            LUID luid{};
+            d3d->GetAdapterLuid(&luid);
+            const LUID& mine = dev_.adapter().luid;
+            bool same = luid.LowPart == mine.LowPart && luid.HighPart == mine.HighPart;
+            char text[40];
+            std::snprintf(text, sizeof text, "%08lx:%08lx", static_cast<unsigned long>(luid.HighPart),
+                          static_cast<unsigned long>(luid.LowPart));
+            ort_selection_ = what + ": adapter LUID " + text +
+                             (same ? ", the adapter the sessions run on" : ", NOT the adapter the sessions run on");
+        } catch (const ort::OrtError& e) {
+            ort_selection_ = what + " failed: " + e.message;
+        } catch (const HrError& e) {
+            ort_selection_ = what + ": " + e.call + " returned " + hex32(static_cast<uint32_t>(e.hr));
+        }
+        api_.release(ort::ReleaseSessionOptions, so);
+    }
 
     void release(Open& open) {
         api_.release(ort::ReleaseSession, open.session);
@@ -560,9 +618,13 @@ int wmain(int argc, wchar_t** argv) {
     return serve(argc, argv, [](const Args& args) -> std::unique_ptr<Program> {
         auto dll = args.count(L"--dml-dll") ? args.at(L"--dml-dll") : L"DirectML.dll";
         auto adapter = args.count(L"--adapter") ? utf8(args.at(L"--adapter").c_str()) : std::string();
+        auto kind = args.count(L"--adapter-kind") ? utf8(args.at(L"--adapter-kind").c_str()) : std::string();
         auto ort_dll = args.count(L"--ort-dll") ? args.at(L"--ort-dll") : L"onnxruntime.dll";
+        auto preference = args.count(L"--ort-performance-preference")
+                              ? utf8(args.at(L"--ort-performance-preference").c_str())
+                              : std::string();
         static std::unique_ptr<Device> device;  // outlives the worker that borrows it
-        device.reset(new Device(dll, adapter));
-        return std::unique_ptr<Program>(new Worker(*device, ort_dll));
+        device.reset(new Device(dll, adapter, kind));
+        return std::unique_ptr<Program>(new Worker(*device, ort_dll, kind, preference));
     });
 }

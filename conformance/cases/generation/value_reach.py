@@ -1,0 +1,246 @@
+"""The reach set's value classes: every class of every parameter (conformance.cases.value_classes), in
+every data type, by construction.
+
+Random generation reaches a FLOAT16 PaddingValue of -0.0, a UINT16 SLICE1 with a negative stride, or
+a JOIN along a middle axis in UINT32 by chance, and a new GENERATOR_VERSION moves the cases: a bug that
+lives in one class of one type then slips through the quick profile.  The tables below (one per
+operator, data) name each case's parameters; each row is made in every data type the operator takes,
+at the oldest feature level that supports it, so each row x type is a case with a stable name
+(`PADDING-reach-value-signalling-nan-FLOAT16`, `SLICE1-reach-negative-strides-UINT16`).  One row holds
+several classes at once (one per axis), so the set stays small.  The rows do not list the classes they
+hold: tests/cases/test_value_classes.py classifies the cases themselves and holds the grid full.
+
+A row whose outcome the spec leaves open (an out-of-range PaddingValue, U-PAD-1; SLICE's stride 0,
+U-SLICE-1; WRAP's padding, U-WRAP-1) is made all the same: its case carries the erratum and is observed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+
+import oracle
+from oracle import DataType, PaddingMode, TensorDesc
+from oracle.padding_value import float32_from_bits
+from oracle.registry import min_feature_level
+from oracle.tables import ALL_DATA_TYPES
+
+from .. import values
+from ..value_classes import float32_min_max, type_range
+from .common import CaseSpec
+
+# --- PADDING and PADDING1: the value --------------------------------------------------------------
+
+# Where a value row pads (CONSTANT): rank 2, small; the fold modes' rows below hold the geometry classes.
+VALUE_SIZES, VALUE_START, VALUE_END = (2, 3), (0, 4), (1, 3)
+
+# DML_PADDING's FLOAT PaddingValue: name -> the float32 for a data type (None: the class cannot occur there).
+PaddingValueRule = Callable[[DataType], np.float32 | None]
+
+
+def _above(dt: DataType) -> np.float32 | None:
+    """Twice the max: past it in every type narrower than float32, truncated or not."""
+    return None if dt in (DataType.FLOAT32, DataType.FLOAT64) else np.float32(float32_min_max(dt)[1] * 2)
+
+
+def _below(dt: DataType) -> np.float32 | None:
+    """Twice the min, or -1 for an unsigned type (min 0)."""
+    lo = float32_min_max(dt)[0]
+    return None if dt in (DataType.FLOAT32, DataType.FLOAT64) else np.float32(lo * 2 if lo < 0 else -1.0)
+
+
+PADDING_VALUES: dict[str, PaddingValueRule] = {
+    "zero": lambda dt: np.float32(0.0),
+    "negative-zero": lambda dt: np.float32(-0.0),
+    "negative-fraction": lambda dt: np.float32(-2.5),
+    "quiet-nan": lambda dt: float32_from_bits(0x7FC00005),
+    "signalling-nan": lambda dt: float32_from_bits(0x7F800005),
+    "inf": lambda dt: np.float32(np.inf),
+    "minus-inf": lambda dt: np.float32(-np.inf),
+    "max": lambda dt: float32_min_max(dt)[1],
+    "min": lambda dt: float32_min_max(dt)[0],
+    "above-max": _above,
+    "below-min": _below,
+}
+
+# NaN bits per float width: a quiet NaN with a payload, a signalling NaN with one (DML_PADDING1's value).
+_NAN_BITS = {
+    DataType.FLOAT16: (0x7E05, 0x7C05),
+    DataType.FLOAT32: (0x7FC00005, 0x7F800005),
+    DataType.FLOAT64: (0x7FF8000000000005, 0x7FF0000000000005),
+}
+
+
+def _typed(dt: DataType, value: float | int) -> np.generic:
+    return dt.numpy.type(value)
+
+
+def _typed_bits(dt: DataType, bits: int) -> np.generic:
+    return cast(np.generic, np.array(bits, dtype=dt.bits).view(dt.numpy)[()])
+
+
+def _float_only(make: Callable[[DataType], np.generic]) -> Callable[[DataType], np.generic | None]:
+    return lambda dt: make(dt) if dt.is_float else None
+
+
+# DML_PADDING1's typed PaddingValue: name -> the value in a data type (None: the class cannot occur there).
+PADDING1_VALUES: dict[str, Callable[[DataType], np.generic | None]] = {
+    "zero": lambda dt: _typed(dt, 0),
+    "negative-zero": _float_only(lambda dt: _typed(dt, -0.0)),
+    "negative-fraction": _float_only(lambda dt: _typed(dt, -2.5)),
+    "quiet-nan": _float_only(lambda dt: _typed_bits(dt, _NAN_BITS[dt][0])),
+    "signalling-nan": _float_only(lambda dt: _typed_bits(dt, _NAN_BITS[dt][1])),
+    "inf": _float_only(lambda dt: _typed(dt, np.inf)),
+    "minus-inf": _float_only(lambda dt: _typed(dt, -np.inf)),
+    "max": lambda dt: _typed(dt, type_range(dt)[1]),
+    # an unsigned type's min is its zero (the "zero" row)
+    "min": lambda dt: _typed(dt, type_range(dt)[0]) if type_range(dt)[0] != 0 else None,
+}
+
+# --- PADDING and PADDING1: the geometry, per fold mode -------------------------------------------
+
+
+@dataclass(frozen=True)
+class PaddingRow:
+    """Input sizes and paddings: each axis one (start, end) pair of classes (0, inside, = size, past)."""
+
+    sizes: tuple[int, ...]
+    start: tuple[int, ...]
+    end: tuple[int, ...]
+
+
+# Axes of 2 (REFLECTION needs 2 to fold, U-PAD-4): (0, = size), (inside, 0), (past, inside), (= size, past).
+PADDING_GEOMETRY = PaddingRow(sizes=(2, 2, 2, 2), start=(0, 1, 5, 2), end=(2, 0, 1, 3))
+FOLD_MODES = (PaddingMode.EDGE, PaddingMode.REFLECTION, PaddingMode.SYMMETRIC, PaddingMode.WRAP)
+
+# --- SLICE, SLICE1, SPLIT, JOIN: one row a case, one class of each parameter per axis ---------------
+
+
+@dataclass(frozen=True)
+class SliceRow:
+    sizes: tuple[int, ...]
+    offsets: tuple[int, ...]
+    windows: tuple[int, ...]  # SLICE: Sizes (the output); SLICE1: InputWindowSizes
+    strides: tuple[int, ...]
+    outputs: tuple[int, ...] | None = None  # SLICE1's output sizes (None: MaxCopiedElements)
+
+
+SLICE_ROWS: dict[str, SliceRow] = {
+    # offset 0 / full axis / stride 1; interior / partial / stride 2; last / size 1 / stride past the axis
+    "mixed": SliceRow(sizes=(3, 4, 5), offsets=(0, 1, 4), windows=(3, 2, 1), strides=(1, 2, 6)),
+    # last / size 1 / stride 1; 0 / partial / stride 2; interior / partial / stride 1
+    "mixed-other-axes": SliceRow(sizes=(4, 5, 3), offsets=(3, 0, 1), windows=(1, 3, 2), strides=(1, 2, 1)),
+    # U-SLICE-1: stride 0 repeats one element (observed)
+    "stride-0": SliceRow(sizes=(3, 4), offsets=(1, 0), windows=(3, 4), strides=(0, 1)),
+}
+
+SLICE1_ROWS: dict[str, SliceRow] = {
+    # full window, stride 1, all it gives; interior, stride -2, fewer; last element, window 1, stride -1
+    "negative-strides": SliceRow(
+        sizes=(3, 6, 5), offsets=(0, 1, 4), windows=(3, 4, 1), strides=(1, -2, -1), outputs=(3, 1, 1)
+    ),
+    # interior, stride 2, all; full axis, stride -1, all; offset 0, stride past the window
+    "full-axis-reversed": SliceRow(
+        sizes=(4, 5, 3), offsets=(1, 0, 0), windows=(3, 5, 3), strides=(2, -1, 7), outputs=(2, 5, 1)
+    ),
+    # interior, stride 1, fewer than the window gives; last element, window 1, stride 3
+    "fewer-outputs": SliceRow(sizes=(5, 4), offsets=(2, 3), windows=(3, 1), strides=(1, 3), outputs=(2, 1)),
+    # full axis, stride -3 (< -1), fewer than it gives; interior, stride 2 (> 1), all it gives
+    "reversed-fewer": SliceRow(sizes=(7, 6), offsets=(0, 1), windows=(7, 5), strides=(-3, 2), outputs=(2, 3)),
+}
+
+
+@dataclass(frozen=True)
+class PiecesRow:
+    """A tensor cut along `axis` into `pieces` (SPLIT's outputs, JOIN's inputs)."""
+
+    sizes: tuple[int, ...]  # the whole tensor's sizes but along `axis`, where the pieces' sum goes
+    axis: int
+    pieces: tuple[int, ...]
+
+
+PIECES_ROWS: dict[str, PiecesRow] = {
+    "axis0-one": PiecesRow(sizes=(0, 2, 3), axis=0, pieces=(3,)),
+    "middle-two-uneven": PiecesRow(sizes=(2, 0, 3), axis=1, pieces=(1, 4)),
+    "last-many-equal": PiecesRow(sizes=(3, 2, 0), axis=2, pieces=(2, 2, 2)),
+    "middle-many-uneven": PiecesRow(sizes=(2, 0, 2, 2), axis=1, pieces=(3, 1, 2, 1)),
+    "axis0-two-equal": PiecesRow(sizes=(0, 3), axis=0, pieces=(2, 2)),
+}
+
+# --- building ---------------------------------------------------------------------------------------
+
+Built = tuple[str, CaseSpec]  # (the case's name, its spec)
+
+
+def _ordinal(dt: DataType, sizes: tuple[int, ...]) -> np.ndarray:
+    """1, 2, 3, ...: every element distinct, so a misplaced one shows."""
+    return values.fill_input(dt, sizes, "ordinal", 0)
+
+
+def _spec(operator: str, desc: oracle.Descriptor, rank: int, mode: PaddingMode | None = None) -> CaseSpec | None:
+    dt = desc.input_tensor.data_type
+    level = min_feature_level(operator, dt, rank, mode)
+    if level is None:
+        return None  # the tables never allow it: nothing to reach
+    xs = tuple(_ordinal(dt, t.sizes) for t in desc.input_tensors)
+    return CaseSpec(operator, level, desc, xs)
+
+
+def _padding_cases(operator: str, dt: DataType) -> list[Built]:
+    make: Callable[..., oracle.Descriptor] = oracle.padding_desc if operator == "PADDING" else oracle.padding1_desc
+    rules = PADDING_VALUES if operator == "PADDING" else PADDING1_VALUES
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, rule in rules.items():
+        value = rule(dt)
+        if value is None:
+            continue
+        desc = make(TensorDesc(dt, VALUE_SIZES), PaddingMode.CONSTANT, VALUE_START, VALUE_END, value)
+        out.append((f"{operator}-reach-value-{name}-{dt.value}", _spec(operator, desc, len(VALUE_SIZES))))
+    row = PADDING_GEOMETRY
+    for mode in FOLD_MODES:
+        desc = make(TensorDesc(dt, row.sizes), mode, row.start, row.end)
+        out.append((f"{operator}-reach-{mode.value}-paddings-{dt.value}", _spec(operator, desc, len(row.sizes), mode)))
+    return [(n, s) for n, s in out if s is not None]
+
+
+def _slice_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, row in (SLICE_ROWS if operator == "SLICE" else SLICE1_ROWS).items():
+        tensor = TensorDesc(dt, row.sizes)
+        if operator == "SLICE":
+            desc: oracle.Descriptor = oracle.slice_desc(tensor, row.offsets, row.windows, row.strides)
+        else:
+            desc = oracle.slice1_desc(tensor, row.offsets, row.windows, row.strides, row.outputs)
+        out.append((f"{operator}-reach-{name}-{dt.value}", _spec(operator, desc, len(row.sizes))))
+    return [(n, s) for n, s in out if s is not None]
+
+
+def _pieces_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, row in PIECES_ROWS.items():
+        whole = tuple(sum(row.pieces) if d == row.axis else n for d, n in enumerate(row.sizes))
+        if operator == "SPLIT":
+            desc: oracle.Descriptor = oracle.split_desc(TensorDesc(dt, whole), row.axis, row.pieces)
+        else:
+            parts = [TensorDesc(dt, tuple(p if d == row.axis else n for d, n in enumerate(whole))) for p in row.pieces]
+            desc = oracle.join_desc(parts, row.axis)
+        out.append((f"{operator}-reach-{name}-{dt.value}", _spec(operator, desc, len(whole))))
+    return [(n, s) for n, s in out if s is not None]
+
+
+BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
+    "PADDING": _padding_cases,
+    "PADDING1": _padding_cases,
+    "SLICE": _slice_cases,
+    "SLICE1": _slice_cases,
+    "SPLIT": _pieces_cases,
+    "JOIN": _pieces_cases,
+}
+
+
+def value_class_specs() -> list[Built]:
+    """Every operator's rows in every data type, in a fixed order: (name, spec)."""
+    return [built for op in oracle.OPERATORS for dt in ALL_DATA_TYPES for built in BUILDERS[op](op, dt)]

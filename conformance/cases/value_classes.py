@@ -1,0 +1,393 @@
+"""Value classes: what each parameter of each operator can be, and which of them a case holds.
+
+A bug in defined behaviour often lives in one class of one parameter in one data type (a FLOAT16
+PaddingValue of -0.0 written as +0.0, a negative SLICE1 stride read forward in a UINT16 kernel).
+The classes below name those values, operator by operator; `classify` says which a case actually
+holds, read from its descriptor (not from whatever built it), and `grid` counts them per data type
+over a selection, so that `dml-conformance cases coverage` and tests/cases/test_value_classes.py
+show and hold every (class x data type) cell of the quick profile covered.  The cases that cover
+them by construction are the reach set's (conformance.cases.generation.value_reach).
+
+Only valid descriptors count: the invalid families cover the rules' other side.  A class whose
+outcome the spec leaves open is still a class (its cases are observed, with the erratum's tag).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+import oracle
+from oracle import DataType, PaddingMode
+from oracle.tables import ALL_DATA_TYPES
+
+if TYPE_CHECKING:  # cases are only read here
+    from .corpus import Case
+
+
+def _all(data_type: DataType) -> bool:
+    return True
+
+
+def _float(data_type: DataType) -> bool:
+    return data_type.is_float
+
+
+def _signed(data_type: DataType) -> bool:
+    return data_type.is_float or np.iinfo(data_type.numpy).min < 0
+
+
+def _narrower_than_float32(data_type: DataType) -> bool:
+    """A FLOAT PaddingValue can lie outside the type's range (every type but FLOAT32 and FLOAT64)."""
+    return data_type not in (DataType.FLOAT32, DataType.FLOAT64)
+
+
+@dataclass(frozen=True)
+class ValueClass:
+    """One class of one parameter: its name, and the data types in which it can occur at all."""
+
+    name: str
+    applies: Callable[[DataType], bool] = _all
+
+
+def _geometry_classes(*names: str) -> tuple[ValueClass, ...]:
+    return tuple(ValueClass(n) for n in names)
+
+
+_PADDING_GEOMETRY = (
+    *(ValueClass(f"mode {m.value}") for m in PaddingMode),
+    *(ValueClass(f"{m.value} padding past the axis") for m in PaddingMode if m is not PaddingMode.CONSTANT),
+    *_geometry_classes(
+        *(f"{side} padding {what}" for side in ("start", "end") for what in ("0", "inside", "= size", "past the axis"))
+    ),
+)
+
+# Operator -> its classes, in the order the grid prints them (data: the one list of classes).
+CLASSES: dict[str, tuple[ValueClass, ...]] = {
+    "PADDING": (
+        ValueClass("value 0"),
+        ValueClass("value -0.0"),
+        ValueClass("value negative"),
+        ValueClass("value fractional"),
+        ValueClass("value quiet NaN payload"),
+        ValueClass("value signalling NaN"),
+        ValueClass("value +inf"),
+        ValueClass("value -inf"),
+        ValueClass("value the type's max"),
+        ValueClass("value the type's min"),
+        ValueClass("value above the type's max", _narrower_than_float32),
+        ValueClass("value below the type's min", _narrower_than_float32),
+        *_PADDING_GEOMETRY,
+    ),
+    "PADDING1": (
+        ValueClass("value 0"),
+        ValueClass("value -0.0", _float),
+        ValueClass("value negative", _signed),
+        ValueClass("value fractional", _float),
+        ValueClass("value quiet NaN payload", _float),
+        ValueClass("value signalling NaN", _float),
+        ValueClass("value +inf", _float),
+        ValueClass("value -inf", _float),
+        ValueClass("value the type's max"),
+        ValueClass("value the type's min"),
+        *_PADDING_GEOMETRY,
+    ),
+    "SLICE": _geometry_classes(
+        "stride 0 (U-SLICE-1)",
+        "stride 1",
+        "stride > 1",
+        "stride >= axis size",
+        "offset 0",
+        "offset interior",
+        "offset last element",
+        "size 1",
+        "size partial",
+        "size full axis",
+    ),
+    "SLICE1": _geometry_classes(
+        "stride 1",
+        "stride > 1",
+        "stride -1",
+        "stride < -1",
+        "|stride| >= window",
+        "offset 0",
+        "offset interior",
+        "offset last element",
+        "window 1",
+        "window partial",
+        "window full axis",
+        "output = MaxCopiedElements",
+        "output < MaxCopiedElements",
+    ),
+    **{
+        op: _geometry_classes(
+            "axis 0",
+            "axis middle",
+            "axis last",
+            f"{what} 1",
+            f"{what} 2",
+            f"{what} many (3+)",
+            "piece of size 1",
+            "pieces equal",
+            "pieces uneven",
+        )
+        for op, what in (("SPLIT", "outputs"), ("JOIN", "inputs"))
+    },
+}
+
+
+# --- what a descriptor holds ------------------------------------------------------------------
+
+
+def type_range(data_type: DataType) -> tuple[int | float, int | float]:
+    """The type's min and max: exact ints for integer types (INT64 and UINT64 lie past a float's 2^53)."""
+    if data_type.is_float:
+        info = np.finfo(data_type.numpy)
+        return float(info.min), float(info.max)
+    iinfo = np.iinfo(data_type.numpy)
+    return int(iinfo.min), int(iinfo.max)
+
+
+def float32_min_max(data_type: DataType) -> tuple[np.float32, np.float32]:
+    """The type's min and max as a FLOAT PaddingValue: the float32 nearest each inside the range."""
+    lo, hi = type_range(data_type)
+    f32 = np.finfo(np.float32)
+    top, bottom = np.float32(min(float(hi), float(f32.max))), np.float32(max(float(lo), float(f32.min)))
+    if float(top) > hi:  # float32 rounded it up, past the max (INT32, UINT32, INT64, UINT64)
+        top = np.nextafter(top, np.float32(0))
+    if float(bottom) < lo:
+        bottom = np.nextafter(bottom, np.float32(0))
+    return bottom, top
+
+
+def _nan_kind(value: np.generic) -> str | None:
+    """'quiet NaN payload', 'signalling NaN' or None; a canonical quiet NaN (no payload) is neither."""
+    array = np.asarray(value)
+    if array.dtype.kind != "f" or not np.isnan(array):
+        return None
+    bits = int(array.view(np.dtype(f"<u{array.itemsize}"))[()])
+    quiet = 1 << (np.finfo(array.dtype).nmant - 1)
+    if bits & quiet:
+        return "quiet NaN payload" if bits & (quiet - 1) else None
+    return "signalling NaN"
+
+
+def _value_classes(value: np.generic, data_type: DataType, lo: int | float, hi: int | float) -> set[str]:
+    """The classes of a padding value: a float32 for DML_PADDING, the type's own for DML_PADDING1.
+
+    `lo` and `hi` are the type's min and max as that value can hold them (float32_min_max for a FLOAT
+    PaddingValue); above and below the range are judged against the type's own range (type_range),
+    after the truncation an integer type applies (PAD.4: 127.9 is inside INT8's, 128.0 is not).
+    """
+    nan = _nan_kind(value)
+    if nan is not None:
+        return {f"value {nan}"}
+    if isinstance(value, np.integer):
+        v: int | float = int(value)
+    else:
+        v = float(value)
+        if math.isnan(v):
+            return set()
+        if math.isinf(v):
+            return {"value +inf" if v > 0 else "value -inf"}
+    found = set()
+    if v == 0:
+        negative_zero = isinstance(v, float) and math.copysign(1.0, v) < 0
+        found.add("value -0.0" if negative_zero else "value 0")
+    if v < 0:
+        found.add("value negative")
+    if isinstance(v, float) and not v.is_integer():
+        found.add("value fractional")
+    if v == hi:
+        found.add("value the type's max")
+    if v == lo and not (v == 0 and "value -0.0" in found):
+        found.add("value the type's min")
+    type_lo, type_hi = type_range(data_type)
+    landed = v if data_type.is_float else math.trunc(v)
+    if landed > type_hi:
+        found.add("value above the type's max")
+    if landed < type_lo:
+        found.add("value below the type's min")
+    return found
+
+
+def _padding_geometry(desc: oracle.PaddingDesc | oracle.Padding1Desc) -> set[str]:
+    mode = desc.padding_mode
+    found = {f"mode {mode.value}"}
+    for n, s, e in zip(desc.input_tensor.sizes, desc.start_padding, desc.end_padding):
+        for side, p in (("start", s), ("end", e)):
+            what = "0" if p == 0 else "inside" if p < n else "= size" if p == n else "past the axis"
+            found.add(f"{side} padding {what}")
+        if max(s, e) > n and mode is not PaddingMode.CONSTANT:
+            found.add(f"{mode.value} padding past the axis")
+    return found
+
+
+def _padded(desc: oracle.PaddingDesc | oracle.Padding1Desc) -> bool:
+    """Whether the descriptor writes PaddingValue anywhere (CONSTANT, some padding)."""
+    return desc.padding_mode is PaddingMode.CONSTANT and (any(desc.start_padding) or any(desc.end_padding))
+
+
+def _padding(desc: oracle.PaddingDesc) -> set[str]:
+    found = _padding_geometry(desc)
+    if _padded(desc):
+        dt = desc.input_tensor.data_type
+        found |= _value_classes(np.float32(desc.padding_value), dt, *(float(b) for b in float32_min_max(dt)))
+    return found
+
+
+def _padding1(desc: oracle.Padding1Desc) -> set[str]:
+    found = _padding_geometry(desc)
+    if _padded(desc):
+        dt = desc.output_tensor.data_type
+        found |= _value_classes(desc.padding_value, dt, *type_range(dt))
+    return found
+
+
+def _offset_class(offset: int, n: int) -> str:
+    if offset == 0:
+        return "offset 0"
+    return "offset last element" if offset == n - 1 else "offset interior"
+
+
+def _size_class(size: int, n: int, name: str) -> str | None:
+    if n < 2:
+        return None  # a size-1 axis: size 1 and the full axis are one
+    return f"{name} 1" if size == 1 else f"{name} full axis" if size == n else f"{name} partial"
+
+
+def _slice(desc: oracle.SliceDesc) -> set[str]:
+    found: set[str] = set()
+    for n, o, size, s in zip(desc.input_tensor.sizes, desc.offsets, desc.sizes, desc.strides):
+        found.add(_offset_class(o, n))
+        found.add(_size_class(size, n, "size") or "")
+        if s == 0:
+            found.add("stride 0 (U-SLICE-1)" if size > 1 else "")
+        else:
+            found.add("stride 1" if s == 1 else "stride > 1")
+            if s >= n and n > 1:
+                found.add("stride >= axis size")
+    return found - {""}
+
+
+def _slice1(desc: oracle.Slice1Desc) -> set[str]:
+    found: set[str] = set()
+    for n, o, w, s, out in zip(
+        desc.input_tensor.sizes, desc.window_offsets, desc.window_sizes, desc.window_strides, desc.output_tensor.sizes
+    ):
+        found.add(_offset_class(o, n))
+        found.add(_size_class(w, n, "window") or "")
+        found.add({1: "stride 1", -1: "stride -1"}.get(s, "stride > 1" if s > 1 else "stride < -1"))
+        if abs(s) >= w > 1:
+            found.add("|stride| >= window")
+        if w > 1:
+            limit = oracle.op_slice1.max_copied_elements(w, s)
+            found.add("output = MaxCopiedElements" if out == limit else "output < MaxCopiedElements")
+    return found - {""}
+
+
+def _pieces(axis: int, rank: int, pieces: list[int], what: str) -> set[str]:
+    found = set()
+    if rank > 1:
+        found.add("axis 0" if axis == 0 else "axis last" if axis == rank - 1 else "axis middle")
+    count = len(pieces)
+    found.add(f"{what} {count}" if count <= 2 else f"{what} many (3+)")
+    if 1 in pieces and max(pieces) > 1:
+        found.add("piece of size 1")
+    if count > 1:
+        found.add("pieces equal" if len(set(pieces)) == 1 else "pieces uneven")
+    return found
+
+
+def _split(desc: oracle.SplitDesc) -> set[str]:
+    pieces = [t.sizes[desc.axis] for t in desc.output_tensors]
+    return _pieces(desc.axis, desc.input_tensor.dimension_count, pieces, "outputs")
+
+
+def _join(desc: oracle.JoinDesc) -> set[str]:
+    pieces = [t.sizes[desc.axis] for t in desc.input_tensors]
+    return _pieces(desc.axis, desc.output_tensor.dimension_count, pieces, "inputs")
+
+
+CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
+    "PADDING": _padding,  # type: ignore[dict-item]
+    "PADDING1": _padding1,  # type: ignore[dict-item]
+    "SLICE": _slice,  # type: ignore[dict-item]
+    "SLICE1": _slice1,  # type: ignore[dict-item]
+    "SPLIT": _split,  # type: ignore[dict-item]
+    "JOIN": _join,  # type: ignore[dict-item]
+}
+
+
+def classify(descriptor: oracle.Descriptor) -> set[str]:
+    """The value classes a valid descriptor holds (names of CLASSES[its operator])."""
+    return CLASSIFIERS[descriptor.operator](descriptor)
+
+
+# --- the grid ---------------------------------------------------------------------------------
+
+NOT_APPLICABLE = -1  # a cell whose class cannot occur in that data type
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Operator -> class -> data type -> how many cases hold it (NOT_APPLICABLE where it cannot occur)."""
+
+    cells: dict[str, dict[str, dict[DataType, int]]]
+
+    def empty(self) -> list[tuple[str, str, DataType]]:
+        """The applicable cells no case holds: (operator, class, data type)."""
+        return [
+            (op, name, dt)
+            for op, rows in self.cells.items()
+            for name, row in rows.items()
+            for dt, n in row.items()
+            if n == 0
+        ]
+
+    def applicable(self) -> int:
+        return sum(n != NOT_APPLICABLE for rows in self.cells.values() for row in rows.values() for n in row.values())
+
+    def render(self) -> str:
+        """One table per operator: a row per class, a column per data type; '.' an empty cell, '-' not applicable."""
+        lines = []
+        for op, rows in self.cells.items():
+            types = next(iter(rows.values()))
+            short = [dt.value.replace("FLOAT", "F").replace("UINT", "U").replace("INT", "I") for dt in types]
+            width = max(len(name) for name in rows)
+            lines.append(f"{op}")
+            lines.append(f"  {'':<{width}}  " + " ".join(f"{s:>5}" for s in short))
+            for name, row in rows.items():
+                cells = ("-" if n == NOT_APPLICABLE else "." if n == 0 else str(n) for n in row.values())
+                lines.append(f"  {name:<{width}}  " + " ".join(f"{c:>5}" for c in cells))
+            lines.append("")
+        empty = self.empty()
+        lines.append(
+            f"{self.applicable() - len(empty)} of {self.applicable()} cells covered ('.': no case; '-': "
+            "cannot occur in that data type)"
+        )
+        return "\n".join(lines)
+
+
+def grid(
+    cases: Iterable[Case], operators: Iterable[str] | None = None, data_types: Iterable[DataType] | None = None
+) -> Grid:
+    """The value-class grid of the valid cases among `cases`, for `operators` and `data_types` (default: all)."""
+    ops = [op for op in (operators or CLASSES) if op in CLASSES]
+    types = [dt for dt in ALL_DATA_TYPES if dt in set(data_types or ALL_DATA_TYPES)]
+    cells = {
+        op: {c.name: {dt: 0 if c.applies(dt) else NOT_APPLICABLE for dt in types} for c in CLASSES[op]} for op in ops
+    }
+    for case in cases:
+        if case.operator not in cells or case.expected.outcome != "valid":
+            continue
+        dt = case.descriptor.input_tensor.data_type
+        rows = cells[case.operator]
+        for name in classify(case.descriptor):
+            if rows.get(name, {}).get(dt, NOT_APPLICABLE) != NOT_APPLICABLE:
+                rows[name][dt] += 1
+    return Grid(cells)
