@@ -87,11 +87,12 @@ def _run(args: argparse.Namespace) -> int:
         stopped = session.run(stop, progress.update)
         progress.end()
         results = session.finish(stopped=stopped, interrupted=stop.reason is not None)
-    report, errors = None, []
+    report, errors, report_failed = None, [], False
     try:
         report = write_report([results], session.report_path) if session.report_path is not None else None
     except ReportError as e:
         errors.append(str(e))
+        report_failed = True  # an output asked for and not written: never exit 0
     junit_failed = _write_junit(session.config.junit_xml, [results])
     update_lines, update_error = _update_expectations(session.config, results)
     update_failed = update_error is not None
@@ -100,7 +101,7 @@ def _run(args: argparse.Namespace) -> int:
     _print_lines(summary_lines(session, results, report, errors=errors, update_lines=update_lines))
     if session.write_error is not None:
         return EXIT_FAILURES
-    if stop.reason is not None or junit_failed or update_failed:
+    if stop.reason is not None or junit_failed or update_failed or report_failed:
         return EXIT_FAILURES
     if session.selection.errors:
         return EXIT_USAGE  # malformed case files: every good case still ran, but the input needs fixing
@@ -159,12 +160,15 @@ def _read_runs(paths: list[str]) -> list[Results]:
 def _report(args: argparse.Namespace) -> int:
     from .report.html import ReportError, overall_verdict, write_report
     from .run.config import UsageError
-    from .run.outputs import check_target
     from .run.results import ResultsFileError
+    from .support.outputs import JUNIT, REPORT, Output, check_outputs
 
     try:
         output = Path(args.output)
-        check_target(output, "-o", avoid=[Path(p) for p in args.results])
+        outputs = [Output("-o", output, REPORT)] + (
+            [Output("--junit-xml", Path(args.junit_xml), JUNIT)] if args.junit_xml else []
+        )
+        check_outputs(outputs, [("RESULTS", Path(p)) for p in args.results])
         runs = _read_runs(args.results)
         print(write_report(runs, output))
     except (ResultsFileError, UsageError, ReportError) as e:
@@ -179,12 +183,14 @@ def _report(args: argparse.Namespace) -> int:
 def _baseline(args: argparse.Namespace) -> int:
     from .report.baseline import BaselineError, write_baseline
     from .run.config import UsageError
-    from .run.outputs import check_not_results
     from .run.results import ResultsFileError
+    from .support.outputs import EXPECTATIONS, check_output
 
     try:
         # Before anything is read: the paths as given (a merged run's path names all its shards).
-        check_not_results(Path(args.output), "-o", [Path(p) for p in args.results], "an expectations file")
+        check_output(
+            "-o", args.output, EXPECTATIONS, inputs=[("RESULTS", Path(p)) for p in args.results], force=args.force
+        )
         runs = _read_runs(args.results)
         count = write_baseline(runs, Path(args.output), force=args.force)
     except (UsageError, ResultsFileError, BaselineError) as e:
@@ -196,13 +202,14 @@ def _baseline(args: argparse.Namespace) -> int:
 def _history(args: argparse.Namespace) -> int:
     from .report.history import HistoryError, build_history, history_text, write_history
     from .run.config import UsageError
-    from .run.outputs import ReportError, check_target
+    from .run.outputs import ReportError
     from .run.results import ResultsFileError, merge_shards, read_outcomes
+    from .support.outputs import HISTORY, check_output
 
     try:
         output = Path(args.output) if args.output else None
         if output is not None:
-            check_target(output, "-o", avoid=[Path(p) for p in args.results])
+            check_output("-o", output, HISTORY, inputs=[("RESULTS", Path(p)) for p in args.results])
         runs = merge_shards([read_outcomes(p) for p in args.results])
         for run in runs:
             for note in run.notes:
@@ -400,11 +407,15 @@ def _add_coverage_parser(cases: argparse._SubParsersAction) -> None:
 
 
 def _cases_generate(args: argparse.Namespace) -> int:
-    from .cases.generation.corpus import generate_corpus
+    from .cases.generation.corpus import corpus_files, generate_corpus
+    from .run.config import UsageError
+    from .support.outputs import CORPUS, Output, check_outputs
 
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        return _error(f"--out: {out} is a file, not a folder")
+    try:
+        check_outputs([Output("--out", out, CORPUS, files=corpus_files())])
+    except UsageError as e:
+        return _error(str(e))
     try:
         written = generate_corpus(seed=args.seed, count=args.count, out_dir=out)
     except OSError as e:
@@ -517,7 +528,9 @@ def _add_baseline(sub) -> None:
     base.add_argument(
         "-o", "--output", required=True, type=PATH_TYPE, metavar="FILE", help="the expectations file to write"
     )
-    base.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
+    base.add_argument(
+        "--force", action="store_true", help="replace an expectations file an earlier `baseline` wrote (nothing else)"
+    )
     base.set_defaults(func=_baseline)
 
 
@@ -587,7 +600,7 @@ def _add_package(sub) -> None:
         metavar="FILE",
         help="the expectations file the run applied, where it is now (when not at the path the run read it from)",
     )
-    pk.add_argument("--force", action="store_true", help="replace an existing package")
+    pk.add_argument("--force", action="store_true", help="replace a package this suite wrote (nothing else)")
     pk.set_defaults(func=_package)
 
 

@@ -24,6 +24,8 @@ from ..judging.expectations import Expectations, is_known_issue
 from ..run.identity import short as identity_short
 from ..run.record import WAIVABLE, Category, Record
 from ..run.results import Results
+from ..support.errors import UsageError
+from ..support.outputs import EXPECTATIONS, EXPECTATIONS_COMMENT, check_output, write_atomic
 
 REASON_PLACEHOLDER = "TODO: why it fails, and a tracker link (baseline of {run}, {date})"
 
@@ -90,9 +92,12 @@ def baseline_waivers(runs: list[Results]) -> list[dict[str, Any]]:
 
 
 def write_baseline(runs: list[Results], output: Path, *, force: bool = False) -> int:
-    """Write the expectations file; returns how many waivers it holds."""
-    if output.exists() and not force:
-        raise BaselineError(f"-o: {output} exists; give --force to overwrite it")
+    """Write the expectations file (whole); returns how many waivers it holds.  The target was checked by the
+    the rule of conformance.support.outputs (an existing file only if `baseline` wrote it, and only with --force)."""
+    try:
+        check_output("-o", output, EXPECTATIONS, force=force)
+    except UsageError as e:
+        raise BaselineError(str(e)) from None
     waivers = baseline_waivers(runs)
     identities: dict[str, dict[str, str]] = {}
     for run in runs:
@@ -107,14 +112,13 @@ def write_baseline(runs: list[Results], output: Path, *, force: bool = False) ->
             )
     document: dict[str, Any] = {
         "schema_version": 1,
-        "comment": "written by dml-conformance baseline from " + ", ".join(r.path for r in runs),
+        "comment": f"{EXPECTATIONS_COMMENT} baseline from " + ", ".join(r.path for r in runs),  # its marker
     }
     if identities:  # a run of one of these backends with another identity refuses this file (conformance.run.identity)
         document["identities"] = identities
     document["waivers"] = waivers
     try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        write_atomic(output, (json.dumps(document, indent=1) + "\n").encode("utf-8"))
     except OSError as e:
         raise BaselineError(f"-o: cannot write {output}: {e.strerror or e}") from None
     return len(waivers)
@@ -176,8 +180,7 @@ def update_expectations(run: Results, source: Path, output: Path) -> Update:
     after = json.dumps({**document, "waivers": kept}, indent=1) + "\n"
     diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(source), str(output)))
     try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(after, encoding="utf-8")
+        write_atomic(output, after.encode("utf-8"))
     except OSError as e:
         raise BaselineError(f"--update-expectations: cannot write {output}: {e.strerror or e}") from None
     removed = [f"$.waivers[{i}] ({expectations.waivers[i].pattern}): {why}" for i, why in sorted(stale.items())]

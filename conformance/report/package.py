@@ -8,7 +8,6 @@ carries (statement.html, and its stamp in package.json) is made by verify.py's c
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 import time
@@ -21,9 +20,11 @@ from oracle.version import VERSION
 
 from ..judging.expectations import KNOWN_ISSUES_DIR, is_known_issue
 from ..run.config import UsageError
-from ..run.outputs import ReportError, check_folder, check_not_results
+from ..run.outputs import ReportError
 from ..run.record import Header
 from ..run.results import Results, merge_shards, read_results
+from ..support.outputs import PACKAGE as PACKAGE_KIND
+from ..support.outputs import check_output, write_atomic
 from .html import write_report
 from .package_format import (
     EXPECTATIONS_DIR,
@@ -36,7 +37,6 @@ from .package_format import (
     RESULTS_DIR,
     STATEMENT,
     PackageError,
-    read_manifest,
     sha256_hex,
     suite_hashes,
 )
@@ -56,25 +56,11 @@ def _member(directory: str, name: str, taken: Iterable[str]) -> str:
     return candidate
 
 
-def _is_package(path: Path) -> bool:
+def _check_output(output: Path, results: list[Path], expectations: Path | None, force: bool) -> None:
+    """The rule of conformance.support.outputs: an existing file only if it is a package, and only with --force."""
+    inputs = [("RESULTS", p) for p in results] + ([("--expectations", expectations)] if expectations else [])
     try:
-        with zipfile.ZipFile(path) as archive:
-            read_manifest(archive, str(path))
-        return True
-    except (PackageError, zipfile.BadZipFile, OSError):
-        return False
-
-
-def _check_output(output: Path, results: list[Path], force: bool) -> None:
-    try:
-        check_not_results(output, "-o", results, "a package")
-        if output.is_dir():
-            raise UsageError(f"-o: {output} is a folder; give a file name (e.g. {output / 'package.zip'})")
-        if output.exists() and not _is_package(output):
-            raise UsageError(f"-o: {output} exists and is not a dml-conformance package; it is never overwritten")
-        if output.exists() and not force:
-            raise UsageError(f"-o: {output} exists (a package); give --force to replace it")
-        check_folder(output.parent, "-o")
+        check_output("-o", output, PACKAGE_KIND, inputs=inputs, force=force)
     except UsageError as e:
         raise PackageError(str(e)) from None
 
@@ -115,7 +101,7 @@ def build_package(
     or has changed since the run, an output that is a results file or not a package."""
     output = Path(output)
     paths = [Path(p) for p in results]
-    _check_output(output, paths, force)
+    _check_output(output, paths, Path(expectations) if expectations else None, force)
     shards = [read_results(p) for p in paths]  # ResultsFileError names the file
     runs = merge_shards(shards)
     if len(runs) != 1:
@@ -201,17 +187,14 @@ def _write_zip(tree: Path, output: Path) -> None:
         "algorithm": "sha256",
         "files": {n: sha256_hex((tree / n).read_bytes()) for n in names},
     }
-    tmp = None
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f, zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as archive:
+
+    def write(f) -> None:
+        with zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(MANIFEST, json.dumps(manifest, indent=1) + "\n")
             for name in names:
                 archive.write(tree / name, name)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, output)
+
+    try:
+        write_atomic(output, write)
     except OSError as e:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
         raise PackageError(f"-o: cannot write {output}: {e.strerror or e}") from None

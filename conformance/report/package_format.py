@@ -35,10 +35,11 @@ import oracle
 
 from ..cases.corpus import CASES_DIR
 from ..judging.expectations import KNOWN_ISSUES_DIR
+from ..support.outputs import PACKAGE_FORMAT, PACKAGE_MANIFEST
 
-FORMAT = "dml-conformance-package"
+FORMAT = PACKAGE_FORMAT  # the package kind's marker (conformance.support.outputs)
 FORMAT_VERSION = 1
-MANIFEST = "manifest.json"
+MANIFEST = PACKAGE_MANIFEST
 PACKAGE = "package.json"
 REPORT = "report.html"
 STATEMENT = "statement.html"

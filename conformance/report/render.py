@@ -11,8 +11,6 @@ guards that no report template passes text through as markup).
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -20,6 +18,7 @@ import jinja2
 
 from ..run.outputs import GENERATOR, ReportError
 from ..support.cache import generated_cache_dir
+from ..support.outputs import write_atomic
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -71,18 +70,7 @@ def render_page(template: str, **context: object) -> str:
 def write_page(text: str, path: str | Path, what: str = "the report") -> Path:
     """Write atomically: a unique temporary file next to `path`, then a rename; ReportError if it cannot."""
     path = Path(path)
-    data = text.encode("utf-8", "replace")  # the records' text is clean; this is a second guard
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+    try:  # the records' text is clean; "replace" is a second guard
+        return write_atomic(path, text.encode("utf-8", "replace"))
     except OSError as e:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
         raise ReportError(e.errno, f"cannot write {what} {path}: {e.strerror or e}") from None
-    return path

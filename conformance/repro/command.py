@@ -38,15 +38,20 @@ def expected_status(category: Category | None) -> int | None:
     return None  # flaky or interrupted: the suite's own verdict was not one answer
 
 
-def _check_folder(directory: Path, names: tuple[str, ...], force: bool) -> None:
-    if directory.exists() and not directory.is_dir():
-        raise ReproError(f"{directory} is a file, not a folder")
-    there = [n for n in names if (directory / n).exists()]
-    if there and not force:
-        raise ReproError(
-            f"{directory} already holds {', '.join(there)} (an earlier reproducer, perhaps edited): choose another "
-            "folder, or --force to overwrite them"
-        )
+def _check_folder(args: argparse.Namespace, names: tuple[str, ...]) -> None:
+    """The rule of conformance.support.outputs: the files of an earlier reproducer of the same kind are replaced
+    with --force only; anything else (a results file, a user's file of the same name) never."""
+    from ..support.errors import UsageError
+    from ..support.outputs import CPP_REPRO, ONNX_REPRO, Output, check_outputs
+
+    option, kind = ("--cpp", CPP_REPRO) if args.cpp else ("--onnx", ONNX_REPRO)
+    inputs = [("--results", Path(args.results))] if args.results else []
+    inputs += [("--cases", Path(p)) for p in args.cases or ()]
+    inputs += [("CASE_ID_OR_FILE", Path(args.case_id))] if Path(args.case_id).exists() else []
+    try:
+        check_outputs([Output(option, Path(args.cpp or args.onnx), kind, force=args.force, files=names)], inputs)
+    except UsageError as e:
+        raise ReproError(str(e)) from None
 
 
 def _command_line(args: argparse.Namespace) -> str:
@@ -96,7 +101,7 @@ def _cpp(args: argparse.Namespace, target: Target) -> int:
     from .run import build, echo, exit_status, run
 
     directory = Path(args.cpp)
-    _check_folder(directory, FILES, args.force)
+    _check_folder(args, FILES)
     adapter, dml_dll = _options(args, target)
     written = write_cpp(target, directory, adapter=adapter, command_line=_command_line(args))
     print(f"wrote {', '.join(str(p) for p in written)}")
@@ -119,7 +124,7 @@ def _onnx(args: argparse.Namespace, target: Target) -> int:
     from .ort import FILES, SCRIPT, device_index, write_onnx
 
     directory = Path(args.onnx)
-    _check_folder(directory, FILES, args.force)
+    _check_folder(args, FILES)
     adapter, _ = _options(args, target)
     written = write_onnx(target, directory, device_id=device_index(adapter))
     print(f"wrote {', '.join(str(p) for p in written)}")
@@ -139,7 +144,11 @@ def main(args: argparse.Namespace) -> int:
         from .target import find_target
 
         target = find_target(args.case_id, results=args.results, paths=args.cases, seed=args.seed)
-        return _cpp(args, target) if args.cpp else _onnx(args, target)
+        try:
+            return _cpp(args, target) if args.cpp else _onnx(args, target)
+        except OSError as e:  # a full disk: each file is written whole, so the folder holds old files or new
+            option, folder = ("--cpp", args.cpp) if args.cpp else ("--onnx", args.onnx)
+            raise ReproError(f"{option}: cannot write in {folder}: {e.strerror or e}") from None
     except ReproError as e:
         print(f"dml-conformance: error: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -203,5 +212,7 @@ def add_parser(sub) -> None:
         metavar="SECONDS",
         help="--run: seconds the program may take. Default: %(default)r",
     )
-    rp.add_argument("--force", action="store_true", help="overwrite the files of an earlier reproducer in DIR")
+    rp.add_argument(
+        "--force", action="store_true", help="replace the files of an earlier reproducer of the same kind in DIR"
+    )
     rp.set_defaults(func=main)

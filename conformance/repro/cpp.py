@@ -29,6 +29,7 @@ from ..backends.base import Backend, Capabilities
 from ..backends.directml.hresults import DEVICE_LOST, HRESULTS
 from ..backends.directml.toolchain import LIBS, NATIVE, Compiler, command
 from ..backends.directml.wire import inexpressible, input_payload, request
+from ..support.outputs import write_atomic
 from . import ReproError
 from .target import Target
 
@@ -602,11 +603,8 @@ def write_cpp(target: Target, directory: Path, *, adapter: str | None = None, co
         "build.cmd": msvc_script(),
         "build-mingw.sh": mingw_script(),
     }
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, content in contents.items():
-        path = directory / name
-        path.write_bytes(content.encode())
-        written.append(path)
-    (directory / "build-mingw.sh").chmod(0o755)
-    return written
+    # Each file whole (conformance.support.outputs); repro.cpp's banner is the folder's marker.
+    return [
+        write_atomic(directory / name, content.encode(), 0o755 if name.endswith(".sh") else 0o644)
+        for name, content in contents.items()
+    ]

@@ -26,6 +26,7 @@ from ..backends.base import Backend, Capabilities
 from ..backends.onnxruntime_backend import KNOWN_LIMITS
 from ..backends.onnxruntime_directml import GRAPH_OPTIMIZATION_LEVELS, ONNX_SYMMETRIC_FREE, SessionSettings
 from ..lowering import Inexpressible, Lowering, build_model, lower
+from ..support.outputs import write_atomic
 from . import ReproError
 from .target import Target
 
@@ -99,8 +100,8 @@ def write_onnx(target: Target, directory: Path, *, device_id: int = 0) -> list[P
     model = build_model(lowering, parameters_as_inputs=False)
     data = directory / "test_data_set_0"
     data.mkdir(parents=True, exist_ok=True)
-    written = [directory / "model.onnx"]
-    onnx.save(model, str(written[0]))
+    # Each file whole (conformance.support.outputs); the script's CASE line is the folder's marker.
+    written = [write_atomic(directory / "model.onnx", model.SerializeToString())]
     tensors: dict[str, onnx.TensorProto] = {}
     for k, (name, x) in enumerate(zip(lowering.data_names, case.inputs)):
         tensors[f"input_{k}.pb"] = numpy_helper.from_array(np.ascontiguousarray(x), name)
@@ -111,11 +112,8 @@ def write_onnx(target: Target, directory: Path, *, device_id: int = 0) -> list[P
         if mask is not None and mask.any():
             tensors[f"open_{j}.pb"] = numpy_helper.from_array(mask, f"{name}_open")
     for file, proto in tensors.items():
-        onnx.save_tensor(proto, str(data / file))
-        written.append(data / file)
-    path = directory / SCRIPT
-    path.write_text(script(target, settings_of(target), lowering, device_id))
-    written.append(path)
+        written.append(write_atomic(data / file, proto.SerializeToString()))
+    written.append(write_atomic(directory / SCRIPT, script(target, settings_of(target), lowering, device_id).encode()))
     return written
 
 

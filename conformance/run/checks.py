@@ -11,11 +11,11 @@ from pathlib import Path
 
 from ..backends.registry import BackendFactory, BackendNotFound, resolve_backend
 from ..judging.expectations import Expectations, ExpectationsError, known_issues, load_expectations
+from ..support.outputs import EXPECTATIONS, JUNIT, REPORT, RESULTS, Output, being_written, check_folder, check_outputs
 from .config import RunConfig, UsageError
 from .identity import differences as identity_differences
 from .identity import short as identity_short
 from .options import BACKEND_KWARGS, conflicts, flag
-from .outputs import check_folder, check_target
 from .record import Category
 from .results import Results, ResultsFileError, read_results, report_path_for
 from .selection import Selection
@@ -25,6 +25,8 @@ def resume_config(config: RunConfig, plugin: bool) -> tuple[RunConfig, set[str],
     """--resume: the run configuration its results file's header records, the ids of its cases that have a
     result, and the file read."""
     where = flag("resume", plugin)
+    if being_written(str(config.resume)):  # two writers would interleave their lines
+        raise UsageError(f"{where}: {config.resume} is still being written by a run; resume it once that run ends")
     try:
         previous = read_results(config.resume)  # type: ignore[arg-type]
     except ResultsFileError as e:
@@ -77,12 +79,16 @@ def run_expectations(config: RunConfig, factory: BackendFactory, plugin: bool) -
 
 
 def output_paths(config: RunConfig, plugin: bool) -> tuple[Path | None, Path | None]:
-    """Where results and report go, checked before anything runs; the results file is created in `start`."""
+    """Where results and report go, checked before anything runs (conformance.support.outputs: no output
+    replaces an input, another output, or a file that is not its own kind made by this suite); the results
+    file is created in `start`.  A new run never writes into an existing file, even a results file this
+    suite made: that file is another run's record (only --resume continues it, appending)."""
     c = config
+    outputs: list[Output] = []
+    results: Path | None
     if c.resume:
-        resumed = Path(c.resume)
-        results: Path | None = resumed
-        folder = resumed.parent
+        results = Path(c.resume)
+        folder = results.parent
     elif c.results:
         results = Path(c.results)
         if results.exists() or results.is_symlink():
@@ -90,22 +96,27 @@ def output_paths(config: RunConfig, plugin: bool) -> tuple[Path | None, Path | N
                 f"{flag('results', plugin)}: {results} exists; results files are never overwritten "
                 f"(continue it with {flag('resume', plugin)}, or choose another name)"
             )
+        outputs.append(Output(flag("results", plugin), results, RESULTS))
         folder = results.parent
-        check_folder(folder, flag("results", plugin))
     else:
         results, folder = None, Path(c.out)
         check_folder(folder, flag("out", plugin))
-    if c.report_off:
-        return results, None
-    report = Path(c.report) if c.report else None
-    if report is not None:
-        check_target(
-            report, flag("report", plugin), avoid=[p for p in (results, Path(c.resume) if c.resume else None) if p]
-        )
-    elif results is not None:
+    report = None if c.report_off else Path(c.report) if c.report else None
+    if report is None and results is not None and not c.report_off:
         report = report_path_for(results)
-        check_target(report, flag("report", plugin), avoid=[results])
-    else:
+    if report is not None:
+        outputs.append(Output(flag("report", plugin), report, REPORT))
+    if c.junit_xml:
+        outputs.append(Output(flag("junit_xml", plugin), Path(c.junit_xml), JUNIT))
+    if c.update_expectations:  # in place (the file it was given) or a new name
+        update = Path(c.update_expectations)
+        keep = Path(c.expectations) if c.expectations else None
+        outputs.append(Output(flag("update_expectations", plugin), update, EXPECTATIONS, keep=keep))
+    inputs = [(flag("expectations", plugin), Path(c.expectations))] if c.expectations else []
+    inputs += [(flag("resume", plugin), Path(c.resume))] if c.resume else []
+    inputs += [(flag("cases", plugin), Path(p)) for p in c.cases or ()]
+    check_outputs(outputs, inputs)
+    if report is None and results is None and not c.report_off:
         check_folder(folder, flag("out", plugin))
     return results, report
 
@@ -127,19 +138,12 @@ def check_vendor_waivers(config: RunConfig, expectations: Expectations, selectio
 
 
 def check_update_target(config: RunConfig, plugin: bool) -> None:
-    """--update-expectations: checked before anything runs, so a long run never ends unable to write it."""
-    target = config.update_expectations
-    if not target:
-        return
-    flag_ = flag("update_expectations", plugin)
-    if not config.expectations:
-        raise UsageError(f"{flag_} needs {flag('expectations', plugin)}: it writes that file without its stale waivers")
-    path = Path(target)
-    if path.exists() and path.resolve() != Path(config.expectations).resolve():
+    """--update-expectations needs --expectations (its target is checked with the other outputs)."""
+    if config.update_expectations and not config.expectations:
         raise UsageError(
-            f"{flag_}: {path} exists and is not the {flag('expectations', plugin)} file; choose a new name"
+            f"{flag('update_expectations', plugin)} needs {flag('expectations', plugin)}: it writes that file "
+            "without its stale waivers"
         )
-    check_folder(path.parent, flag_)
 
 
 def check_identity(config: RunConfig, expectations: Expectations, identity: dict[str, str], plugin: bool) -> str | None:

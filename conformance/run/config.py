@@ -17,6 +17,7 @@ from typing import Any
 
 from oracle import DataType, FeatureLevel
 
+from ..support.errors import UsageError  # re-exported: the name every caller imports
 from .options import (
     BACKEND_KWARGS,
     BY_NAME,
@@ -31,10 +32,6 @@ from .options import (
     flag,
 )
 from .record import Shard
-
-
-class UsageError(Exception):
-    """Bad options or input files: the message names the option, file or JSON path (exit code 2)."""
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,10 @@ import orjson
 import oracle
 
 from ..judging.compare import Comparison
+from ..support.outputs import RESULTS_FORMAT
 from .jsontypes import from_json, safe_text, to_json
 
-FORMAT = "dml-conformance-results"
+FORMAT = RESULTS_FORMAT
 # 2: typed records without `start` lines, the `interrupted` category, crash details, shards,
 # resume lines.  Version 1 files stay readable.
 FORMAT_VERSION = 2

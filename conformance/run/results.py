@@ -31,6 +31,7 @@ from typing import TypeVar, overload
 from ..support import formats
 from ..support.formats import FormatError
 from ..support.jsonfile import JsonFileError, read_text
+from ..support.outputs import being_written, writing_lock
 from .jsontypes import JsonTypeError, safe_text
 from .record import (
     FORMAT,
@@ -52,7 +53,10 @@ class ResultsFileError(FormatError):
 
 
 class ResultsWriteError(OSError):
-    """The results file cannot be written (a full disk, a lost mount): the run stops."""
+    """The results file cannot be written (a full disk, a lost mount): the run stops.  `whole_lines`: how many
+    lines of the failed write reached the file whole (the rest, at most one torn line, the reader drops)."""
+
+    whole_lines = 0
 
 
 # --- names --------------------------------------------------------------------------------------
@@ -96,18 +100,27 @@ class ResultsWriter:
             self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND)
         except OSError as e:
             raise ResultsWriteError(e.errno, f"cannot open {path} for writing: {e.strerror}") from e
+        writing_lock(self._fd)  # until close (or this process's death): readers say "still being written"
         self.counts: Counter[Category] = Counter()
         self.written = 0
+        self.kept: list[Record] = []  # the records whose line is whole in the file: what a reader of it gets
+
+    def _send(self, data: bytes) -> int:
+        assert self._fd is not None
+        return os.write(self._fd, data)
 
     def _write(self, line: str) -> None:
         if self._fd is None:
             raise ResultsWriteError(errno.EBADF, f"{self.path} is closed")
         data = (line + "\n").encode("utf-8")
+        sent = 0
         try:
-            while data:
-                data = data[os.write(self._fd, data) :]
+            while sent < len(data):
+                sent += self._send(data[sent:])
         except OSError as e:
-            raise ResultsWriteError(e.errno, f"cannot write {self.path}: {e.strerror}") from e
+            error = ResultsWriteError(e.errno, f"cannot write {self.path}: {e.strerror}")
+            error.whole_lines = data[:sent].count(b"\n")
+            raise error from e
 
     def header(self, header: Header) -> None:
         self._write(header.to_line())
@@ -131,8 +144,16 @@ class ResultsWriter:
                         reason=f"the suite could not write this record: {type(e).__name__}: {e}",
                     ).to_line()
                 )
-        if lines:
-            self._write("\n".join(lines))
+        try:
+            if lines:
+                self._write("\n".join(lines))
+        except ResultsWriteError as e:
+            self._keep(records[: e.whole_lines])
+            raise
+        self._keep(records)
+
+    def _keep(self, records: list[Record]) -> None:
+        self.kept += records
         self.counts.update(r.category for r in records)
         self.written += len(records)
 
@@ -287,8 +308,15 @@ def _read(path: Path, header_only: bool = False) -> Results:
     records += [_never_finished(case_id, results.notes) for case_id in pending]
     results.records = final_records(records)
     if results.footer is None:
-        results.notes.append("no footer: the run did not finish (interrupted or crashed); the results are partial")
+        results.notes.append(_unfinished(path))
     return results
+
+
+def _unfinished(path: Path) -> str:
+    """Why a file has no footer: a run still writing it (it holds the writer's lock), or one that died."""
+    if being_written(path):
+        return "no footer yet: a run is still writing this file; the results are partial"
+    return "no footer: the run did not finish (interrupted or crashed); the results are partial"
 
 
 def _parse(path: Path, number: int, line: str, last: bool, notes: list[str]) -> object | None:
@@ -471,7 +499,7 @@ def read_outcomes(path: str | Path) -> Outcomes:
         latest[case_id] = Outcome(r.id, r.operator, r.category, r.data_type, r.reason)
     out.records = list(latest.values())
     if out.footer is None:
-        out.notes.append("no footer: the run did not finish (interrupted or crashed); the results are partial")
+        out.notes.append(_unfinished(path))
     return out
 
 

@@ -251,6 +251,19 @@ class Session:
         return record
 
     @property
+    def write_failure(self) -> str | None:
+        """The one line that says the results file could not be written, and how many cases it holds (the count
+        the summary and the report give too: what a reader of the file gets)."""
+        if self.write_error is None:
+            return None
+        kept = self.writer.kept if self.writer is not None else []
+        held = len(final_records(self.prior + kept))
+        return (
+            f"{self.write_error}; the run stopped with {held} case(s) in the results file; the lines written before "
+            "are readable"
+        )
+
+    @property
     def stop_reason(self) -> str | None:
         """Why the run cannot go on, if it cannot: the results file cannot be written, or no backend starts."""
         if self.write_error is not None:
@@ -342,7 +355,9 @@ class Session:
             warnings += self.pool.close()
         if self.write and self.writer is None and self.write_error is None and self.info is not None:
             self._open_late()
-        records = final_records(self.prior + self.records)
+        # After a failed write, the run's records are the file's: the summary, the report and the error agree.
+        kept = self.writer.kept if self.writer is not None else []
+        records = final_records(self.prior + (kept if self.write_error is not None else self.records))
         ids = {w.id for w in self.selection.works} | {r.id for r in self.prior}
         footer = Footer(
             now(),

@@ -177,15 +177,8 @@ def summary_lines(
         for w in unmatched_user_waivers(results)
     ]
     lines += [Line(f"warning: {w}", Level.WARNING) for w in (results.footer.warnings if results.footer else ())]
-    if session.write_error is not None:
-        written = session.writer.written if session.writer else 0
-        lines.append(
-            Line(
-                f"error: {session.write_error}; the run stopped after {written} case(s); the lines written before "
-                "are readable",
-                Level.ERROR,
-            )
-        )
+    if session.write_failure is not None:  # one count of what the file holds (Session.write_failure)
+        lines.append(Line(f"error: {session.write_failure}", Level.ERROR))
     lines += [Line(f"error: {e}", Level.ERROR) for e in errors]
     lines += map(Line, update_lines)
     lines.append(Line(f"results: {session.results_path}"))

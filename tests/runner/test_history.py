@@ -250,7 +250,7 @@ def test_a_torn_last_line_is_a_note_and_its_case_absent(runs, tmp_path):
 
 def test_output_never_replaces_a_results_file(runs):
     proc = cli("history", str(runs[0]), str(runs[1]), "-o", str(runs[1]))
-    assert proc.returncode == 2 and "never replaces results" in proc.stderr
+    assert proc.returncode == 2 and "is an input of this command (RESULTS)" in proc.stderr
 
 
 # --- the lean reader and the page, without a run -------------------------------------------------

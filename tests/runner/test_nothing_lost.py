@@ -62,9 +62,7 @@ def test_report_never_replaces_results_or_other_files(good_run, tmp_path):
     results = good_run[1]
     before = results.read_bytes()
     onto_results = cli("report", str(results), "-o", str(results))
-    assert (
-        onto_results.returncode == 2 and "is the results file; a report never replaces results" in onto_results.stderr
-    )
+    assert onto_results.returncode == 2 and "is an input of this command (RESULTS)" in onto_results.stderr
     assert results.read_bytes() == before
     notes = tmp_path / "notes.html"
     notes.write_text("<!DOCTYPE html><p>my notes</p>")

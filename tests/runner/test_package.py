@@ -237,14 +237,14 @@ def test_package_refuses_a_missing_shard_a_file_that_is_not_results_and_an_outpu
     code, _, err = dml("package", str(tracked), "-o", str(tmp_path / "x.zip"))
     assert code == 2 and str(tracked) in err and "header" in err
     code, _, err = dml("package", *map(str, full_shards), "-o", str(full_shards[1]))
-    assert code == 2 and f"{full_shards[1]} is the results file" in err
+    assert code == 2 and f"{full_shards[1]} is an input of this command (RESULTS)" in err
     other = tmp_path / "notes.txt"
     other.write_text("mine")
     code, _, err = dml("package", *map(str, full_shards), "-o", str(other))
     assert code == 2 and "is not a dml-conformance package; it is never overwritten" in err
     assert other.read_text() == "mine" and not (tmp_path / "half.zip").exists()
     code, _, err = dml("package", *map(str, full_shards), "-o", str(full_package[0]))
-    assert code == 2 and "exists (a package); give --force to replace it" in err
+    assert code == 2 and "exists (a dml-conformance package); give --force to replace it" in err
 
 
 # --- a quick run: packaged, stamped, refused ----------------------------------------------------------

@@ -186,7 +186,7 @@ def test_report_onto_the_results_file_is_refused(tester):
         "--dml-backend", "oracle", "--dml-results", "x.jsonl", "--dml-report", "x.jsonl"
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "--dml-report: x.jsonl is the results file; a report never replaces results" in result.stderr.str()
+    assert "--dml-report: x.jsonl is also --dml-results; give each output its own file" in result.stderr.str()
     assert not (tester.path / "x.jsonl").exists()
 
 

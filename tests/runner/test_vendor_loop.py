@@ -224,7 +224,7 @@ def test_baseline_never_writes_over_a_results_file_it_reads(broken_run, tmp_path
     # The same file named two ways (absolute in, relative out), even with --force.
     proc = cli("baseline", str(results.resolve()), "-o", "results.jsonl", "--force", cwd=tmp_path)
     assert proc.returncode == 2
-    assert "-o: results.jsonl is the results file; an expectations file never replaces results" in proc.stderr
+    assert "-o: results.jsonl is an input of this command (RESULTS)" in proc.stderr
     assert results.read_bytes() == before
 
 
@@ -258,7 +258,7 @@ def test_baseline_then_rerun_passes_with_every_former_failure_waived(broken_run,
     assert {r.id for r in records if r.category.value == "waived"} == set(failing)
     assert all(r.waived_category and r.waived_category.value == failing[r.id] for r in records if r.id in failing)
     again = cli("baseline", str(broken_run[1]), "-o", str(expectations))
-    assert again.returncode == 2 and "exists; give --force" in again.stderr
+    assert again.returncode == 2 and "give --force to replace it" in again.stderr
     assert cli("baseline", str(broken_run[1]), "-o", str(expectations), "--force").returncode == 0
 
 

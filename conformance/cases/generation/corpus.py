@@ -22,6 +22,7 @@ import numpy as np
 import oracle
 from oracle import InvalidDescriptor
 
+from ...support.outputs import write_atomic
 from ..corpus import SCHEMA_VERSION, Case, Expected, case_id, case_to_json
 from .common import CaseSpec, RngChooser, choose_config
 from .operators import INVALID_FAMILIES, build_invalid, build_valid, case_clauses, corners
@@ -146,16 +147,21 @@ def generate_cases(seed: int, count: int, operators: Sequence[str] = oracle.OPER
     return out
 
 
+def corpus_files(operators: Sequence[str] = oracle.OPERATORS) -> tuple[str, ...]:
+    """The files `generate_corpus` writes in its folder: one per operator."""
+    return tuple(f"{op}.json" for op in operators)
+
+
 def generate_corpus(seed: int, count: int, out_dir: Path) -> list[Path]:
-    """Write one list file per operator under `out_dir`; returns the paths written."""
+    """Write one list file per operator under `out_dir`, each whole; returns the paths written.  The folder was
+    checked by the command (conformance.support.outputs: an existing file only if it is a generated one)."""
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     header = {"seed": seed, "count": count, "version": GENERATOR_VERSION}
     written = []
     for op, cases in generate_cases(seed, count).items():
         path = out_dir / f"{op}.json"
         lines = ",\n".join(json.dumps(c, separators=(",", ":")) for c in cases)
         text = f'{{"schema_version": {SCHEMA_VERSION}, "generator": {json.dumps(header)},\n"cases": [\n{lines}\n]}}\n'
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text.encode("utf-8"))  # its first line is the CORPUS kind's marker
         written.append(path)
     return written
