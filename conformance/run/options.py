@@ -348,11 +348,12 @@ OPTIONS: tuple[Option, ...] = (
         "gpu (an adapter with D3D12 graphics), npu (a compute-only adapter: DXCore's GENERIC_ML or CORE_COMPUTE "
         "without graphics, as ONNX Runtime's DirectML device filter decides it) or any. Adapters are listed through "
         "DXCore, or DXGI (GPUs only) where dxcore.dll is missing; with --adapter, the named adapter must be of this "
-        "kind. Default: gpu, or whatever --adapter names",
+        "kind",
         _typed("adapter kind", _choice(*ADAPTER_KINDS)),
         "gpu|npu|any",
         identity=True,
         backend_kwarg="adapter_kind",
+        default="gpu, or whatever --adapter names",
     ),
     Option(
         "allow_software_adapter",

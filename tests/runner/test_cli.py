@@ -210,6 +210,8 @@ VERDICT_SAMPLES = {
     "dml_dll": "x.dll",
     "directml_version": "1.13.1",
     "adapter": "0",
+    "adapter_kind": "npu",
+    "ort_performance_preference": "minimum_power",
     "ort_host": "python",
     "dml_path": "graph",
     "ort_graph_optimization": "basic",
