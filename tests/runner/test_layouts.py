@@ -66,7 +66,9 @@ def test_records_carry_the_layout_and_the_report_maps_it(tmp_path):
     assert "packed" in kinds and len(kinds) >= 3, kinds  # one generated case in five states a layout
     assert {r.get("layout") for r in records if r["id"] == "SLICE1-layout-column-major-input"} == {"permuted"}
     html = next(tmp_path.glob("report-*.html")).read_text(encoding="utf-8")
-    assert 'data-key="layout"' in html and "<th>permuted</th>" in html
+    # The layout view is one grid (operators down, layouts across): `permuted` is one of its columns.
+    layout_grid = html.split('data-key="layout"', 1)[1].split("</table>", 1)[0]
+    assert 'data-value="permuted"><span>permuted</span></th>' in layout_grid
 
 
 def test_compositions_run_on_backends_with_run_graph_and_are_unsupported_elsewhere(tmp_path):
