@@ -605,6 +605,44 @@ class Float64JoinSizeOnePieceSkipped(OneClass):
         return ys
 
 
+class LayoutOneClass(OneClass):
+    """A one-class bug in a layout (a strided identity): this backend takes tensor layouts, as DirectML does."""
+
+    def capabilities(self) -> Capabilities:
+        return dataclasses.replace(super().capabilities(), tensor_layouts=True)
+
+
+class Uint16IdentityTransposeReadPacked(LayoutOneClass):
+    """DML_ELEMENT_WISE_IDENTITY in UINT16 with a transposed input: the input's strides ignored, its buffer read
+    as if packed (a strided UINT16 copy shader miscompiled, as reported against DirectML's copy shaders)."""
+
+    operator, data_type, value_class = "ELEMENT_WISE_IDENTITY", "UINT16", "input transposed (permuted strides)"
+
+    def wrong(self, descriptor, inputs, ys):
+        t = descriptor.input_tensor
+        if t.strides is None or 0 in t.strides or list(t.strides) == sorted(t.strides, reverse=True):
+            return None
+        buffer = oracle.layout.pack(np.asarray(inputs[0]), t).view(ys[0].dtype)
+        return [np.ascontiguousarray(buffer[: ys[0].size].reshape(ys[0].shape))]
+
+
+class Float16IdentityBroadcastFirstRowOnly(LayoutOneClass):
+    """DML_ELEMENT_WISE_IDENTITY in FLOAT16 with a broadcast input (a 0 stride): only the first copy along the
+    broadcast axis written, the repeats left zero (ONNX Runtime's Expand through a strided identity)."""
+
+    operator, data_type, value_class = "ELEMENT_WISE_IDENTITY", "FLOAT16", "input broadcast (a 0 stride)"
+
+    def wrong(self, descriptor, inputs, ys):
+        strides = descriptor.input_tensor.strides
+        if strides is None or 0 not in strides:
+            return None
+        axis = list(strides).index(0)
+        if ys[0].shape[axis] < 2:
+            return None
+        ys[0][(slice(None),) * axis + (slice(1, None),)] = 0
+        return ys
+
+
 # Each acts on one class of one operator in one type: the quick profile must catch each (test_seeded_bugs.py).
 ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float16PaddingNegativeZeroPositive,
@@ -624,6 +662,8 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Uint8SplitAxis0BaseIgnored,
     Uint32JoinMiddleAxisFlat,
     Float64JoinSizeOnePieceSkipped,
+    Uint16IdentityTransposeReadPacked,
+    Float16IdentityBroadcastFirstRowOnly,
 ]
 
 

@@ -31,6 +31,7 @@ from .buffers import release as release_buffers
 from .checks import InvalidDescriptor, TensorDesc
 from .errata import ERRATA, Erratum
 from .masks import unspecified_mask
+from .op_element_wise_identity import IdentityDesc, ScaleBias
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
@@ -68,6 +69,7 @@ __all__ = [
     "Descriptor",
     "Erratum",
     "FeatureLevel",
+    "IdentityDesc",
     "InvalidDescriptor",
     "JoinDesc",
     "OperatorModule",
@@ -75,6 +77,7 @@ __all__ = [
     "PaddingDesc",
     "PaddingMode",
     "PaddingValueConversion",
+    "ScaleBias",
     "Slice1Desc",
     "SliceDesc",
     "SplitDesc",

@@ -223,5 +223,19 @@ ERRATA: dict[str, Erratum] = {
             "conformance/backends/directml/native/dml_runner.cpp (Graph::uses_input)",
             False,
         ),
+        Erratum(
+            "U-IDENT-1",
+            "unspecified",
+            ("IDENT.3",),
+            "DML_ELEMENT_WISE_IDENTITY's ScaleBias: the page gives g(x) = x * Scale + Bias and no arithmetic: not the "
+            "precision, the rounding, whether it is fused, nor what an integer type does with a fraction or an "
+            "out-of-range result; nor whether ScaleBias is allowed with integer types at all.",
+            "Valid for every data type; with a ScaleBias every element is observed and shown (x * Scale + Bias in "
+            "float32, float64 for FLOAT64, then converted), never failed; refusing the descriptor is observed too. "
+            "Without ScaleBias the copy is judged bit for bit.",
+            "oracle.op_element_wise_identity.unspecified",
+            True,
+            refusal_observed=True,
+        ),
     )
 }

@@ -272,9 +272,15 @@ CLAUSES: dict[str, str] = {
     "GRAPH.1": "IDMLDevice1::CompileGraph compiles operator nodes and their edges into one compiled operator",
     "GRAPH.2": "A graph's outputs are its nodes' results composed along its edges",
     "GRAPH.3": "A node output no edge reads, and a graph input no edge uses, leave the rest unchanged",
+    # DML_ELEMENT_WISE_IDENTITY (docs/spec/beyond-seeds.md)
+    "IDENT.1": "f(x) = x: each output element is its input element, bit for bit",
+    "IDENT.2": "InputTensor and OutputTensor have the same DataType, DimensionCount and Sizes",
+    "IDENT.3": "An optional ScaleBias applies g(x) = x * Scale + Bias to each input element first",
+    "IDENT.4": "Strides transform the layout: a strided identity copies between layouts",
+    "IDENT.5": "Introduced in FL 1.0; 4-5 dims (1.0, 2.1), 1-8 (3.0), all eleven data types (4.1)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
-BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.")
+BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.", "IDENT.")
 
 
 def beyond_seeds(clause: str) -> bool:

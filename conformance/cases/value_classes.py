@@ -137,6 +137,13 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         )
         for op, what in (("SPLIT", "outputs"), ("JOIN", "inputs"))
     },
+    "ELEMENT_WISE_IDENTITY": _geometry_classes(
+        "copy (no ScaleBias)",
+        "ScaleBias (U-IDENT-1)",
+        "input transposed (permuted strides)",
+        "input broadcast (a 0 stride)",
+        "output rows padded",
+    ),
 }
 
 
@@ -313,6 +320,20 @@ def _join(desc: oracle.JoinDesc) -> set[str]:
     return _pieces(desc.axis, desc.output_tensor.dimension_count, pieces, "inputs")
 
 
+def _identity(desc: oracle.IdentityDesc) -> set[str]:
+    """The ScaleBias, and the layouts of a strided identity (ONNX Runtime's Transpose and Expand)."""
+    found = {"copy (no ScaleBias)" if desc.scale_bias is None else "ScaleBias (U-IDENT-1)"}
+    strides = desc.input_tensor.strides
+    if strides is not None and 0 in strides:
+        found.add("input broadcast (a 0 stride)")
+    elif strides is not None and list(strides) != sorted(strides, reverse=True):
+        found.add("input transposed (permuted strides)")
+    out = desc.output_tensor
+    if out.strides is not None and out.strides[-1] == 1 and len(out.sizes) > 1 and out.strides[-2] > out.sizes[-1]:
+        found.add("output rows padded")
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -320,6 +341,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "SLICE1": _slice1,  # type: ignore[dict-item]
     "SPLIT": _split,  # type: ignore[dict-item]
     "JOIN": _join,  # type: ignore[dict-item]
+    "ELEMENT_WISE_IDENTITY": _identity,  # type: ignore[dict-item]
 }
 
 

@@ -51,7 +51,7 @@ class Member:
 
     name: str
     source: str
-    kind: str  # tensor, tensors, uint, uints, ints, mode, float_bits, data_type, scalar_bits
+    kind: str  # tensor, tensors, uint, uints, ints, mode, float_bits, data_type, scalar_bits, scale_bias
 
 
 INPUT, OUTPUT = Member("InputTensor", "input", "tensor"), Member("OutputTensor", "output", "tensor")
@@ -95,6 +95,7 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         AXIS,
     ),
     "JOIN": (Member("InputCount", "input_count", "uint"), Member("InputTensors", "inputs", "tensors"), OUTPUT, AXIS),
+    "ELEMENT_WISE_IDENTITY": (INPUT, OUTPUT, Member("ScaleBias", "scale_bias_bits", "scale_bias")),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).
@@ -216,6 +217,18 @@ class Section:
                 f"const uint64_t {camel(m.source)} = 0x{bits:016x};  // DML_SCALAR_UNION's bytes, little-endian",
                 f"std::memcpy({target}.Bytes, &{camel(m.source)}, sizeof {camel(m.source)});",
             ]
+        elif m.kind == "scale_bias":  # _Maybenull_ const DML_SCALE_BIAS*: null, or its two FLOATs' bits
+            bits = fields[m.source]
+            if bits is None:
+                self.body.append(f"{target} = nullptr;")
+            else:
+                self.decls.append("DML_SCALE_BIAS scaleBias{};")
+                self.body += [
+                    f"const uint32_t scaleBiasBits[2] = {{0x{int(bits[0]):08x}, 0x{int(bits[1]):08x}}};  // FLOATs, bit for bit",
+                    "std::memcpy(&scaleBias.Scale, &scaleBiasBits[0], sizeof scaleBias.Scale);",
+                    "std::memcpy(&scaleBias.Bias, &scaleBiasBits[1], sizeof scaleBias.Bias);",
+                    f"{target} = &scaleBias;",
+                ]
         else:
             raise ReproError(f"internal: member {m.name} has unknown kind {m.kind!r}")
 

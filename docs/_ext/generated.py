@@ -32,6 +32,7 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "PADDING1": ("PAD1.", "WRAP."),
     "SPLIT": ("SPLIT.",),
     "JOIN": ("JOIN.",),
+    "ELEMENT_WISE_IDENTITY": ("IDENT.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")

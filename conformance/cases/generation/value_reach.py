@@ -16,6 +16,7 @@ U-SLICE-1; WRAP's padding, U-WRAP-1) is made all the same: its case carries the 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
@@ -30,6 +31,7 @@ from oracle.tables import ALL_DATA_TYPES
 
 from .. import values
 from ..value_classes import float32_min_max, type_range
+from . import layouts
 from .common import CaseSpec
 
 # --- PADDING and PADDING1: the value --------------------------------------------------------------
@@ -231,6 +233,32 @@ def _pieces_cases(operator: str, dt: DataType) -> list[Built]:
     return [(n, s) for n, s in out if s is not None]
 
 
+# DML_ELEMENT_WISE_IDENTITY: name -> (input sizes, input strides, output strides, ScaleBias or None).  The
+# strided rows are what ONNX Runtime's DirectML provider makes of Transpose and Expand.
+IDENTITY_ROWS: dict[str, tuple[tuple[int, ...], tuple[int, ...] | None, tuple[int, ...] | None, tuple | None]] = {
+    "copy": ((2, 3, 4), None, None, None),
+    "transposed": ((2, 3, 4), (1, 2, 6), None, None),
+    "broadcast": ((3, 4), (0, 1), None, None),
+    "padded-output": ((2, 3), None, (5, 1), None),
+    "scale-bias": ((2, 3), None, None, (2.0, 0.5)),
+}
+
+
+def _identity_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, (sizes, in_strides, out_strides, sb) in IDENTITY_ROWS.items():
+        desc = oracle.IdentityDesc(
+            TensorDesc(dt, sizes, in_strides),
+            TensorDesc(dt, sizes, out_strides),
+            None if sb is None else oracle.ScaleBias(*sb),
+        )
+        spec = _spec(operator, desc, len(sizes))
+        if spec is not None:  # a broadcast input holds one value per address: what its buffer holds
+            spec = dataclasses.replace(spec, inputs=(layouts.conform(spec.inputs[0], desc.input_tensor),))
+        out.append((f"{operator}-reach-{name}-{dt.value}", spec))
+    return [(n, s) for n, s in out if s is not None]
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -238,6 +266,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "SLICE1": _slice_cases,
     "SPLIT": _pieces_cases,
     "JOIN": _pieces_cases,
+    "ELEMENT_WISE_IDENTITY": _identity_cases,
 }
 
 

@@ -1,4 +1,4 @@
-// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1 and DML_JOIN exactly as a case describes them.
+// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and DML_ELEMENT_WISE_IDENTITY exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
 // (creating one can cost seconds: vkd3d on lavapipe, unless VKD3D_CONFIG=virtual_heaps; so it is made once, large,
@@ -102,6 +102,7 @@ struct OperatorDesc {
     DML_SPLIT_OPERATOR_DESC split{};
     DML_JOIN_OPERATOR_DESC join{};
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
+    DML_SCALE_BIAS scale_bias{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -165,8 +166,17 @@ struct OperatorDesc {
             join = {count, input_descs.data(), &output_descs.at(0), axis};
             op = {DML_OPERATOR_JOIN, &join};
         } else if (name == "ELEMENT_WISE_IDENTITY") {
-            // Not under test: the self-test that the device and driver stack copy data at all.
-            identity = {&input_descs.at(0), &output_descs.at(0), nullptr};
+            // Under test (IDENT.*), and the self-test that the device copies data at all (which sends no fields).
+            // ScaleBias: null is the struct's nullptr; else its two FLOATs' bits, exactly (NaN payloads included).
+            const DML_SCALE_BIAS* sb = nullptr;
+            if (f.has("scale_bias_bits")) {
+                std::vector<UINT> bits = uints(f.at("scale_bias_bits"), "scale_bias_bits");
+                if (bits.size() != 2) throw ProtocolError{"scale_bias_bits has " + std::to_string(bits.size()) + " numbers, not 2"};
+                std::memcpy(&scale_bias.Scale, &bits[0], sizeof scale_bias.Scale);
+                std::memcpy(&scale_bias.Bias, &bits[1], sizeof scale_bias.Bias);
+                sb = &scale_bias;
+            }
+            identity = {&input_descs.at(0), &output_descs.at(0), sb};
             op = {DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
