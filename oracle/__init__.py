@@ -24,6 +24,8 @@ from .api import (
     slice_desc,
     split,
     split_desc,
+    tile,
+    tile_desc,
     unspecified,
     validate,
 )
@@ -37,6 +39,7 @@ from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_split import SplitDesc
+from .op_tile import TileDesc
 from .padding_value import PaddingValueConversion, convert_padding_value
 from .registry import (
     DESCRIPTOR_TYPES,
@@ -79,6 +82,7 @@ __all__ = [
     "SliceDesc",
     "SplitDesc",
     "TensorDesc",
+    "TileDesc",
     "TooLarge",
     "beyond_seed_pages",
     "beyond_seeds",
@@ -106,6 +110,8 @@ __all__ = [
     "split_desc",
     "support_row",
     "tensor_bytes",
+    "tile",
+    "tile_desc",
     "unspecified",
     "unspecified_mask",
     "validate",

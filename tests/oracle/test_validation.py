@@ -284,6 +284,8 @@ def build(operator: str, data_type: str, rank: int):
     part = T((1,) * rank, data_type) if rank == 1 else T((1, *shape[1:]), data_type)
     if operator == "JOIN":
         return oracle.join_desc((part, part), 0)
+    if operator == "TILE":
+        return oracle.tile_desc(T(shape, data_type), (2,) * rank)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -295,6 +297,7 @@ DIMENSION_CLAUSE = {
     "SPLIT": "SPLIT.7",
     "PADDING1": "PAD1.6",
     "JOIN": "JOIN.7",
+    "TILE": "TILE.6",
 }
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
 
