@@ -643,6 +643,37 @@ class Float16IdentityBroadcastFirstRowOnly(LayoutOneClass):
         return ys
 
 
+class Uint16TileSizeOneAxisWrittenOnce(OneClass):
+    """DML_TILE in UINT16: an axis of size 1 tiled (a broadcast the kernel takes for a plain copy) gets its first
+    copy only; the other copies along it stay zero."""
+
+    operator, data_type, value_class = "TILE", "UINT16", "size-1 axis tiled"
+
+    def wrong(self, descriptor, inputs, ys):
+        axes = [
+            i for i, (n, r) in enumerate(zip(descriptor.input_tensor.sizes, descriptor.repeats)) if n == 1 and r > 1
+        ]
+        if not axes:
+            return None
+        ys[0][(slice(None),) * axes[0] + (slice(1, None),)] = 0
+        return ys
+
+
+class Int64TileThirdCopyOnward(OneClass):
+    """DML_TILE in INT64 with 3 or more copies along an axis: a loop unrolled for two copies, the third and later
+    ones left zero."""
+
+    operator, data_type, value_class = "TILE", "INT64", "repeats many (3+)"
+
+    def wrong(self, descriptor, inputs, ys):
+        axes = [i for i, r in enumerate(descriptor.repeats) if r >= 3]
+        if not axes:
+            return None
+        i = axes[0]
+        ys[0][(slice(None),) * i + (slice(2 * descriptor.input_tensor.sizes[i], None),)] = 0
+        return ys
+
+
 # Each acts on one class of one operator in one type: the quick profile must catch each (test_seeded_bugs.py).
 ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float16PaddingNegativeZeroPositive,
@@ -664,6 +695,8 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float64JoinSizeOnePieceSkipped,
     Uint16IdentityTransposeReadPacked,
     Float16IdentityBroadcastFirstRowOnly,
+    Uint16TileSizeOneAxisWrittenOnce,
+    Int64TileThirdCopyOnward,
 ]
 
 

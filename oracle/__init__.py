@@ -24,6 +24,8 @@ from .api import (
     slice_desc,
     split,
     split_desc,
+    tile,
+    tile_desc,
     unspecified,
     validate,
 )
@@ -38,6 +40,7 @@ from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_split import SplitDesc
+from .op_tile import TileDesc
 from .padding_value import PaddingValueConversion, convert_padding_value
 from .registry import (
     DESCRIPTOR_TYPES,
@@ -82,6 +85,7 @@ __all__ = [
     "SliceDesc",
     "SplitDesc",
     "TensorDesc",
+    "TileDesc",
     "TooLarge",
     "beyond_seed_pages",
     "beyond_seeds",
@@ -109,6 +113,8 @@ __all__ = [
     "split_desc",
     "support_row",
     "tensor_bytes",
+    "tile",
+    "tile_desc",
     "unspecified",
     "unspecified_mask",
     "validate",

@@ -237,5 +237,25 @@ ERRATA: dict[str, Erratum] = {
             True,
             refusal_observed=True,
         ),
+        # DML_TILE (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-TILE-1",
+            "erratum",
+            ("TILE.1",),
+            "The page's example labels its output tensor 'InputTensor' (a second input of Sizes {1, 1, 6, 9}).",
+            "It is the OutputTensor (TILE.2's sizes for the first tensor and Repeats); typed in as the output.",
+            "cases/examples/TILE-example-1.json",
+            False,
+        ),
+        Erratum(
+            "E-TILE-2",
+            "erratum",
+            ("TILE.1",),
+            "The description says each dimension's elements are 'repeated by a multiple', which also reads as "
+            "repeating each element in place (numpy's repeat), against the example's whole copies.",
+            "Whole copies (numpy's tile, ONNX Tile), as the operator's name and the example print it: judged.",
+            "oracle.op_tile.source",
+            False,
+        ),
     )
 }

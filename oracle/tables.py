@@ -278,9 +278,16 @@ CLAUSES: dict[str, str] = {
     "IDENT.3": "An optional ScaleBias applies g(x) = x * Scale + Bias to each input element first",
     "IDENT.4": "Strides transform the layout: a strided identity copies between layouts",
     "IDENT.5": "Introduced in FL 1.0; 4-5 dims (1.0, 2.1), 1-8 (3.0), all eleven data types (4.1)",
+    # DML_TILE (docs/spec/beyond-seeds.md)
+    "TILE.1": "Output[c] = Input[c mod InputSizes]: Repeats[i] whole copies of the input along each dimension",
+    "TILE.2": "OutputTensor.Sizes[i] = InputTensor.Sizes[i] * Repeats[i]",
+    "TILE.3": "RepeatsCount is the size of Repeats and equals InputTensor.DimensionCount",
+    "TILE.4": "Repeats (UINT): copies per dimension, each larger than 0",
+    "TILE.5": "InputTensor and OutputTensor have the same DataType and DimensionCount",
+    "TILE.6": "Introduced in FL 1.0; 4 dims FLOAT32/16 (1.0), 8 types (2.1), 1-8 dims (3.1), 64-bit integers (4.1)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
-BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.", "IDENT.")
+BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.", "IDENT.", "TILE.")
 
 
 def beyond_seeds(clause: str) -> bool:

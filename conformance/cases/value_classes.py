@@ -54,6 +54,12 @@ class ValueClass:
     applies: Callable[[DataType], bool] = _all
 
 
+def _supported_by(operator: str) -> Callable[[DataType], bool]:
+    """The data types some level of the operator's table takes (DML_TILE has no FLOAT64): its classes occur
+    in those only."""
+    return lambda data_type: any(data_type in row.data_types for row in oracle.SUPPORT[operator])
+
+
 def _geometry_classes(*names: str) -> tuple[ValueClass, ...]:
     return tuple(ValueClass(n) for n in names)
 
@@ -143,6 +149,10 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         "input transposed (permuted strides)",
         "input broadcast (a 0 stride)",
         "output rows padded",
+    ),
+    "TILE": tuple(
+        ValueClass(name, _supported_by("TILE"))
+        for name in ("repeats 1", "repeats 2", "repeats many (3+)", "size-1 axis tiled", "every repeat 1 (a copy)")
     ),
 }
 
@@ -334,6 +344,15 @@ def _identity(desc: oracle.IdentityDesc) -> set[str]:
     return found
 
 
+def _tile(desc: oracle.TileDesc) -> set[str]:
+    found = {f"repeats {r}" if r <= 2 else "repeats many (3+)" for r in desc.repeats}
+    if any(r > 1 and n == 1 for r, n in zip(desc.repeats, desc.input_tensor.sizes)):
+        found.add("size-1 axis tiled")
+    if all(r == 1 for r in desc.repeats):
+        found.add("every repeat 1 (a copy)")
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -342,6 +361,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "SPLIT": _split,  # type: ignore[dict-item]
     "JOIN": _join,  # type: ignore[dict-item]
     "ELEMENT_WISE_IDENTITY": _identity,  # type: ignore[dict-item]
+    "TILE": _tile,  # type: ignore[dict-item]
 }
 
 

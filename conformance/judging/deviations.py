@@ -145,6 +145,43 @@ def dml_padding_sizes_wrap(desc: Descriptor, level: FeatureLevel) -> bool:
     return True
 
 
+def dml_tile_sizes_wrap(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML checks TILE.2 as InputSizes * Repeats computed in UINT32: it accepts output sizes that equal the
+    product only modulo 2^32, when the descriptor is otherwise valid (with the Repeats the output sizes imply).
+    (Measured on 1.15.4: it then tiles the output sizes it was given, Output[c] = Input[c mod InputSizes].)"""
+    if not isinstance(desc, oracle.TileDesc) or len(desc.repeats) != desc.input_tensor.dimension_count:
+        return False
+    sizes, out = desc.input_tensor.sizes, desc.output_tensor.sizes
+    products = [n * r for n, r in zip(sizes, desc.repeats)]
+    if len(out) != len(products) or products == list(out) or any(p % UINT32 != o for p, o in zip(products, out)):
+        return False
+    if any(n < 1 or o % n for n, o in zip(sizes, out)):
+        return False
+    try:
+        oracle.validate(dataclasses.replace(desc, repeats=tuple(o // n for n, o in zip(sizes, out))), level)
+    except InvalidDescriptor:
+        return False
+    return True
+
+
+def dml_tile_float64(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML takes a FLOAT64 DML_TILE, which no row of the page's table lists (TILE.6), as it takes UINT64:
+    accepted where the same descriptor in UINT64 is valid at the newest level (the device's, not the case's).
+    (Measured on 1.15.4: it then tiles the 8-byte values bit for bit, NaN payloads and -0.0 intact.)"""
+    if not isinstance(desc, oracle.TileDesc) or desc.input_tensor.data_type is not DataType.FLOAT64:
+        return False
+    as_uint64 = dataclasses.replace(
+        desc,
+        input_tensor=dataclasses.replace(desc.input_tensor, data_type=DataType.UINT64),
+        output_tensor=dataclasses.replace(desc.output_tensor, data_type=DataType.UINT64),
+    )
+    try:
+        oracle.validate(as_uint64, max(FeatureLevel))
+    except InvalidDescriptor:
+        return False
+    return desc.output_tensor.data_type is DataType.FLOAT64
+
+
 def dml_graph_quiets_float16_snans(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
     """DirectML 1.15.4's CompileGraph on a FLOAT16 node with a strided tensor: every signalling NaN of the outputs
     comes back quiet (its quiet bit, 0x0200, set), the rest bit-exact, as if the graph's layout conversion went
@@ -199,6 +236,21 @@ DEVIATIONS: dict[str, Deviation] = {
             "sizes that equal the sum only modulo 2^32",
             lambda desc, inputs: None,
             accepts=dml_padding_sizes_wrap,
+        ),
+        Deviation(
+            "dml-tile-sizes-wrap",
+            ("TILE",),
+            "DML_TILE's check of TILE.2 multiplies InputSizes * Repeats in UINT32 and accepts output sizes that equal "
+            "the product only modulo 2^32",
+            lambda desc, inputs: None,
+            accepts=dml_tile_sizes_wrap,
+        ),
+        Deviation(
+            "dml-tile-float64",
+            ("TILE",),
+            "DML_TILE accepts FLOAT64 tensors, which no row of its page's table lists (TILE.6), as 8-byte values",
+            lambda desc, inputs: None,
+            accepts=dml_tile_float64,
         ),
     )
 }

@@ -96,6 +96,7 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
     ),
     "JOIN": (Member("InputCount", "input_count", "uint"), Member("InputTensors", "inputs", "tensors"), OUTPUT, AXIS),
     "ELEMENT_WISE_IDENTITY": (INPUT, OUTPUT, Member("ScaleBias", "scale_bias_bits", "scale_bias")),
+    "TILE": (INPUT, OUTPUT, Member("RepeatsCount", "repeats_count", "uint"), Member("Repeats", "repeats", "uints")),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).

@@ -33,6 +33,7 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "SPLIT": ("SPLIT.",),
     "JOIN": ("JOIN.",),
     "ELEMENT_WISE_IDENTITY": ("IDENT.",),
+    "TILE": ("TILE.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -41,6 +42,7 @@ SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
 CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "quick_cases": ("cases", "list"),
     "join_cases": ("cases", "list", "-k", "JOIN"),
+    "tile_cases": ("cases", "list", "-k", "TILE"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -36,10 +36,12 @@ EXPECTED_IDS = {
     "JOIN-example-2",
     "JOIN-example-3",
     "JOIN-example-4",
+    "TILE-example-1",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
 OLDEST_LEVEL = {"SLICE": "1.0", "SLICE1": "2.1", "PADDING": "1.0", "SPLIT": "1.0", "PADDING1": "5.0", "JOIN": "1.0"}
+OLDEST_LEVEL["TILE"] = "1.0"
 
 
 def _examples() -> list[Case]:
@@ -51,7 +53,7 @@ def _examples() -> list[Case]:
 EXAMPLES = _examples()
 
 
-def test_exactly_the_eighteen_examples() -> None:
+def test_exactly_the_nineteen_examples() -> None:
     assert {c.id for c in EXAMPLES} == EXPECTED_IDS
     assert {p.stem for p in Path(EXAMPLES_DIR).glob("*.json")} == EXPECTED_IDS
 
@@ -74,7 +76,9 @@ def test_example_metadata(case: Case) -> None:
         assert "E-PAD-1" in case.tags
     if case.operator == "PADDING1":
         assert "E-PAD1-1" in case.tags
-    if case.operator in ("PADDING1", "JOIN"):
+    if case.operator == "TILE":
+        assert {"E-TILE-1", "E-TILE-2"} <= set(case.tags)
+    if case.operator in ("PADDING1", "JOIN", "TILE"):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags

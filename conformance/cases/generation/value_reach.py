@@ -172,6 +172,15 @@ PIECES_ROWS: dict[str, PiecesRow] = {
     "axis0-two-equal": PiecesRow(sizes=(0, 3), axis=0, pieces=(2, 2)),
 }
 
+# --- TILE: sizes and repeats -------------------------------------------------------------------------
+
+TILE_ROWS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {  # name -> (input sizes, repeats)
+    # repeats 1 / many / 2, the middle axis of size 1 tiled (a broadcast)
+    "mixed": ((2, 1, 3), (1, 4, 2)),
+    # every repeat 1: a copy
+    "copy": ((3, 2), (1, 1)),
+}
+
 # --- building ---------------------------------------------------------------------------------------
 
 Built = tuple[str, CaseSpec]  # (the case's name, its spec)
@@ -259,6 +268,14 @@ def _identity_cases(operator: str, dt: DataType) -> list[Built]:
     return [(n, s) for n, s in out if s is not None]
 
 
+def _tile_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, (sizes, repeats) in TILE_ROWS.items():
+        desc = oracle.tile_desc(TensorDesc(dt, sizes), repeats)
+        out.append((f"{operator}-reach-{name}-{dt.value}", _spec(operator, desc, len(sizes))))
+    return [(n, s) for n, s in out if s is not None]
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -267,6 +284,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "SPLIT": _pieces_cases,
     "JOIN": _pieces_cases,
     "ELEMENT_WISE_IDENTITY": _identity_cases,
+    "TILE": _tile_cases,
 }
 
 

@@ -103,6 +103,7 @@ struct OperatorDesc {
     DML_JOIN_OPERATOR_DESC join{};
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
     DML_SCALE_BIAS scale_bias{};
+    DML_TILE_OPERATOR_DESC tile{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -178,6 +179,12 @@ struct OperatorDesc {
             }
             identity = {&input_descs.at(0), &output_descs.at(0), sb};
             op = {DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity};
+        } else if (name == "TILE") {
+            // RepeatsCount as the case states it (TILE.3: DirectML's to refuse one other than the rank).
+            UINT count = static_cast<UINT>(f.at("repeats_count").integer("repeats_count"));
+            a = uints(f.at("repeats"), "repeats");
+            tile = {&input_descs.at(0), &output_descs.at(0), count, a.data()};
+            op = {DML_OPERATOR_TILE, &tile};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
