@@ -32,6 +32,9 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "PADDING1": ("PAD1.", "WRAP."),
     "SPLIT": ("SPLIT.",),
     "JOIN": ("JOIN.",),
+    # issue 31, the depth-space family
+    "DEPTH_TO_SPACE": ("D2S.",),
+    "DEPTH_TO_SPACE1": ("D2S1.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -40,6 +43,8 @@ SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
 CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "quick_cases": ("cases", "list"),
     "join_cases": ("cases", "list", "-k", "JOIN"),
+    "depth_to_space_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE"),
+    "depth_to_space1_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE1"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

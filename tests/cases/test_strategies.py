@@ -126,6 +126,9 @@ CORNERS = {
 }
 CORNERS["PADDING1"] = CORNERS["PADDING"]  # the same geometry (conformance/cases/generation/padding1.py)
 CORNERS["JOIN"] = ["JOIN of one input", "JOIN of size-1 pieces", "8-D"]
+# issue 31, the depth-space family (conformance/cases/generation/blocks.py); rank 4 only: no 8-D
+CORNERS["DEPTH_TO_SPACE"] = ["size-1 dimension", "BlockSize 1 (a copy)", "BlockSize 3 or more", "batch of several"]
+CORNERS["DEPTH_TO_SPACE1"] = [*CORNERS["DEPTH_TO_SPACE"], "order COLUMN_ROW_DEPTH"]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

@@ -99,7 +99,9 @@ def test_parser_reads_all_three_languages() -> None:
     )
 
 
-CLAUSE_ID = re.compile(r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH)\.\d+)`", re.MULTILINE)
+CLAUSE_ID = re.compile(
+    r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|D2S1|D2S)\.\d+)`", re.MULTILINE
+)
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
 
 
@@ -135,7 +137,13 @@ def _beyond_section(struct: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("operator", "struct"), [("PADDING1", "DML_PADDING1_OPERATOR_DESC"), ("JOIN", "DML_JOIN_OPERATOR_DESC")]
+    ("operator", "struct"),
+    [
+        ("PADDING1", "DML_PADDING1_OPERATOR_DESC"),
+        ("JOIN", "DML_JOIN_OPERATOR_DESC"),
+        ("DEPTH_TO_SPACE", "DML_DEPTH_TO_SPACE_OPERATOR_DESC"),
+        ("DEPTH_TO_SPACE1", "DML_DEPTH_TO_SPACE1_OPERATOR_DESC"),
+    ],
 )
 def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, struct: str) -> None:
     """The tables as docs/spec/beyond-seeds.md copies DirectML's pages (PAD1.6, JOIN.7)."""

@@ -214,7 +214,10 @@ def choose_config(
     if data_type is None:
         data_type = ch.choice(data_type_order(operator))
     if rank is None:
-        rank = ch.integer(1, MAX_RANK)
+        # An operator whose tables name fewer ranks (the depth-space family: 4 only) draws among those; the
+        # others draw as they always did (their corpus does not move).
+        ranks = sorted({r for row in oracle.SUPPORT[operator] for r in row.ranks})
+        rank = ch.integer(1, MAX_RANK) if len(ranks) == MAX_RANK else ch.choice(ranks)
     lowest = min_feature_level(operator, data_type, rank, padding_mode)
     if lowest is None:
         raise Inconsistent(f"no feature level supports {operator} {data_type.value} rank {rank}")
@@ -436,7 +439,7 @@ def one_output_common_1(ch: Chooser, base: CaseSpec) -> CaseSpec:
 
 def _dimension_count_field(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = base.descriptor
-    if isinstance(d, (oracle.SplitDesc, oracle.JoinDesc)):
+    if not isinstance(d, (oracle.SliceDesc, oracle.Slice1Desc, oracle.PaddingDesc, oracle.Padding1Desc)):
         raise TypeError(f"{d.operator} has no DimensionCount field")
     return with_descriptor(base, dataclasses.replace(d, dimension_count=dimension_count(d) + 1))
 
@@ -444,7 +447,7 @@ def _dimension_count_field(ch: Chooser, base: CaseSpec) -> CaseSpec:
 def _uint_overflow(field_name: str) -> Mutation:
     def mutate(ch: Chooser, base: CaseSpec) -> CaseSpec:
         d = base.descriptor
-        if isinstance(d, (oracle.SplitDesc, oracle.JoinDesc)):
+        if not isinstance(d, (oracle.SliceDesc, oracle.Slice1Desc, oracle.PaddingDesc, oracle.Padding1Desc)):
             raise TypeError(f"{d.operator} has no per-dimension UINT array")
         i = ch.integer(0, dimension_count(d) - 1)
         changes: dict[str, Any] = {field_name: set_at(getattr(d, field_name), i, UINT_MAX + 1)}

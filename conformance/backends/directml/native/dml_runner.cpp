@@ -86,6 +86,14 @@ struct Tensor {
     }
 };
 
+// DML_DEPTH_SPACE_ORDER by its name (issue 31, the depth-space family).
+static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
+    std::string name = v.str("order");
+    if (name == "DEPTH_COLUMN_ROW") return DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW;
+    if (name == "COLUMN_ROW_DEPTH") return DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH;
+    throw ProtocolError{"unknown depth-space order '" + name + "'"};
+}
+
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
@@ -102,6 +110,9 @@ struct OperatorDesc {
     DML_SPLIT_OPERATOR_DESC split{};
     DML_JOIN_OPERATOR_DESC join{};
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
+    // issue 31, the depth-space family
+    DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space{};
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -168,6 +179,14 @@ struct OperatorDesc {
             // Not under test: the self-test that the device and driver stack copy data at all.
             identity = {&input_descs.at(0), &output_descs.at(0), nullptr};
             op = {DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity};
+        } else if (name == "DEPTH_TO_SPACE") {  // issue 31, the depth-space family
+            UINT block = static_cast<UINT>(f.at("block_size").integer("block_size"));
+            depth_to_space = {&input_descs.at(0), &output_descs.at(0), block};
+            op = {DML_OPERATOR_DEPTH_TO_SPACE, &depth_to_space};
+        } else if (name == "DEPTH_TO_SPACE1") {
+            UINT block = static_cast<UINT>(f.at("block_size").integer("block_size"));
+            depth_to_space1 = {&input_descs.at(0), &output_descs.at(0), block, depth_space_order(f.at("order"))};
+            op = {DML_OPERATOR_DEPTH_TO_SPACE1, &depth_to_space1};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
