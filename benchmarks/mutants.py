@@ -674,6 +674,38 @@ class Int64TileThirdCopyOnward(OneClass):
         return ys
 
 
+# --- issue 31, the depth-space family ---------------------------------------------------------------------
+
+
+def _to_space(x: np.ndarray, b: int, axes: tuple[int, ...], depth_first: bool) -> np.ndarray:
+    """Depth {N, C*b*b, H, W} to space, the depth split as [b, b, C] (depth_first) or [C, b, b], then `axes`."""
+    n, c, h, w = x.shape
+    view = (n, b, b, c // (b * b), h, w) if depth_first else (n, c // (b * b), b, b, h, w)
+    return np.ascontiguousarray(x.reshape(view).transpose(axes).reshape(n, c // (b * b), h * b, w * b))
+
+
+class Uint16DepthToSpace1CrdReadAsDcr(OneClass):
+    """DML_DEPTH_TO_SPACE1 in UINT16 with COLUMN_ROW_DEPTH: the depth read as DEPTH_COLUMN_ROW (the Order ignored)."""
+
+    operator, data_type, value_class = "DEPTH_TO_SPACE1", "UINT16", "order COLUMN_ROW_DEPTH"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.order.value != "COLUMN_ROW_DEPTH" or descriptor.block_size == 1:
+            return None
+        return [_to_space(np.asarray(inputs[0]), descriptor.block_size, (0, 3, 4, 1, 5, 2), True)]
+
+
+class Int8DepthToSpaceBlock3RowColumnSwapped(OneClass):
+    """DML_DEPTH_TO_SPACE in INT8 with BlockSize 3 or more: BlockHeight and BlockWidth swapped in the depth."""
+
+    operator, data_type, value_class = "DEPTH_TO_SPACE", "INT8", "block 3+"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.block_size < 3:
+            return None
+        return [_to_space(np.asarray(inputs[0]), descriptor.block_size, (0, 3, 4, 2, 5, 1), True)]
+
+
 # Each acts on one class of one operator in one type: the quick profile must catch each (test_seeded_bugs.py).
 ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float16PaddingNegativeZeroPositive,
@@ -697,6 +729,9 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float16IdentityBroadcastFirstRowOnly,
     Uint16TileSizeOneAxisWrittenOnce,
     Int64TileThirdCopyOnward,
+    # issue 31, the depth-space family
+    Uint16DepthToSpace1CrdReadAsDcr,
+    Int8DepthToSpaceBlock3RowColumnSwapped,
 ]
 
 

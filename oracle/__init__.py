@@ -31,8 +31,11 @@ from .api import (
 )
 from .buffers import release as release_buffers
 from .checks import InvalidDescriptor, TensorDesc
+from .depth_space import DepthSpaceOrder
 from .errata import ERRATA, Erratum
 from .masks import unspecified_mask
+from .op_depth_to_space import DepthToSpaceDesc
+from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_element_wise_identity import IdentityDesc, ScaleBias
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
@@ -69,6 +72,10 @@ __all__ = [
     "SUPPORT",
     "VERSION",
     "DataType",
+    # Issue 31: the depth-space family.
+    "DepthSpaceOrder",
+    "DepthToSpace1Desc",
+    "DepthToSpaceDesc",
     "Descriptor",
     "Erratum",
     "FeatureLevel",

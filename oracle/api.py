@@ -15,6 +15,8 @@ import numpy as np
 from . import core, layout, op_slice1
 from .checks import TensorDesc, as_ints
 from .descriptor_json import JsonDescriptor
+from .op_depth_to_space import DepthToSpaceDesc
+from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_element_wise_identity import IdentityDesc
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
@@ -29,7 +31,19 @@ from .tables import DataType, FeatureLevel
 
 # Static, for mypy (a union cannot be built from the registry at type-check time);
 # tests/test_structure.py checks it names exactly registry.DESCRIPTOR_TYPES.
-Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc | Padding1Desc | JoinDesc | IdentityDesc | TileDesc
+Descriptor = (
+    SliceDesc
+    | Slice1Desc
+    | PaddingDesc
+    | SplitDesc
+    | Padding1Desc
+    | JoinDesc
+    # issue 31
+    | IdentityDesc
+    | TileDesc
+    | DepthToSpaceDesc
+    | DepthToSpace1Desc
+)
 
 
 def _module(desc: Descriptor) -> OperatorModule:

@@ -223,6 +223,27 @@ ERRATA: dict[str, Erratum] = {
             "conformance/backends/directml/native/dml_runner.cpp (Graph::uses_input)",
             False,
         ),
+        # Issue 31, the depth-space family (docs/spec/beyond-seeds.md).
+        Erratum(
+            "U-D2S-1",
+            "unspecified",
+            ("D2S.2", "D2S.3", "D2S1.2", "D2S1.3"),
+            "The depth-to-space pages say neither that BlockSize is at least 1 nor that InputChannelCount is a "
+            "multiple of BlockSize * BlockSize; their output-size formula divides by it.",
+            "Both invalid (the formula is undefined otherwise); DirectML's refusal is expected.",
+            "oracle.depth_space.check_block_size, oracle.depth_space.check_divides",
+            False,
+        ),
+        Erratum(
+            "E-D2S1-1",
+            "erratum",
+            ("D2S1.4",),
+            "DML_DEPTH_TO_SPACE1's remarks name DML_DEPTH_TO_SPACE_OPERATOR_DESC but link to DEPTH_TO_SPACE1's "
+            "own page.",
+            "The name is meant: DEPTH_COLUMN_ROW equals DML_DEPTH_TO_SPACE (its example 1 is DEPTH_TO_SPACE's).",
+            "oracle.op_depth_to_space.DepthToSpaceDesc (Order DEPTH_COLUMN_ROW, oracle.depth_space.BlockMover)",
+            False,
+        ),
         Erratum(
             "U-IDENT-1",
             "unspecified",

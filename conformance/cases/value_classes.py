@@ -72,6 +72,11 @@ _PADDING_GEOMETRY = (
     ),
 )
 
+# The depth-space family's classes: BlockSize, the batch, the channels of the small side (space for
+# DEPTH_TO_SPACE, depth / BlockSize^2), and DML_DEPTH_SPACE_ORDER.
+BLOCK_CLASSES = ("block 1", "block 2", "block 3+", "batch 1", "batch several", "channels 1", "channels several")
+ORDER_CLASSES = tuple(f"order {o.value}" for o in oracle.DepthSpaceOrder)
+
 # Operator -> its classes, in the order the grid prints them (data: the one list of classes).
 CLASSES: dict[str, tuple[ValueClass, ...]] = {
     "PADDING": (
@@ -154,6 +159,9 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         ValueClass(name, _supported_by("TILE"))
         for name in ("repeats 1", "repeats 2", "repeats many (3+)", "size-1 axis tiled", "every repeat 1 (a copy)")
     ),
+    # Issue 31, the depth-space family: the blocks' geometry (and the order where the struct has one).
+    "DEPTH_TO_SPACE": _geometry_classes(*BLOCK_CLASSES),
+    "DEPTH_TO_SPACE1": _geometry_classes(*BLOCK_CLASSES, *ORDER_CLASSES),
 }
 
 
@@ -353,6 +361,19 @@ def _tile(desc: oracle.TileDesc) -> set[str]:
     return found
 
 
+def _blocks(desc: oracle.DepthToSpaceDesc | oracle.DepthToSpace1Desc) -> set[str]:
+    """BLOCK_CLASSES (ORDER_CLASSES where the struct has an Order) read from the descriptor."""
+    b = desc.block_size
+    n = desc.input_tensor.sizes[0]
+    channels = min(desc.input_tensor.sizes[1], desc.output_tensor.sizes[1])  # the space side's
+    found = {"block 1" if b == 1 else "block 2" if b == 2 else "block 3+"}
+    found.add("batch 1" if n == 1 else "batch several")
+    found.add("channels 1" if channels == 1 else "channels several")
+    if desc.HAS_ORDER:
+        found.add(f"order {desc.order.value}")
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -362,6 +383,8 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "JOIN": _join,  # type: ignore[dict-item]
     "ELEMENT_WISE_IDENTITY": _identity,  # type: ignore[dict-item]
     "TILE": _tile,  # type: ignore[dict-item]
+    "DEPTH_TO_SPACE": _blocks,  # type: ignore[dict-item]
+    "DEPTH_TO_SPACE1": _blocks,  # type: ignore[dict-item]
 }
 
 

@@ -51,7 +51,7 @@ class Member:
 
     name: str
     source: str
-    kind: str  # tensor, tensors, uint, uints, ints, mode, float_bits, data_type, scalar_bits, scale_bias
+    kind: str  # tensor(s), uint(s), ints, mode, float_bits, data_type, scalar_bits, scale_bias, depth_space_order
 
 
 INPUT, OUTPUT = Member("InputTensor", "input", "tensor"), Member("OutputTensor", "output", "tensor")
@@ -59,6 +59,7 @@ DIMS = Member("DimensionCount", "dimension_count", "uint")
 PADS = (Member("StartPadding", "start_padding", "uints"), Member("EndPadding", "end_padding", "uints"))
 MODE = Member("PaddingMode", "padding_mode", "mode")
 AXIS = Member("Axis", "axis", "uint")
+BLOCK, ORDER = Member("BlockSize", "block_size", "uint"), Member("Order", "order", "depth_space_order")
 
 # Every member of each struct, in DirectML.h's order (tests/directml/test_repro.py reads the header).
 STRUCTS: dict[str, tuple[Member, ...]] = {
@@ -97,6 +98,9 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
     "JOIN": (Member("InputCount", "input_count", "uint"), Member("InputTensors", "inputs", "tensors"), OUTPUT, AXIS),
     "ELEMENT_WISE_IDENTITY": (INPUT, OUTPUT, Member("ScaleBias", "scale_bias_bits", "scale_bias")),
     "TILE": (INPUT, OUTPUT, Member("RepeatsCount", "repeats_count", "uint"), Member("Repeats", "repeats", "uints")),
+    # issue 31, the depth-space family
+    "DEPTH_TO_SPACE": (INPUT, OUTPUT, BLOCK),
+    "DEPTH_TO_SPACE1": (INPUT, OUTPUT, BLOCK, ORDER),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).
@@ -203,6 +207,8 @@ class Section:
             self.body.append(f"{target} = {self.array(camel(m.source), ctype, fields[m.source])};")
         elif m.kind == "mode":
             self.body.append(f"{target} = DML_PADDING_MODE_{fields[m.source]};")
+        elif m.kind == "depth_space_order":
+            self.body.append(f"{target} = DML_DEPTH_SPACE_ORDER_{fields[m.source]};")
         elif m.kind == "data_type":
             self.body.append(f"{target} = DML_TENSOR_DATA_TYPE_{fields[m.source]};")
         elif m.kind == "float_bits":

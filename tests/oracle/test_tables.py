@@ -100,7 +100,7 @@ def test_parser_reads_all_three_languages() -> None:
 
 
 CLAUSE_ID = re.compile(
-    r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE)\.\d+)`", re.MULTILINE
+    r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S)\.\d+)`", re.MULTILINE
 )
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
 
@@ -143,6 +143,8 @@ def _beyond_section(struct: str) -> str:
         ("JOIN", "DML_JOIN_OPERATOR_DESC"),
         ("ELEMENT_WISE_IDENTITY", "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC"),
         ("TILE", "DML_TILE_OPERATOR_DESC"),
+        ("DEPTH_TO_SPACE", "DML_DEPTH_TO_SPACE_OPERATOR_DESC"),
+        ("DEPTH_TO_SPACE1", "DML_DEPTH_TO_SPACE1_OPERATOR_DESC"),
     ],
 )
 def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, struct: str) -> None:

@@ -281,6 +281,9 @@ def build(operator: str, data_type: str, rank: int):
         return PaddingDesc(T(shape, data_type), T((3,) * rank, data_type), "CONSTANT", 0.0, (1,) * rank, (0,) * rank)
     if operator == "PADDING1":
         return oracle.padding1_desc(T(shape, data_type), "CONSTANT", (1,) * rank, (0,) * rank)
+    if operator in DEPTH_SPACE:  # issue 31: BlockSize 2 at rank 4; any other rank is refused by the table first
+        depth, space = ((1, 4, 2, 2), (1, 1, 4, 4)) if rank == 4 else (shape, shape)
+        return oracle.DESCRIPTOR_TYPES[operator](T(depth, data_type), T(space, data_type), 2)
     part = T((1,) * rank, data_type) if rank == 1 else T((1, *shape[1:]), data_type)
     if operator == "JOIN":
         return oracle.join_desc((part, part), 0)
@@ -301,7 +304,11 @@ DIMENSION_CLAUSE = {
     "JOIN": "JOIN.7",
     "ELEMENT_WISE_IDENTITY": "IDENT.5",
     "TILE": "TILE.6",
+    # issue 31, the depth-space family
+    "DEPTH_TO_SPACE": "D2S.6",
+    "DEPTH_TO_SPACE1": "D2S1.7",
 }
+DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
 
 

@@ -222,7 +222,10 @@ def choose_config(
     if data_type is None:
         data_type = ch.choice(supported_data_types(operator))
     if rank is None:
-        rank = ch.integer(1, MAX_RANK)
+        # An operator whose tables name fewer ranks (the depth-space family: 4 only) draws among those; the
+        # others draw as they always did (their corpus does not move).
+        ranks = sorted({r for row in oracle.SUPPORT[operator] for r in row.ranks})
+        rank = ch.integer(1, MAX_RANK) if len(ranks) == MAX_RANK else ch.choice(ranks)
     lowest = min_feature_level(operator, data_type, rank, padding_mode)
     if lowest is None:
         raise Inconsistent(f"no feature level supports {operator} {data_type.value} rank {rank}")

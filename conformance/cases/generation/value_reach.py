@@ -181,6 +181,24 @@ TILE_ROWS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {  # name -> (in
     "copy": ((3, 2), (1, 1)),
 }
 
+# --- DEPTH_TO_SPACE(1): the blocks -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BlockRow:
+    """The space side's sizes {N, C, H * b, W * b} given as {N, C, H, W} and BlockSize b."""
+
+    small: tuple[int, int, int, int]
+    block_size: int
+
+
+BLOCK_ROWS: dict[str, BlockRow] = {
+    "block2-batch-channels": BlockRow(small=(2, 3, 2, 3), block_size=2),  # several of each
+    "block3-single": BlockRow(small=(1, 1, 2, 2), block_size=3),  # BlockSize 3, one batch, one channel
+    "block1-copy": BlockRow(small=(1, 2, 3, 2), block_size=1),  # BlockSize 1: a copy
+}
+
+
 # --- building ---------------------------------------------------------------------------------------
 
 Built = tuple[str, CaseSpec]  # (the case's name, its spec)
@@ -276,6 +294,24 @@ def _tile_cases(operator: str, dt: DataType) -> list[Built]:
     return [(n, s) for n, s in out if s is not None]
 
 
+def _block_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each BLOCK_ROWS row, in every order the struct takes (the plain operators' is DEPTH_COLUMN_ROW)."""
+    desc_type = oracle.DESCRIPTOR_TYPES[operator]
+    has_order: bool = getattr(desc_type, "HAS_ORDER", False)
+    orders = list(oracle.DepthSpaceOrder) if has_order else [oracle.DepthSpaceOrder.DEPTH_COLUMN_ROW]
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, row in BLOCK_ROWS.items():
+        n, c, h, w = row.small
+        b = row.block_size
+        depth, space = TensorDesc(dt, (n, c * b * b, h, w)), TensorDesc(dt, (n, c, h * b, w * b))
+        for order in orders:
+            extra = (order,) if has_order else ()
+            desc = desc_type(depth, space, b, *extra)
+            suffix = f"-{order.value.lower().replace('_', '-')}" if has_order else ""
+            out.append((f"{operator}-reach-{name}{suffix}-{dt.value}", _spec(operator, desc, 4)))
+    return [(n, s) for n, s in out if s is not None]
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -285,6 +321,8 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "JOIN": _pieces_cases,
     "ELEMENT_WISE_IDENTITY": _identity_cases,
     "TILE": _tile_cases,
+    "DEPTH_TO_SPACE": _block_cases,
+    "DEPTH_TO_SPACE1": _block_cases,
 }
 
 

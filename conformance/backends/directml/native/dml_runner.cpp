@@ -86,6 +86,14 @@ struct Tensor {
     }
 };
 
+// DML_DEPTH_SPACE_ORDER by its name (issue 31, the depth-space family).
+static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
+    std::string name = v.str("order");
+    if (name == "DEPTH_COLUMN_ROW") return DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW;
+    if (name == "COLUMN_ROW_DEPTH") return DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH;
+    throw ProtocolError{"unknown depth-space order '" + name + "'"};
+}
+
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
@@ -104,6 +112,9 @@ struct OperatorDesc {
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
     DML_SCALE_BIAS scale_bias{};
     DML_TILE_OPERATOR_DESC tile{};
+    // issue 31, the depth-space family
+    DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space{};
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -185,6 +196,14 @@ struct OperatorDesc {
             a = uints(f.at("repeats"), "repeats");
             tile = {&input_descs.at(0), &output_descs.at(0), count, a.data()};
             op = {DML_OPERATOR_TILE, &tile};
+        } else if (name == "DEPTH_TO_SPACE") {  // issue 31, the depth-space family
+            UINT block = static_cast<UINT>(f.at("block_size").integer("block_size"));
+            depth_to_space = {&input_descs.at(0), &output_descs.at(0), block};
+            op = {DML_OPERATOR_DEPTH_TO_SPACE, &depth_to_space};
+        } else if (name == "DEPTH_TO_SPACE1") {
+            UINT block = static_cast<UINT>(f.at("block_size").integer("block_size"));
+            depth_to_space1 = {&input_descs.at(0), &output_descs.at(0), block, depth_space_order(f.at("order"))};
+            op = {DML_OPERATOR_DEPTH_TO_SPACE1, &depth_to_space1};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
