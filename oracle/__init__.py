@@ -36,6 +36,7 @@ from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
+from .op_slice_grad import SliceGradDesc
 from .op_split import SplitDesc
 from .padding_value import PaddingValueConversion, convert_padding_value
 from .registry import (
@@ -77,6 +78,7 @@ __all__ = [
     "PaddingValueConversion",
     "Slice1Desc",
     "SliceDesc",
+    "SliceGradDesc",
     "SplitDesc",
     "TensorDesc",
     "TooLarge",

@@ -20,6 +20,7 @@ from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
+from .op_slice_grad import SliceGradDesc
 from .op_split import SplitDesc
 from .registry import DESCRIPTOR_TYPES, REGISTRY, OperatorModule
 from .size import check_size
@@ -27,7 +28,7 @@ from .tables import DataType, FeatureLevel
 
 # Static, for mypy (a union cannot be built from the registry at type-check time);
 # tests/test_structure.py checks it names exactly registry.DESCRIPTOR_TYPES.
-Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc | Padding1Desc | JoinDesc
+Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc | Padding1Desc | JoinDesc | SliceGradDesc
 
 
 def _module(desc: Descriptor) -> OperatorModule:

@@ -264,9 +264,17 @@ CLAUSES: dict[str, str] = {
     "GRAPH.1": "IDMLDevice1::CompileGraph compiles operator nodes and their edges into one compiled operator",
     "GRAPH.2": "A graph's outputs are its nodes' results composed along its edges",
     "GRAPH.3": "A node output no edge reads, and a graph input no edge uses, leave the rest unchanged",
+    "SGRAD.1": "OutputGradient[CopyStart + InputWindowStrides * c] = InputGradient[c]; every other element is 0",
+    "SGRAD.2": "CopyStart as SLICE1's: the window's end on an axis with a negative stride",
+    "SGRAD.3": "The window (UINT offsets and sizes, sizes >= 1) lies inside OutputGradientTensor",
+    "SGRAD.4": "InputGradientTensor has the sizes of SLICE1's output: 1 to MaxCopiedElements per axis",
+    "SGRAD.5": "InputWindowStrides are INT and non-zero; a negative stride flips the window",
+    "SGRAD.6": "DimensionCount is the size of the three arrays and both tensors' rank",
+    "SGRAD.7": "InputGradientTensor and OutputGradientTensor have the same DataType and DimensionCount",
+    "SGRAD.8": "Introduced in FL 3.0; 4-5 dims (3.0), 1-8 (3.1), all eleven data types (4.1)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
-BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.")
+BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.", "SGRAD.")
 
 
 def beyond_seeds(clause: str) -> bool:

@@ -137,6 +137,21 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         )
         for op, what in (("SPLIT", "outputs"), ("JOIN", "inputs"))
     },
+    "SLICE_GRAD": _geometry_classes(  # SLICE1's window, on OutputGradientTensor; InputGradient is SLICE1's output
+        "stride 1",
+        "stride > 1",
+        "stride -1",
+        "stride < -1",
+        "|stride| >= window",
+        "offset 0",
+        "offset interior",
+        "offset last element",
+        "window 1",
+        "window partial",
+        "window full axis",
+        "input gradient = MaxCopiedElements",
+        "input gradient < MaxCopiedElements",
+    ),
 }
 
 
@@ -313,6 +328,18 @@ def _join(desc: oracle.JoinDesc) -> set[str]:
     return _pieces(desc.axis, desc.output_tensor.dimension_count, pieces, "inputs")
 
 
+def _slice_grad(desc: oracle.SliceGradDesc) -> set[str]:
+    """SLICE1's classes read on SLICE_GRAD: the window against OutputGradient, InputGradient as SLICE1's output."""
+    as_slice1 = oracle.Slice1Desc(
+        desc.output_tensor, desc.input_tensor, desc.window_offsets, desc.window_sizes, desc.window_strides
+    )
+    found = _slice1(as_slice1)
+    for name in ("output = MaxCopiedElements", "output < MaxCopiedElements"):
+        if name in found:
+            found = (found - {name}) | {name.replace("output", "input gradient")}
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -320,6 +347,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "SLICE1": _slice1,  # type: ignore[dict-item]
     "SPLIT": _split,  # type: ignore[dict-item]
     "JOIN": _join,  # type: ignore[dict-item]
+    "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
 }
 
 

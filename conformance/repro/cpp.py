@@ -94,6 +94,14 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         AXIS,
     ),
     "JOIN": (Member("InputCount", "input_count", "uint"), Member("InputTensors", "inputs", "tensors"), OUTPUT, AXIS),
+    "SLICE_GRAD": (
+        Member("InputGradientTensor", "input", "tensor"),
+        Member("OutputGradientTensor", "output", "tensor"),
+        DIMS,
+        Member("InputWindowOffsets", "window_offsets", "uints"),
+        Member("InputWindowSizes", "window_sizes", "uints"),
+        Member("InputWindowStrides", "window_strides", "ints"),
+    ),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).

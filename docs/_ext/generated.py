@@ -32,6 +32,7 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "PADDING1": ("PAD1.", "WRAP."),
     "SPLIT": ("SPLIT.",),
     "JOIN": ("JOIN.",),
+    "SLICE_GRAD": ("SGRAD.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -40,6 +41,7 @@ SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
 CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "quick_cases": ("cases", "list"),
     "join_cases": ("cases", "list", "-k", "JOIN"),
+    "slice_grad_cases": ("cases", "list", "--operators", "SLICE_GRAD"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

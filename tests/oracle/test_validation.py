@@ -281,6 +281,10 @@ def build(operator: str, data_type: str, rank: int):
         return PaddingDesc(T(shape, data_type), T((3,) * rank, data_type), "CONSTANT", 0.0, (1,) * rank, (0,) * rank)
     if operator == "PADDING1":
         return oracle.padding1_desc(T(shape, data_type), "CONSTANT", (1,) * rank, (0,) * rank)
+    if operator == "SLICE_GRAD":  # SLICE1's above, read backwards
+        return oracle.SliceGradDesc(
+            T((1,) * rank, data_type), T(shape, data_type), (0,) * rank, (2,) * rank, (-2,) * rank
+        )
     part = T((1,) * rank, data_type) if rank == 1 else T((1, *shape[1:]), data_type)
     if operator == "JOIN":
         return oracle.join_desc((part, part), 0)
@@ -295,6 +299,7 @@ DIMENSION_CLAUSE = {
     "SPLIT": "SPLIT.7",
     "PADDING1": "PAD1.6",
     "JOIN": "JOIN.7",
+    "SLICE_GRAD": "SGRAD.8",
 }
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
 
@@ -332,6 +337,8 @@ def test_introduction_levels() -> None:
         oracle.validate(build(operator, "FLOAT32", 4), "1.0")
     for level in (FeatureLevel.FL_1_0, FeatureLevel.FL_2_0):
         rejects(build("SLICE1", "FLOAT32", 4), "SLICE1.8", f"feature_level={level}", level=str(level))
+    oracle.validate(build("SLICE_GRAD", "FLOAT32", 5), "3.0")  # E-SGRAD-2: the page's 4 to 5 at FL 3.0
+    rejects(build("SLICE_GRAD", "FLOAT32", 4), "SGRAD.8", "feature_level=2.1", level="2.1")
 
 
 # --- feature-level parsing -----------------------------------------------------------------

@@ -396,7 +396,9 @@ def other_data_type(ch: Chooser, base: CaseSpec) -> DataType:
     return ch.choice([t for t in data_type_order(base.operator) if t is not dt])
 
 
-def dimension_count(desc: oracle.SliceDesc | oracle.Slice1Desc | oracle.PaddingDesc | oracle.Padding1Desc) -> int:
+def dimension_count(
+    desc: oracle.SliceDesc | oracle.Slice1Desc | oracle.PaddingDesc | oracle.Padding1Desc | oracle.SliceGradDesc,
+) -> int:
     """The DimensionCount field (filled in from the arrays when the descriptor was made)."""
     n = desc.dimension_count
     if n is None:  # OneInOneOut.__post_init__ sets it

@@ -102,6 +102,7 @@ struct OperatorDesc {
     DML_SPLIT_OPERATOR_DESC split{};
     DML_JOIN_OPERATOR_DESC join{};
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
+    DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -168,6 +169,13 @@ struct OperatorDesc {
             // Not under test: the self-test that the device and driver stack copy data at all.
             identity = {&input_descs.at(0), &output_descs.at(0), nullptr};
             op = {DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity};
+        } else if (name == "SLICE_GRAD") {
+            // InputGradientTensor, OutputGradientTensor; InputWindowStrides is INT in DirectML.h (E-SGRAD-1).
+            a = uints(f.at("window_offsets"), "window_offsets");
+            b = uints(f.at("window_sizes"), "window_sizes");
+            strides1 = ints(f.at("window_strides"), "window_strides");
+            slice_grad = {&input_descs.at(0), &output_descs.at(0), dims, a.data(), b.data(), strides1.data()};
+            op = {DML_OPERATOR_SLICE_GRAD, &slice_grad};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
