@@ -126,6 +126,14 @@ CORNERS = {
 }
 CORNERS["PADDING1"] = CORNERS["PADDING"]  # the same geometry (conformance/cases/generation/padding1.py)
 CORNERS["JOIN"] = ["JOIN of one input", "JOIN of size-1 pieces", "8-D"]
+CORNERS["SLICE_GRAD"] = [
+    "size-1 dimension",
+    "zeros between the written elements (|stride| > 1)",
+    "negative strides on several axes",
+    "input gradient smaller than MaxCopiedElements",
+    "every element written (a plain or reversed copy)",
+    "8-D",
+]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)
