@@ -17,7 +17,7 @@ import numpy as np
 import oracle
 from conformance.backends.base import Capabilities, RunResult
 from conformance.backends.oracle_backend import OracleBackend
-from oracle import FeatureLevel, InvalidDescriptor, PaddingMode
+from oracle import FeatureLevel, InvalidDescriptor, PaddingMode, op_slice_grad
 
 
 class Correct(OracleBackend):
@@ -706,6 +706,37 @@ class Int8DepthToSpaceBlock3RowColumnSwapped(OneClass):
         return [_to_space(np.asarray(inputs[0]), descriptor.block_size, (0, 3, 4, 2, 5, 1), True)]
 
 
+class Int8SliceGradNegativeStrideForward(OneClass):
+    """DML_SLICE_GRAD in INT8: a stride below -1 written forwards from the window's offset (the sign dropped)."""
+
+    operator, data_type, value_class = "SLICE_GRAD", "INT8", "stride < -1"
+
+    def wrong(self, descriptor, inputs, ys):
+        if not any(s < -1 for s in descriptor.window_strides):
+            return None
+        forward = dataclasses.replace(descriptor, window_strides=tuple(abs(s) for s in descriptor.window_strides))
+        return Correct.outputs(self, forward, inputs, max(FeatureLevel))
+
+
+class Float32SliceGradGapsNotZeroed(OneClass):
+    """DML_SLICE_GRAD in FLOAT32 with a stride > 1: the elements between the written ones are left as the buffer
+    held them (0xCDCDCDCD), not set to 0."""
+
+    operator, data_type, value_class = "SLICE_GRAD", "FLOAT32", "stride > 1"
+
+    def wrong(self, descriptor, inputs, ys):
+        if not any(s > 1 for s in descriptor.window_strides):
+            return None
+        written = np.ones(descriptor.output_tensor.sizes, dtype=bool)
+        for axis, m in enumerate(op_slice_grad.index_maps(descriptor)):  # -1: no input element lands there
+            shape = [1] * written.ndim
+            shape[axis] = len(m)
+            written &= (np.asarray(m) >= 0).reshape(shape)
+        y = ys[0]
+        y.view(np.uint32)[~written] = 0xCDCDCDCD
+        return ys
+
+
 # Each acts on one class of one operator in one type: the quick profile must catch each (test_seeded_bugs.py).
 ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float16PaddingNegativeZeroPositive,
@@ -732,6 +763,8 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     # issue 31, the depth-space family
     Uint16DepthToSpace1CrdReadAsDcr,
     Int8DepthToSpaceBlock3RowColumnSwapped,
+    Int8SliceGradNegativeStrideForward,
+    Float32SliceGradGapsNotZeroed,
 ]
 
 

@@ -42,6 +42,7 @@ from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
+from .op_slice_grad import SliceGradDesc
 from .op_split import SplitDesc
 from .op_tile import TileDesc
 from .padding_value import PaddingValueConversion, convert_padding_value
@@ -90,6 +91,7 @@ __all__ = [
     "ScaleBias",
     "Slice1Desc",
     "SliceDesc",
+    "SliceGradDesc",
     "SplitDesc",
     "TensorDesc",
     "TileDesc",

@@ -23,6 +23,7 @@ from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
+from .op_slice_grad import SliceGradDesc
 from .op_split import SplitDesc
 from .op_tile import TileDesc
 from .registry import DESCRIPTOR_TYPES, REGISTRY, OperatorModule
@@ -43,6 +44,7 @@ Descriptor = (
     | TileDesc
     | DepthToSpaceDesc
     | DepthToSpace1Desc
+    | SliceGradDesc
 )
 
 

@@ -245,6 +245,38 @@ ERRATA: dict[str, Erratum] = {
             False,
         ),
         Erratum(
+            "E-SGRAD-1",
+            "erratum",
+            ("SGRAD.5",),
+            "DML_SLICE_GRAD's page types InputWindowStrides as const UINT*; DirectML.h declares it const INT*.",
+            "INT, as the header (the struct compiled against) and the page's own note that negative strides flip "
+            "the window: a stride outside INT is invalid, a negative one valid.",
+            "oracle.op_slice_grad.SliceGradDesc.window_strides (validated as INT)",
+            False,
+        ),
+        Erratum(
+            "E-SGRAD-2",
+            "erratum",
+            ("SGRAD.8",),
+            "The page's table gives 4 to 5 dimensions at FL 3.0; the feature-level history says FL 3.1 raised "
+            "SLICE_GRAD's maximum 'from 4 to 8'.",
+            "The operator's page governs: 4 or 5 dimensions at FL 3.0 and 3.1's 1 to 8 (a 5-D case at FL 3.0 is "
+            "valid); every pinned DirectML release is past FL 4.1, so no real run decides it.",
+            "oracle.op_slice_grad.TABLES",
+            False,
+        ),
+        Erratum(
+            "U-SGRAD-1",
+            "unspecified",
+            ("SGRAD.4",),
+            "The page says the tensors 'typically' have the sizes of SLICE1's output and input, and no more.",
+            "They must (the page's transform is only defined for them): an InputGradientTensor larger than "
+            "MaxCopiedElements along an axis, or a window past OutputGradientTensor, is invalid; a refusal of one is "
+            "the expected answer, an acceptance fails.",
+            "oracle.op_slice_grad.validate",
+            False,
+        ),
+        Erratum(
             "U-IDENT-1",
             "unspecified",
             ("IDENT.3",),

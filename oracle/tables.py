@@ -286,6 +286,14 @@ CLAUSES: dict[str, str] = {
     "D2S1.5": "Inverse of DML_SPACE_TO_DEPTH1 with the same BlockSize and Order",
     "D2S1.6": "Input and output have the same DataType",
     "D2S1.7": "Introduced in FL 2.1; 4 dims; 8 types (2.1), all eleven (5.0)",
+    "SGRAD.1": "OutputGradient[CopyStart + InputWindowStrides * c] = InputGradient[c]; every other element is 0",
+    "SGRAD.2": "CopyStart as SLICE1's: the window's end on an axis with a negative stride",
+    "SGRAD.3": "The window (UINT offsets and sizes, sizes >= 1) lies inside OutputGradientTensor",
+    "SGRAD.4": "InputGradientTensor has the sizes of SLICE1's output: 1 to MaxCopiedElements per axis",
+    "SGRAD.5": "InputWindowStrides are INT and non-zero; a negative stride flips the window",
+    "SGRAD.6": "DimensionCount is the size of the three arrays and both tensors' rank",
+    "SGRAD.7": "InputGradientTensor and OutputGradientTensor have the same DataType and DimensionCount",
+    "SGRAD.8": "Introduced in FL 3.0; 4-5 dims (3.0), 1-8 (3.1), all eleven data types (4.1)",
     # DML_ELEMENT_WISE_IDENTITY (docs/spec/beyond-seeds.md)
     "IDENT.1": "f(x) = x: each output element is its input element, bit for bit",
     "IDENT.2": "InputTensor and OutputTensor have the same DataType, DimensionCount and Sizes",
@@ -301,7 +309,7 @@ CLAUSES: dict[str, str] = {
     "TILE.6": "Introduced in FL 1.0; 4 dims FLOAT32/16 (1.0), 8 types (2.1), 1-8 dims (3.1), 64-bit integers (4.1)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
-BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.", "IDENT.", "TILE.", "D2S.", "D2S1.")
+BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.", "IDENT.", "TILE.", "D2S.", "D2S1.", "SGRAD.")
 
 
 def beyond_seeds(clause: str) -> bool:

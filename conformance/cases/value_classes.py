@@ -162,6 +162,21 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
     # Issue 31, the depth-space family: the blocks' geometry (and the order where the struct has one).
     "DEPTH_TO_SPACE": _geometry_classes(*BLOCK_CLASSES),
     "DEPTH_TO_SPACE1": _geometry_classes(*BLOCK_CLASSES, *ORDER_CLASSES),
+    "SLICE_GRAD": _geometry_classes(  # SLICE1's window, on OutputGradientTensor; InputGradient is SLICE1's output
+        "stride 1",
+        "stride > 1",
+        "stride -1",
+        "stride < -1",
+        "|stride| >= window",
+        "offset 0",
+        "offset interior",
+        "offset last element",
+        "window 1",
+        "window partial",
+        "window full axis",
+        "input gradient = MaxCopiedElements",
+        "input gradient < MaxCopiedElements",
+    ),
 }
 
 
@@ -374,6 +389,18 @@ def _blocks(desc: oracle.DepthToSpaceDesc | oracle.DepthToSpace1Desc) -> set[str
     return found
 
 
+def _slice_grad(desc: oracle.SliceGradDesc) -> set[str]:
+    """SLICE1's classes read on SLICE_GRAD: the window against OutputGradient, InputGradient as SLICE1's output."""
+    as_slice1 = oracle.Slice1Desc(
+        desc.output_tensor, desc.input_tensor, desc.window_offsets, desc.window_sizes, desc.window_strides
+    )
+    found = _slice1(as_slice1)
+    for name in ("output = MaxCopiedElements", "output < MaxCopiedElements"):
+        if name in found:
+            found = (found - {name}) | {name.replace("output", "input gradient")}
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -385,6 +412,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "TILE": _tile,  # type: ignore[dict-item]
     "DEPTH_TO_SPACE": _blocks,  # type: ignore[dict-item]
     "DEPTH_TO_SPACE1": _blocks,  # type: ignore[dict-item]
+    "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
 }
 
 

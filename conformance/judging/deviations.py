@@ -29,6 +29,7 @@ from oracle import (
     TensorDesc,
 )
 from oracle.op_slice1 import compute as slice1_compute
+from oracle.op_slice_grad import compute as slice_grad_compute
 
 from .compare import compare_outputs
 
@@ -201,6 +202,86 @@ def dml_graph_quiets_float16_snans(desc: Descriptor, inputs: Sequence[np.ndarray
     return quieted
 
 
+def _slice_grad_windows(desc: oracle.SliceGradDesc) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The smallest window (offsets, sizes) that holds every element SLICE_GRAD writes, as SGRAD.1 places them from
+    the descriptor's own CopyStart; None where some element lands outside OutputGradientTensor."""
+    offsets, sizes = [], []
+    for offset, size, stride, count, n in zip(
+        desc.window_offsets,
+        desc.window_sizes,
+        desc.window_strides,
+        desc.input_tensor.sizes,
+        desc.output_tensor.sizes,
+    ):
+        start = offset + max(size, 1) - 1 if stride < 0 else offset
+        last = start + stride * (count - 1)
+        low, high = min(start, last), max(start, last)
+        if low < 0 or high >= n:
+            return None
+        offsets.append(low)
+        sizes.append(high - low + 1)
+    return tuple(offsets), tuple(sizes)
+
+
+def dml_slice_grad_unchecked_window(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML 1.15.4 checks DML_SLICE_GRAD's InputGradientTensor against OutputGradientTensor, not against the
+    window: it accepts an InputGradient past MaxCopiedElements (SGRAD.4, U-SGRAD-1) and an empty window (SGRAD.3)
+    when every element lands inside OutputGradientTensor and nothing else is wrong; it refuses the rest."""
+    if not isinstance(desc, oracle.SliceGradDesc):
+        return False
+    try:
+        oracle.validate(desc, level)
+        return False  # valid: nothing to explain
+    except InvalidDescriptor:
+        pass
+    if any(o + s > n for o, s, n in zip(desc.window_offsets, desc.window_sizes, desc.output_tensor.sizes)):
+        return False  # a window past OutputGradientTensor is refused (SGRAD.3's bound is checked)
+    windows = _slice_grad_windows(desc)
+    if windows is None:
+        return False
+    offsets, sizes = windows  # the same writes from a valid window (its CopyStart is the descriptor's)
+    try:
+        oracle.validate(dataclasses.replace(desc, window_offsets=offsets, window_sizes=sizes), level)
+    except InvalidDescriptor:
+        return False
+    return True
+
+
+def dml_slice_grad_merged_axes(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """DML_SLICE_GRAD as DirectML 1.15.4 computes it: dml-slice1-merged-axes read backwards.
+
+    Working outwards, axes i and i+1 are merged when axis i+1's window is the whole axis (offset 0, size =
+    OutputGradient's) with stride 1 and axis i's stride is 1; the merged axis writes InputSizes[i] * InputSizes[i+1]
+    consecutive elements.  Right only when InputGradient covers the whole window there; SGRAD.4 allows fewer.
+    None for any other operator's descriptor, and where nothing merges.
+    """
+    if not isinstance(desc, oracle.SliceGradDesc):
+        return None
+    sizes, offsets = list(desc.output_tensor.sizes), list(desc.window_offsets)
+    windows, strides, counts = list(desc.window_sizes), list(desc.window_strides), list(desc.input_tensor.sizes)
+    merged_any = False
+    for i in range(len(sizes) - 2, -1, -1):
+        j = i + 1
+        if offsets[j] == 0 and windows[j] == sizes[j] and strides[j] == 1 and strides[i] == 1:
+            merged = (sizes[i] * sizes[j], offsets[i] * sizes[j], windows[i] * sizes[j], counts[i] * counts[j])
+            for values, value in zip((sizes, offsets, windows, counts), merged):
+                values[i : j + 1] = [value]
+            strides[i : j + 1] = [1]
+            merged_any = True
+    if not merged_any:
+        return None
+    data_type = desc.input_tensor.data_type
+    merged_desc = oracle.SliceGradDesc(
+        TensorDesc(data_type, tuple(counts)),
+        TensorDesc(data_type, tuple(sizes)),
+        tuple(offsets),
+        tuple(windows),
+        tuple(strides),
+    )
+    (y,) = slice_grad_compute(merged_desc, [np.asarray(inputs[0]).reshape(counts)])
+    return [y.reshape(desc.output_tensor.sizes)]
+
+
 DEVIATIONS: dict[str, Deviation] = {
     d.name: d
     for d in (
@@ -251,6 +332,22 @@ DEVIATIONS: dict[str, Deviation] = {
             "DML_TILE accepts FLOAT64 tensors, which no row of its page's table lists (TILE.6), as 8-byte values",
             lambda desc, inputs: None,
             accepts=dml_tile_float64,
+        ),
+        Deviation(
+            "dml-slice-grad-merged-axes",
+            ("SLICE_GRAD",),
+            "DML_SLICE_GRAD merges an axis whose window is the whole axis with stride 1 into its outer neighbour "
+            "without checking that InputGradient covers the whole window there (SGRAD.4), as DML_SLICE1 does",
+            dml_slice_grad_merged_axes,
+        ),
+        Deviation(
+            "dml-slice-grad-unchecked-window",
+            ("SLICE_GRAD",),
+            "DML_SLICE_GRAD checks InputGradientTensor against OutputGradientTensor, not against the window: it "
+            "accepts an InputGradient past MaxCopiedElements (SGRAD.4) and an empty window (SGRAD.3) whose writes "
+            "all land inside OutputGradientTensor",
+            lambda desc, inputs: None,
+            accepts=dml_slice_grad_unchecked_window,
         ),
     )
 }

@@ -101,6 +101,14 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
     # issue 31, the depth-space family
     "DEPTH_TO_SPACE": (INPUT, OUTPUT, BLOCK),
     "DEPTH_TO_SPACE1": (INPUT, OUTPUT, BLOCK, ORDER),
+    "SLICE_GRAD": (
+        Member("InputGradientTensor", "input", "tensor"),
+        Member("OutputGradientTensor", "output", "tensor"),
+        DIMS,
+        Member("InputWindowOffsets", "window_offsets", "uints"),
+        Member("InputWindowSizes", "window_sizes", "uints"),
+        Member("InputWindowStrides", "window_strides", "ints"),
+    ),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).

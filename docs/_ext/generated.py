@@ -37,6 +37,7 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     # issue 31, the depth-space family
     "DEPTH_TO_SPACE": ("D2S.",),
     "DEPTH_TO_SPACE1": ("D2S1.",),
+    "SLICE_GRAD": ("SGRAD.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -48,6 +49,7 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "tile_cases": ("cases", "list", "-k", "TILE"),
     "depth_to_space_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE"),
     "depth_to_space1_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE1"),
+    "slice_grad_cases": ("cases", "list", "--operators", "SLICE_GRAD"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -66,6 +66,48 @@ def test_symmetric_padding_is_unsupported_with_the_reason():
         assert result.status == "unsupported" and "ONNX Pad has no symmetric mode" in result.reason
 
 
+def test_wrap_padding_lowers_to_pad_19_wrap_and_runs_past_the_axis():
+    """WRAP is Pad-19's 'wrap' (the oracle's reading, U-WRAP-1): a model of opset 19 with the IR version it needs.
+    Pads past the axis (5 and 7 on an axis of 3) wrap around on every ONNX backend."""
+    desc = oracle.padding_desc(t(3), PaddingMode.WRAP, (5,), (7,))
+    lowering = lower(desc)
+    assert lowering.attributes == {"mode": "wrap"} and lowering.opset == 19
+    model = build_model(lowering)
+    assert model.opset_import[0].version == 19
+    assert model.ir_version == onnx.helper.find_min_ir_version_for([onnx.helper.make_opsetid("", 19)])
+    onnx.checker.check_model(model, full_check=True)
+    x = np.array([1, 2, 3], np.float32)
+    want = [2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1]  # Input[(k - 5) mod 3], typed in
+    for name in BACKENDS:
+        result = BACKENDS[name].run(desc, [x], FL)
+        assert result.status == "ok", (name, result.reason)
+        assert result.outputs[0].tolist() == want, name
+
+
+def test_a_batch_with_a_wrap_pad_is_an_opset_19_model_and_its_other_nodes_keep_their_meaning():
+    from conformance.lowering import build_batch_model
+
+    wrap = lower(oracle.padding_desc(t(2), PaddingMode.WRAP, (1,), (0,)))
+    split = lower(oracle.SplitDesc(t(4), (t(1), t(3)), 0))
+    assert split.opset == OPSET and build_batch_model([split]).opset_import[0].version == OPSET
+    model = build_batch_model([split, wrap])
+    assert model.opset_import[0].version == 19
+    onnx.checker.check_model(model, full_check=True)
+    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    outs = session.run(None, {"c0_data": np.arange(4, dtype=np.float32), "c1_data": np.array([5, 6], np.float32)})
+    assert [o.tolist() for o in outs] == [[0], [1, 2, 3], [6, 5, 6]]
+
+
+def test_ort_cpu_before_1_32_leaves_a_wrap_pad_past_its_axis_unsupported(monkeypatch):
+    """ONNX Runtime's CPU wrap was reported wrong past the axis (microsoft/onnxruntime pull request 32725)."""
+    backend = OnnxRuntimeCpuBackend()
+    past, inside = (oracle.padding_desc(t(3), PaddingMode.WRAP, (s,), (0,)) for s in (4, 3))
+    assert backend.unsupported_reason(past, FL) is None  # 1.32 installed: measured right
+    monkeypatch.setattr(backend.ort, "__version__", "1.31.1")
+    assert "pull request 32725" in backend.unsupported_reason(past, FL)
+    assert backend.unsupported_reason(inside, FL) is None  # a pad as large as the axis is not past it
+
+
 def test_padding_value_is_passed_in_the_tensors_own_type():
     """10.6 into INT32 is 10 (PAD.4 truncation), fed as an int32 scalar: no float ever reaches Pad."""
     desc = oracle.PaddingDesc(

@@ -131,6 +131,14 @@ CORNERS["TILE"] = ["TILE of repeats 1 (a copy)", "TILE of a size-1 axis (a broad
 # issue 31, the depth-space family (conformance/cases/generation/blocks.py); rank 4 only: no 8-D
 CORNERS["DEPTH_TO_SPACE"] = ["size-1 dimension", "BlockSize 1 (a copy)", "BlockSize 3 or more", "batch of several"]
 CORNERS["DEPTH_TO_SPACE1"] = [*CORNERS["DEPTH_TO_SPACE"], "order COLUMN_ROW_DEPTH"]
+CORNERS["SLICE_GRAD"] = [
+    "size-1 dimension",
+    "zeros between the written elements (|stride| > 1)",
+    "negative strides on several axes",
+    "input gradient smaller than MaxCopiedElements",
+    "every element written (a plain or reversed copy)",
+    "8-D",
+]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

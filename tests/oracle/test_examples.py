@@ -41,6 +41,7 @@ EXPECTED_IDS = {
     "DEPTH_TO_SPACE-example-1",
     "DEPTH_TO_SPACE1-example-1",
     "DEPTH_TO_SPACE1-example-2",
+    "SLICE_GRAD-example-1",  # the page's one diagram (it has no Example section)
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -48,6 +49,7 @@ OLDEST_LEVEL = {"SLICE": "1.0", "SLICE1": "2.1", "PADDING": "1.0", "SPLIT": "1.0
 OLDEST_LEVEL["TILE"] = "1.0"
 # The depth-space pages' examples are UINT32: DML_FEATURE_LEVEL_2_1 (DEPTH_TO_SPACE's 1.0 row has FLOAT32/16 only).
 OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1"}
+OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 
 
 def _examples() -> list[Case]:
@@ -84,7 +86,7 @@ def test_example_metadata(case: Case) -> None:
         assert "E-PAD1-1" in case.tags
     if case.operator == "TILE":
         assert {"E-TILE-1", "E-TILE-2"} <= set(case.tags)
-    if case.operator in ("PADDING1", "JOIN", "TILE", "DEPTH_TO_SPACE", "DEPTH_TO_SPACE1"):
+    if case.operator in ("PADDING1", "JOIN", "TILE", "DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SLICE_GRAD"):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags

@@ -75,10 +75,10 @@ def inexpressible(desc: Descriptor) -> str | None:
         bad = [v for v in getattr(desc, name) if not 0 <= v <= UINT_MAX]
         if bad:
             return f"{name} holds {bad[0]}, which a UINT field cannot hold"
-    if isinstance(desc, oracle.Slice1Desc):
-        bad = [v for v in desc.window_strides if not INT_MIN <= v <= INT_MAX]
+    for name in [n for n in arrays if n not in uint_fields]:  # the rest are INT (SLICE1's and SLICE_GRAD's strides)
+        bad = [v for v in arrays[name] if not INT_MIN <= v <= INT_MAX]
         if bad:
-            return f"window_strides holds {bad[0]}, which an INT field cannot hold"
+            return f"{name} holds {bad[0]}, which an INT field cannot hold"
     reason = _count_and_axis(desc) or _uint_scalars(desc)
     if reason:
         return reason

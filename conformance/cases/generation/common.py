@@ -407,7 +407,9 @@ def other_data_type(ch: Chooser, base: CaseSpec) -> DataType:
     return ch.choice([t for t in data_type_order(base.operator) if t is not dt])
 
 
-def dimension_count(desc: oracle.SliceDesc | oracle.Slice1Desc | oracle.PaddingDesc | oracle.Padding1Desc) -> int:
+def dimension_count(
+    desc: oracle.SliceDesc | oracle.Slice1Desc | oracle.PaddingDesc | oracle.Padding1Desc | oracle.SliceGradDesc,
+) -> int:
     """The DimensionCount field (filled in from the arrays when the descriptor was made)."""
     n = desc.dimension_count
     if n is None:  # OneInOneOut.__post_init__ sets it
@@ -445,8 +447,15 @@ def one_output_common_1(ch: Chooser, base: CaseSpec) -> CaseSpec:
     return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
 
 
-# The descriptors with a DimensionCount field and per-dimension arrays (SLICE, SLICE1, PADDING, PADDING1).
-DIMENSION_COUNT_DESCS = (oracle.SliceDesc, oracle.Slice1Desc, oracle.PaddingDesc, oracle.Padding1Desc)
+# The descriptors with a DimensionCount field and per-dimension arrays (SLICE, SLICE1, PADDING, PADDING1,
+# SLICE_GRAD: the ones dimension_count() takes).
+DIMENSION_COUNT_DESCS = (
+    oracle.SliceDesc,
+    oracle.Slice1Desc,
+    oracle.PaddingDesc,
+    oracle.Padding1Desc,
+    oracle.SliceGradDesc,
+)
 
 
 def _dimension_count_field(ch: Chooser, base: CaseSpec) -> CaseSpec:

@@ -312,6 +312,16 @@ def _block_cases(operator: str, dt: DataType) -> list[Built]:
     return [(n, s) for n, s in out if s is not None]
 
 
+def _slice_grad_cases(operator: str, dt: DataType) -> list[Built]:
+    """SLICE1's rows read backwards: the row's sizes are OutputGradient's, its outputs InputGradient's."""
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, row in SLICE1_ROWS.items():
+        forward = oracle.slice1_desc(TensorDesc(dt, row.sizes), row.offsets, row.windows, row.strides, row.outputs)
+        desc = oracle.SliceGradDesc(forward.output_tensor, forward.input_tensor, row.offsets, row.windows, row.strides)
+        out.append((f"{operator}-reach-{name}-{dt.value}", _spec(operator, desc, len(row.sizes))))
+    return [(n, s) for n, s in out if s is not None]
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -323,6 +333,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "TILE": _tile_cases,
     "DEPTH_TO_SPACE": _block_cases,
     "DEPTH_TO_SPACE1": _block_cases,
+    "SLICE_GRAD": _slice_grad_cases,
 }
 
 

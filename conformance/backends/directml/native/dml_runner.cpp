@@ -115,6 +115,7 @@ struct OperatorDesc {
     // issue 31, the depth-space family
     DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space{};
     DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
+    DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -204,6 +205,13 @@ struct OperatorDesc {
             UINT block = static_cast<UINT>(f.at("block_size").integer("block_size"));
             depth_to_space1 = {&input_descs.at(0), &output_descs.at(0), block, depth_space_order(f.at("order"))};
             op = {DML_OPERATOR_DEPTH_TO_SPACE1, &depth_to_space1};
+        } else if (name == "SLICE_GRAD") {
+            // InputGradientTensor, OutputGradientTensor; InputWindowStrides is INT in DirectML.h (E-SGRAD-1).
+            a = uints(f.at("window_offsets"), "window_offsets");
+            b = uints(f.at("window_sizes"), "window_sizes");
+            strides1 = ints(f.at("window_strides"), "window_strides");
+            slice_grad = {&input_descs.at(0), &output_descs.at(0), dims, a.data(), b.data(), strides1.data()};
+            op = {DML_OPERATOR_SLICE_GRAD, &slice_grad};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
