@@ -19,6 +19,7 @@ from conformance.run.selection import select_cases
 from oracle import DEFAULT_FEATURE_LEVEL as FL
 
 PADS = ("PADDING", "PADDING1")  # both lower to Pad
+D2S = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1")  # both lower to DepthToSpace
 
 # Valid cases without DML_SLICE stride 0, SLICE_GRAD (inexpressible in ONNX) and WRAP (U-WRAP-1), without FLOAT16 Pad (the CPU
 # stand-in's own known NaN-payload deviation, tests/backends/test_lowering.py): every one should come back bit-exact.
@@ -30,7 +31,9 @@ CASES = [
     and c.operator not in ("SLICE", "SLICE_GRAD")  # SLICE_GRAD has no ONNX form
     and getattr(c.descriptor, "padding_mode", None) is not oracle.PaddingMode.WRAP  # its padding is observed
     and getattr(c.descriptor, "scale_bias", None) is None  # ELEMENT_WISE_IDENTITY's ScaleBias: no ONNX form
-    and not (c.operator in PADS and c.data_type.value == "FLOAT16")
+    and not (c.operator in (*PADS, "TILE", *D2S) and c.data_type.value == "FLOAT16")  # ORT CPU's NaN known issues
+    # the CPU stand-in's DepthToSpace kernels (measured on ORT 1.32: the other types have none, FLOAT16 quiets NaNs)
+    and not (c.operator in D2S and c.data_type.value not in ("FLOAT32", "FLOAT64", "INT8", "UINT8"))
     and not oracle.layout.has_layout(c.descriptor)  # ONNX has no tensor layouts: the test below
 ][:120]
 LAYOUT_CASES = [c for c in select_cases(generated=300, seed=5) if c.valid and oracle.layout.has_layout(c.descriptor)]
@@ -163,8 +166,8 @@ def test_a_case_that_kills_the_worker_gets_the_exception_and_no_other_case_does(
 
 
 def _same_input(a, b) -> bool:
-    x, y = a.inputs[0], b.inputs[0]
-    return x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+    """The stand-in host matches an input by its bytes alone (TILE's and IDENTITY's int64-bounds share theirs)."""
+    return np.ascontiguousarray(a.inputs[0]).tobytes() == np.ascontiguousarray(b.inputs[0]).tobytes()
 
 
 def test_a_crash_on_the_kth_case_of_a_batch_costs_exactly_that_case():
