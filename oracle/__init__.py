@@ -31,6 +31,7 @@ from .buffers import release as release_buffers
 from .checks import InvalidDescriptor, TensorDesc
 from .errata import ERRATA, Erratum
 from .masks import unspecified_mask
+from .op_cast import CastDesc
 from .op_element_wise_identity import IdentityDesc, ScaleBias
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
@@ -65,6 +66,7 @@ __all__ = [
     "REGISTRY",
     "SUPPORT",
     "VERSION",
+    "CastDesc",
     "DataType",
     "Descriptor",
     "Erratum",

@@ -15,6 +15,7 @@ import numpy as np
 from . import core, layout, op_slice1
 from .checks import TensorDesc, as_ints
 from .descriptor_json import JsonDescriptor
+from .op_cast import CastDesc
 from .op_element_wise_identity import IdentityDesc
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
@@ -28,7 +29,7 @@ from .tables import DataType, FeatureLevel
 
 # Static, for mypy (a union cannot be built from the registry at type-check time);
 # tests/test_structure.py checks it names exactly registry.DESCRIPTOR_TYPES.
-Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc | Padding1Desc | JoinDesc | IdentityDesc
+Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc | Padding1Desc | JoinDesc | IdentityDesc | CastDesc
 
 
 def _module(desc: Descriptor) -> OperatorModule:

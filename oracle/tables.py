@@ -270,9 +270,14 @@ CLAUSES: dict[str, str] = {
     "IDENT.3": "An optional ScaleBias applies g(x) = x * Scale + Bias to each input element first",
     "IDENT.4": "Strides transform the layout: a strided identity copies between layouts",
     "IDENT.5": "Introduced in FL 1.0; 4-5 dims (1.0, 2.1), 1-8 (3.0), all eleven data types (4.1)",
+    # DML_CAST (docs/spec/beyond-seeds.md)
+    "CAST.1": "Each element converted to the output's DataType: exact values judged, the rest open (U-CAST-1)",
+    "CAST.2": "InputTensor and OutputTensor have the same DimensionCount and Sizes",
+    "CAST.3": "Any supported input type to any supported output type (the same type included)",
+    "CAST.4": "Introduced in FL 1.0; 4 dims (1.0, 3.0), 1-8 (3.1), all eleven data types (4.1)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
-BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.", "IDENT.")
+BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.", "IDENT.", "CAST.")
 
 
 def beyond_seeds(clause: str) -> bool:

@@ -144,6 +144,8 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         "input broadcast (a 0 stride)",
         "output rows padded",
     ),
+    # DML_CAST: the output's type, per input type (the grid's column): every pair the tables allow.
+    "CAST": tuple(ValueClass(f"to {t.value}") for t in ALL_DATA_TYPES),
 }
 
 
@@ -334,6 +336,10 @@ def _identity(desc: oracle.IdentityDesc) -> set[str]:
     return found
 
 
+def _cast(desc: oracle.CastDesc) -> set[str]:
+    return {f"to {desc.output_tensor.data_type.value}"}
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -342,6 +348,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "SPLIT": _split,  # type: ignore[dict-item]
     "JOIN": _join,  # type: ignore[dict-item]
     "ELEMENT_WISE_IDENTITY": _identity,  # type: ignore[dict-item]
+    "CAST": _cast,  # type: ignore[dict-item]
 }
 
 

@@ -33,6 +33,7 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "SPLIT": ("SPLIT.",),
     "JOIN": ("JOIN.",),
     "ELEMENT_WISE_IDENTITY": ("IDENT.",),
+    "CAST": ("CAST.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")

@@ -127,6 +127,7 @@ CORNERS = {
 CORNERS["PADDING1"] = CORNERS["PADDING"]  # the same geometry (conformance/cases/generation/padding1.py)
 CORNERS["JOIN"] = ["JOIN of one input", "JOIN of size-1 pieces", "8-D"]
 CORNERS["ELEMENT_WISE_IDENTITY"] = ["ScaleBias", "8-D", "size-1 dimension"]
+CORNERS["CAST"] = ["CAST to the same type", "CAST float to integer", "8-D"]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

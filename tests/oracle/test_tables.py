@@ -99,7 +99,9 @@ def test_parser_reads_all_three_languages() -> None:
     )
 
 
-CLAUSE_ID = re.compile(r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT)\.\d+)`", re.MULTILINE)
+CLAUSE_ID = re.compile(
+    r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|CAST)\.\d+)`", re.MULTILINE
+)
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
 
 
@@ -140,6 +142,7 @@ def _beyond_section(struct: str) -> str:
         ("PADDING1", "DML_PADDING1_OPERATOR_DESC"),
         ("JOIN", "DML_JOIN_OPERATOR_DESC"),
         ("ELEMENT_WISE_IDENTITY", "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC"),
+        ("CAST", "DML_CAST_OPERATOR_DESC"),
     ],
 )
 def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, struct: str) -> None:

@@ -286,6 +286,8 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.join_desc((part, part), 0)
     if operator == "ELEMENT_WISE_IDENTITY":
         return oracle.IdentityDesc(T(shape, data_type), T(shape, data_type))
+    if operator == "CAST":
+        return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -298,6 +300,7 @@ DIMENSION_CLAUSE = {
     "PADDING1": "PAD1.6",
     "JOIN": "JOIN.7",
     "ELEMENT_WISE_IDENTITY": "IDENT.5",
+    "CAST": "CAST.4",
 }
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
 

@@ -1,4 +1,4 @@
-// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and DML_ELEMENT_WISE_IDENTITY exactly as a case describes them.
+// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN, DML_ELEMENT_WISE_IDENTITY and DML_CAST exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
 // (creating one can cost seconds: vkd3d on lavapipe, unless VKD3D_CONFIG=virtual_heaps; so it is made once, large,
@@ -103,6 +103,7 @@ struct OperatorDesc {
     DML_JOIN_OPERATOR_DESC join{};
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
     DML_SCALE_BIAS scale_bias{};
+    DML_CAST_OPERATOR_DESC cast{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -178,6 +179,9 @@ struct OperatorDesc {
             }
             identity = {&input_descs.at(0), &output_descs.at(0), sb};
             op = {DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity};
+        } else if (name == "CAST") {
+            cast = {&input_descs.at(0), &output_descs.at(0)};
+            op = {DML_OPERATOR_CAST, &cast};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
