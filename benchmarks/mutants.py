@@ -17,7 +17,7 @@ import numpy as np
 import oracle
 from conformance.backends.base import Capabilities, RunResult
 from conformance.backends.oracle_backend import OracleBackend
-from oracle import FeatureLevel, InvalidDescriptor, PaddingMode
+from oracle import FeatureLevel, InvalidDescriptor, PaddingMode, op_slice_grad
 
 
 class Correct(OracleBackend):
@@ -605,6 +605,138 @@ class Float64JoinSizeOnePieceSkipped(OneClass):
         return ys
 
 
+class LayoutOneClass(OneClass):
+    """A one-class bug in a layout (a strided identity): this backend takes tensor layouts, as DirectML does."""
+
+    def capabilities(self) -> Capabilities:
+        return dataclasses.replace(super().capabilities(), tensor_layouts=True)
+
+
+class Uint16IdentityTransposeReadPacked(LayoutOneClass):
+    """DML_ELEMENT_WISE_IDENTITY in UINT16 with a transposed input: the input's strides ignored, its buffer read
+    as if packed (a strided UINT16 copy shader miscompiled, as reported against DirectML's copy shaders)."""
+
+    operator, data_type, value_class = "ELEMENT_WISE_IDENTITY", "UINT16", "input transposed (permuted strides)"
+
+    def wrong(self, descriptor, inputs, ys):
+        t = descriptor.input_tensor
+        if t.strides is None or 0 in t.strides or list(t.strides) == sorted(t.strides, reverse=True):
+            return None
+        buffer = oracle.layout.pack(np.asarray(inputs[0]), t).view(ys[0].dtype)
+        return [np.ascontiguousarray(buffer[: ys[0].size].reshape(ys[0].shape))]
+
+
+class Float16IdentityBroadcastFirstRowOnly(LayoutOneClass):
+    """DML_ELEMENT_WISE_IDENTITY in FLOAT16 with a broadcast input (a 0 stride): only the first copy along the
+    broadcast axis written, the repeats left zero (ONNX Runtime's Expand through a strided identity)."""
+
+    operator, data_type, value_class = "ELEMENT_WISE_IDENTITY", "FLOAT16", "input broadcast (a 0 stride)"
+
+    def wrong(self, descriptor, inputs, ys):
+        strides = descriptor.input_tensor.strides
+        if strides is None or 0 not in strides:
+            return None
+        axis = list(strides).index(0)
+        if ys[0].shape[axis] < 2:
+            return None
+        ys[0][(slice(None),) * axis + (slice(1, None),)] = 0
+        return ys
+
+
+class Uint16TileSizeOneAxisWrittenOnce(OneClass):
+    """DML_TILE in UINT16: an axis of size 1 tiled (a broadcast the kernel takes for a plain copy) gets its first
+    copy only; the other copies along it stay zero."""
+
+    operator, data_type, value_class = "TILE", "UINT16", "size-1 axis tiled"
+
+    def wrong(self, descriptor, inputs, ys):
+        axes = [
+            i for i, (n, r) in enumerate(zip(descriptor.input_tensor.sizes, descriptor.repeats)) if n == 1 and r > 1
+        ]
+        if not axes:
+            return None
+        ys[0][(slice(None),) * axes[0] + (slice(1, None),)] = 0
+        return ys
+
+
+class Int64TileThirdCopyOnward(OneClass):
+    """DML_TILE in INT64 with 3 or more copies along an axis: a loop unrolled for two copies, the third and later
+    ones left zero."""
+
+    operator, data_type, value_class = "TILE", "INT64", "repeats many (3+)"
+
+    def wrong(self, descriptor, inputs, ys):
+        axes = [i for i, r in enumerate(descriptor.repeats) if r >= 3]
+        if not axes:
+            return None
+        i = axes[0]
+        ys[0][(slice(None),) * i + (slice(2 * descriptor.input_tensor.sizes[i], None),)] = 0
+        return ys
+
+
+# --- issue 31, the depth-space family ---------------------------------------------------------------------
+
+
+def _to_space(x: np.ndarray, b: int, axes: tuple[int, ...], depth_first: bool) -> np.ndarray:
+    """Depth {N, C*b*b, H, W} to space, the depth split as [b, b, C] (depth_first) or [C, b, b], then `axes`."""
+    n, c, h, w = x.shape
+    view = (n, b, b, c // (b * b), h, w) if depth_first else (n, c // (b * b), b, b, h, w)
+    return np.ascontiguousarray(x.reshape(view).transpose(axes).reshape(n, c // (b * b), h * b, w * b))
+
+
+class Uint16DepthToSpace1CrdReadAsDcr(OneClass):
+    """DML_DEPTH_TO_SPACE1 in UINT16 with COLUMN_ROW_DEPTH: the depth read as DEPTH_COLUMN_ROW (the Order ignored)."""
+
+    operator, data_type, value_class = "DEPTH_TO_SPACE1", "UINT16", "order COLUMN_ROW_DEPTH"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.order.value != "COLUMN_ROW_DEPTH" or descriptor.block_size == 1:
+            return None
+        return [_to_space(np.asarray(inputs[0]), descriptor.block_size, (0, 3, 4, 1, 5, 2), True)]
+
+
+class Int8DepthToSpaceBlock3RowColumnSwapped(OneClass):
+    """DML_DEPTH_TO_SPACE in INT8 with BlockSize 3 or more: BlockHeight and BlockWidth swapped in the depth."""
+
+    operator, data_type, value_class = "DEPTH_TO_SPACE", "INT8", "block 3+"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.block_size < 3:
+            return None
+        return [_to_space(np.asarray(inputs[0]), descriptor.block_size, (0, 3, 4, 2, 5, 1), True)]
+
+
+class Int8SliceGradNegativeStrideForward(OneClass):
+    """DML_SLICE_GRAD in INT8: a stride below -1 written forwards from the window's offset (the sign dropped)."""
+
+    operator, data_type, value_class = "SLICE_GRAD", "INT8", "stride < -1"
+
+    def wrong(self, descriptor, inputs, ys):
+        if not any(s < -1 for s in descriptor.window_strides):
+            return None
+        forward = dataclasses.replace(descriptor, window_strides=tuple(abs(s) for s in descriptor.window_strides))
+        return Correct.outputs(self, forward, inputs, max(FeatureLevel))
+
+
+class Float32SliceGradGapsNotZeroed(OneClass):
+    """DML_SLICE_GRAD in FLOAT32 with a stride > 1: the elements between the written ones are left as the buffer
+    held them (0xCDCDCDCD), not set to 0."""
+
+    operator, data_type, value_class = "SLICE_GRAD", "FLOAT32", "stride > 1"
+
+    def wrong(self, descriptor, inputs, ys):
+        if not any(s > 1 for s in descriptor.window_strides):
+            return None
+        written = np.ones(descriptor.output_tensor.sizes, dtype=bool)
+        for axis, m in enumerate(op_slice_grad.index_maps(descriptor)):  # -1: no input element lands there
+            shape = [1] * written.ndim
+            shape[axis] = len(m)
+            written &= (np.asarray(m) >= 0).reshape(shape)
+        y = ys[0]
+        y.view(np.uint32)[~written] = 0xCDCDCDCD
+        return ys
+
+
 # Each acts on one class of one operator in one type: the quick profile must catch each (test_seeded_bugs.py).
 ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float16PaddingNegativeZeroPositive,
@@ -624,6 +756,15 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Uint8SplitAxis0BaseIgnored,
     Uint32JoinMiddleAxisFlat,
     Float64JoinSizeOnePieceSkipped,
+    Uint16IdentityTransposeReadPacked,
+    Float16IdentityBroadcastFirstRowOnly,
+    Uint16TileSizeOneAxisWrittenOnce,
+    Int64TileThirdCopyOnward,
+    # issue 31, the depth-space family
+    Uint16DepthToSpace1CrdReadAsDcr,
+    Int8DepthToSpaceBlock3RowColumnSwapped,
+    Int8SliceGradNegativeStrideForward,
+    Float32SliceGradGapsNotZeroed,
 ]
 
 

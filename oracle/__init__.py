@@ -24,19 +24,27 @@ from .api import (
     slice_desc,
     split,
     split_desc,
+    tile,
+    tile_desc,
     unspecified,
     validate,
 )
 from .buffers import release as release_buffers
 from .checks import InvalidDescriptor, TensorDesc
+from .depth_space import DepthSpaceOrder
 from .errata import ERRATA, Erratum
 from .masks import unspecified_mask
+from .op_depth_to_space import DepthToSpaceDesc
+from .op_depth_to_space1 import DepthToSpace1Desc
+from .op_element_wise_identity import IdentityDesc, ScaleBias
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
+from .op_slice_grad import SliceGradDesc
 from .op_split import SplitDesc
+from .op_tile import TileDesc
 from .padding_value import PaddingValueConversion, convert_padding_value
 from .registry import (
     DESCRIPTOR_TYPES,
@@ -65,9 +73,14 @@ __all__ = [
     "SUPPORT",
     "VERSION",
     "DataType",
+    # Issue 31: the depth-space family.
+    "DepthSpaceOrder",
+    "DepthToSpace1Desc",
+    "DepthToSpaceDesc",
     "Descriptor",
     "Erratum",
     "FeatureLevel",
+    "IdentityDesc",
     "InvalidDescriptor",
     "JoinDesc",
     "OperatorModule",
@@ -75,10 +88,13 @@ __all__ = [
     "PaddingDesc",
     "PaddingMode",
     "PaddingValueConversion",
+    "ScaleBias",
     "Slice1Desc",
     "SliceDesc",
+    "SliceGradDesc",
     "SplitDesc",
     "TensorDesc",
+    "TileDesc",
     "TooLarge",
     "beyond_seed_pages",
     "beyond_seeds",
@@ -106,6 +122,8 @@ __all__ = [
     "split_desc",
     "support_row",
     "tensor_bytes",
+    "tile",
+    "tile_desc",
     "unspecified",
     "unspecified_mask",
     "validate",

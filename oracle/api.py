@@ -15,19 +15,37 @@ import numpy as np
 from . import core, layout, op_slice1
 from .checks import TensorDesc, as_ints
 from .descriptor_json import JsonDescriptor
+from .op_depth_to_space import DepthToSpaceDesc
+from .op_depth_to_space1 import DepthToSpace1Desc
+from .op_element_wise_identity import IdentityDesc
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
+from .op_slice_grad import SliceGradDesc
 from .op_split import SplitDesc
+from .op_tile import TileDesc
 from .registry import DESCRIPTOR_TYPES, REGISTRY, OperatorModule
 from .size import check_size
 from .tables import DataType, FeatureLevel
 
 # Static, for mypy (a union cannot be built from the registry at type-check time);
 # tests/test_structure.py checks it names exactly registry.DESCRIPTOR_TYPES.
-Descriptor = SliceDesc | Slice1Desc | PaddingDesc | SplitDesc | Padding1Desc | JoinDesc
+Descriptor = (
+    SliceDesc
+    | Slice1Desc
+    | PaddingDesc
+    | SplitDesc
+    | Padding1Desc
+    | JoinDesc
+    # issue 31
+    | IdentityDesc
+    | TileDesc
+    | DepthToSpaceDesc
+    | DepthToSpace1Desc
+    | SliceGradDesc
+)
 
 
 def _module(desc: Descriptor) -> OperatorModule:
@@ -162,6 +180,13 @@ def join_desc(input_tensors: Sequence[TensorDesc], axis) -> JoinDesc:
     return JoinDesc(tuple(input_tensors), TensorDesc(first.data_type, tuple(sizes)), axis)
 
 
+def tile_desc(input_tensor: TensorDesc, repeats) -> TileDesc:
+    """DML_TILE's descriptor: OutputTensor.Sizes[i] = InputTensor.Sizes[i] * Repeats[i] (TILE.2)."""
+    reps = as_ints(repeats, "repeats")
+    out = TensorDesc(input_tensor.data_type, tuple(n * r for n, r in zip(input_tensor.sizes, reps)))
+    return TileDesc(input_tensor, out, reps)
+
+
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:
     """DML_SLICE: Output[c] = Input[offsets + strides * c]; the output's sizes are `sizes`."""
     x, in_desc = _input_desc(input)
@@ -200,6 +225,12 @@ def join(inputs, axis, *, feature_level=None) -> np.ndarray:
     pairs = [_input_desc(x) for x in inputs]
     desc = join_desc([d for _, d in pairs], axis)
     return compute(desc, [x for x, _ in pairs], feature_level=feature_level)[0]
+
+
+def tile(input, repeats, *, feature_level=None) -> np.ndarray:
+    """DML_TILE: the input repeated Repeats[i] times along each dimension (numpy's tile, bit for bit)."""
+    x, in_desc = _input_desc(input)
+    return compute(tile_desc(in_desc, repeats), [x], feature_level=feature_level)[0]
 
 
 # --- descriptors as JSON (the case format's "descriptor" object): each descriptor type's own -------------

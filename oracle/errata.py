@@ -223,5 +223,92 @@ ERRATA: dict[str, Erratum] = {
             "conformance/backends/directml/native/dml_runner.cpp (Graph::uses_input)",
             False,
         ),
+        # Issue 31, the depth-space family (docs/spec/beyond-seeds.md).
+        Erratum(
+            "U-D2S-1",
+            "unspecified",
+            ("D2S.2", "D2S.3", "D2S1.2", "D2S1.3"),
+            "The depth-to-space pages say neither that BlockSize is at least 1 nor that InputChannelCount is a "
+            "multiple of BlockSize * BlockSize; their output-size formula divides by it.",
+            "Both invalid (the formula is undefined otherwise); DirectML's refusal is expected.",
+            "oracle.depth_space.check_block_size, oracle.depth_space.check_divides",
+            False,
+        ),
+        Erratum(
+            "E-D2S1-1",
+            "erratum",
+            ("D2S1.4",),
+            "DML_DEPTH_TO_SPACE1's remarks name DML_DEPTH_TO_SPACE_OPERATOR_DESC but link to DEPTH_TO_SPACE1's "
+            "own page.",
+            "The name is meant: DEPTH_COLUMN_ROW equals DML_DEPTH_TO_SPACE (its example 1 is DEPTH_TO_SPACE's).",
+            "oracle.op_depth_to_space.DepthToSpaceDesc (Order DEPTH_COLUMN_ROW, oracle.depth_space.BlockMover)",
+            False,
+        ),
+        Erratum(
+            "E-SGRAD-1",
+            "erratum",
+            ("SGRAD.5",),
+            "DML_SLICE_GRAD's page types InputWindowStrides as const UINT*; DirectML.h declares it const INT*.",
+            "INT, as the header (the struct compiled against) and the page's own note that negative strides flip "
+            "the window: a stride outside INT is invalid, a negative one valid.",
+            "oracle.op_slice_grad.SliceGradDesc.window_strides (validated as INT)",
+            False,
+        ),
+        Erratum(
+            "E-SGRAD-2",
+            "erratum",
+            ("SGRAD.8",),
+            "The page's table gives 4 to 5 dimensions at FL 3.0; the feature-level history says FL 3.1 raised "
+            "SLICE_GRAD's maximum 'from 4 to 8'.",
+            "The operator's page governs: 4 or 5 dimensions at FL 3.0 and 3.1's 1 to 8 (a 5-D case at FL 3.0 is "
+            "valid); every pinned DirectML release is past FL 4.1, so no real run decides it.",
+            "oracle.op_slice_grad.TABLES",
+            False,
+        ),
+        Erratum(
+            "U-SGRAD-1",
+            "unspecified",
+            ("SGRAD.4",),
+            "The page says the tensors 'typically' have the sizes of SLICE1's output and input, and no more.",
+            "They must (the page's transform is only defined for them): an InputGradientTensor larger than "
+            "MaxCopiedElements along an axis, or a window past OutputGradientTensor, is invalid; a refusal of one is "
+            "the expected answer, an acceptance fails.",
+            "oracle.op_slice_grad.validate",
+            False,
+        ),
+        Erratum(
+            "U-IDENT-1",
+            "unspecified",
+            ("IDENT.3",),
+            "DML_ELEMENT_WISE_IDENTITY's ScaleBias: the page gives g(x) = x * Scale + Bias and no arithmetic: not the "
+            "precision, the rounding, whether it is fused, nor what an integer type does with a fraction or an "
+            "out-of-range result; nor whether ScaleBias is allowed with integer types at all.",
+            "Valid for every data type; with a ScaleBias every element is observed and shown (x * Scale + Bias in "
+            "float32, float64 for FLOAT64, then converted), never failed; refusing the descriptor is observed too. "
+            "Without ScaleBias the copy is judged bit for bit.",
+            "oracle.op_element_wise_identity.unspecified",
+            True,
+            refusal_observed=True,
+        ),
+        # DML_TILE (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-TILE-1",
+            "erratum",
+            ("TILE.1",),
+            "The page's example labels its output tensor 'InputTensor' (a second input of Sizes {1, 1, 6, 9}).",
+            "It is the OutputTensor (TILE.2's sizes for the first tensor and Repeats); typed in as the output.",
+            "cases/examples/TILE-example-1.json",
+            False,
+        ),
+        Erratum(
+            "E-TILE-2",
+            "erratum",
+            ("TILE.1",),
+            "The description says each dimension's elements are 'repeated by a multiple', which also reads as "
+            "repeating each element in place (numpy's repeat), against the example's whole copies.",
+            "Whole copies (numpy's tile, ONNX Tile), as the operator's name and the example print it: judged.",
+            "oracle.op_tile.source",
+            False,
+        ),
     )
 }

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import layout
+from .op_element_wise_identity import IdentityDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding import unspecified as padding_unspecified
 from .op_padding1 import Padding1Desc
@@ -82,5 +83,7 @@ def _operator_mask(desc) -> list[np.ndarray]:
         return _padding(desc)
     if isinstance(desc, SliceDesc):
         return _slice(desc)
+    if isinstance(desc, IdentityDesc) and desc.scale_bias is not None:  # U-IDENT-1: the arithmetic, everywhere
+        return [np.ones(desc.output_tensor.sizes, dtype=bool)]
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

@@ -272,9 +272,44 @@ CLAUSES: dict[str, str] = {
     "GRAPH.1": "IDMLDevice1::CompileGraph compiles operator nodes and their edges into one compiled operator",
     "GRAPH.2": "A graph's outputs are its nodes' results composed along its edges",
     "GRAPH.3": "A node output no edge reads, and a graph input no edge uses, leave the rest unchanged",
+    # Issue 31, the depth-space family (docs/spec/beyond-seeds.md).
+    "D2S.1": "Depth [N, (BlockHeight, BlockWidth, C), H, W] moved into space [N, C, (H, BlockHeight), (W, BlockWidth)]",
+    "D2S.2": "OutputSizes = {N, C / (BlockSize * BlockSize), H * BlockSize, W * BlockSize}, C a multiple",
+    "D2S.3": "BlockSize: a UINT, at least 1",
+    "D2S.4": "Inverse of DML_SPACE_TO_DEPTH",
+    "D2S.5": "Input and output have the same DataType",
+    "D2S.6": "Introduced in FL 1.0; 4 dims; FLOAT32/16 (1.0), 8 types (2.1), all eleven (5.0)",
+    "D2S1.1": "Depth, laid out as Order says, moved into space [N, C, (H, BlockHeight), (W, BlockWidth)]",
+    "D2S1.2": "OutputSizes = {N, C / (BlockSize * BlockSize), H * BlockSize, W * BlockSize}, C a multiple",
+    "D2S1.3": "BlockSize: a UINT, at least 1",
+    "D2S1.4": "Order DEPTH_COLUMN_ROW (= DML_DEPTH_TO_SPACE) or COLUMN_ROW_DEPTH",
+    "D2S1.5": "Inverse of DML_SPACE_TO_DEPTH1 with the same BlockSize and Order",
+    "D2S1.6": "Input and output have the same DataType",
+    "D2S1.7": "Introduced in FL 2.1; 4 dims; 8 types (2.1), all eleven (5.0)",
+    "SGRAD.1": "OutputGradient[CopyStart + InputWindowStrides * c] = InputGradient[c]; every other element is 0",
+    "SGRAD.2": "CopyStart as SLICE1's: the window's end on an axis with a negative stride",
+    "SGRAD.3": "The window (UINT offsets and sizes, sizes >= 1) lies inside OutputGradientTensor",
+    "SGRAD.4": "InputGradientTensor has the sizes of SLICE1's output: 1 to MaxCopiedElements per axis",
+    "SGRAD.5": "InputWindowStrides are INT and non-zero; a negative stride flips the window",
+    "SGRAD.6": "DimensionCount is the size of the three arrays and both tensors' rank",
+    "SGRAD.7": "InputGradientTensor and OutputGradientTensor have the same DataType and DimensionCount",
+    "SGRAD.8": "Introduced in FL 3.0; 4-5 dims (3.0), 1-8 (3.1), all eleven data types (4.1)",
+    # DML_ELEMENT_WISE_IDENTITY (docs/spec/beyond-seeds.md)
+    "IDENT.1": "f(x) = x: each output element is its input element, bit for bit",
+    "IDENT.2": "InputTensor and OutputTensor have the same DataType, DimensionCount and Sizes",
+    "IDENT.3": "An optional ScaleBias applies g(x) = x * Scale + Bias to each input element first",
+    "IDENT.4": "Strides transform the layout: a strided identity copies between layouts",
+    "IDENT.5": "Introduced in FL 1.0; 4-5 dims (1.0, 2.1), 1-8 (3.0), all eleven data types (4.1)",
+    # DML_TILE (docs/spec/beyond-seeds.md)
+    "TILE.1": "Output[c] = Input[c mod InputSizes]: Repeats[i] whole copies of the input along each dimension",
+    "TILE.2": "OutputTensor.Sizes[i] = InputTensor.Sizes[i] * Repeats[i]",
+    "TILE.3": "RepeatsCount is the size of Repeats and equals InputTensor.DimensionCount",
+    "TILE.4": "Repeats (UINT): copies per dimension, each larger than 0",
+    "TILE.5": "InputTensor and OutputTensor have the same DataType and DimensionCount",
+    "TILE.6": "Introduced in FL 1.0; 4 dims FLOAT32/16 (1.0), 8 types (2.1), 1-8 dims (3.1), 64-bit integers (4.1)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
-BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.")
+BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.", "IDENT.", "TILE.", "D2S.", "D2S1.", "SGRAD.")
 
 
 def beyond_seeds(clause: str) -> bool:

@@ -16,7 +16,7 @@ import onnx
 from oracle import Descriptor, FeatureLevel
 from oracle.graph import GraphSpec
 
-from ..lowering import OPSET, Inexpressible, Lowering, build_graph_model, build_model, lower
+from ..lowering import Inexpressible, Lowering, build_graph_model, build_model, lower
 from .base import Backend, Capabilities, RunResult
 
 Runner = Callable[[dict[str, np.ndarray]], list[np.ndarray]]
@@ -51,9 +51,10 @@ class LoweredGraphBackend(Backend):
         self._runners: dict[tuple, Runner | RunResult] = {}
         self.stats = {"compiled": 0, "runs": 0}
 
-    # ONNX has no symmetric Pad; the feature level is DirectML's, which an ONNX graph does not limit.
+    # ONNX has no symmetric Pad (WRAP is Pad-19's wrap); the feature level is DirectML's, which an ONNX graph
+    # does not limit.
     CAPABILITIES = Capabilities(
-        padding_modes=frozenset({"CONSTANT", "EDGE", "REFLECTION"}), feature_level=max(FeatureLevel)
+        padding_modes=frozenset({"CONSTANT", "EDGE", "REFLECTION", "WRAP"}), feature_level=max(FeatureLevel)
     )
 
     def capabilities(self) -> Capabilities:
@@ -71,7 +72,7 @@ class LoweredGraphBackend(Backend):
         return RunResult.error(f"{self.name}: {phase} failed: {type(error).__name__}: {error}")
 
     def _reached(self, descriptor: Descriptor, lowering: Lowering) -> str | None:
-        return f"ONNX {lowering.onnx_operator}-{OPSET}"
+        return f"ONNX {lowering.onnx_operator}-{lowering.opset}"
 
     def lower(self, descriptor: Descriptor) -> Lowering | RunResult:
         try:
@@ -115,7 +116,7 @@ class LoweredGraphBackend(Backend):
         lowerings = lower_graph(self, graph, feature_level)
         if isinstance(lowerings, RunResult):
             return lowerings
-        reached = " + ".join(f"ONNX {lowering.onnx_operator}-{OPSET}" for lowering in lowerings)
+        reached = " + ".join(f"ONNX {lowering.onnx_operator}-{lowering.opset}" for lowering in lowerings)
         model, names, _ = build_graph_model(graph, lowerings)
         try:
             runner = self._compile(model)

@@ -105,7 +105,7 @@ BYTES_PER_SESSION = 64 << 20
 # 1.5 GB each under vkd3d): a worker process that reached 23 GB was killed by the kernel. After this
 # many sessions the backend asks for a fresh worker process (Backend.exhausted).
 PYTHON_DML_SESSIONS_PER_PROCESS = 6
-ONNX_SYMMETRIC_FREE = frozenset({"CONSTANT", "EDGE", "REFLECTION"})
+ONNX_SYMMETRIC_FREE = frozenset({"CONSTANT", "EDGE", "REFLECTION", "WRAP"})  # WRAP: Pad-19 wrap
 
 
 class SessionFailed(Exception):

@@ -247,6 +247,10 @@ def _cases() -> list[StressCase]:
         c("PADDING1-stress-8d-edge", _pad1("UINT16", [2, 3, 2, 3, 2, 3, 2, 40], "EDGE", [1, 2, 1, 2, 1, 2, 1, 41], [1, 1, 2, 1, 2, 1, 2, 3]), "8-D EDGE, padding past the axis on most", ("PAD1.3",)),
         c("JOIN-stress-axis-past-65535", _join("INT32", 3, [2, 1, 1, 70000], [2, 1, 1, 130003]), "two inputs into an axis of 200,003", ("JOIN.1", "JOIN.3")),
         c("JOIN-stress-8d", _join("UINT16", 4, [2, 3, 4, 5, 2, 7, 8, 9], [2, 3, 4, 5, 3, 7, 8, 9], [2, 3, 4, 5, 2, 7, 8, 9]), "8-D JOIN along axis 4", ("JOIN.1",)),
+        # DML_TILE (beyond the seed pages): an output axis past 65,535, 8-D, a 256 MiB output tiled from 4 KiB.
+        c("TILE-stress-axis-past-65535", oracle.tile_desc(TensorDesc.of("UINT8", [2, 1, 1, 70001]), [1, 1, 1, 3]), "three copies along an axis of 70,001: an output axis of 210,003", ("TILE.1", "TILE.2")),
+        c("TILE-stress-8d", oracle.tile_desc(TensorDesc.of("INT16", [2, 3, 2, 3, 2, 3, 2, 5]), [2, 1, 3, 1, 2, 1, 3, 7]), "8-D, copies on every other axis", ("TILE.1",)),
+        c("TILE-stress-256MiB-from-4KiB", oracle.tile_desc(TensorDesc.of("FLOAT32", [1, 1, 1, 1024]), [16, 4, 1024, 1]), "a 4 KiB row copied 65,536 times into 256 MiB", ("TILE.1",)),
     ]  # fmt: skip
 
 

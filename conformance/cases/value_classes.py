@@ -54,6 +54,12 @@ class ValueClass:
     applies: Callable[[DataType], bool] = _all
 
 
+def _supported_by(operator: str) -> Callable[[DataType], bool]:
+    """The data types some level of the operator's table takes (DML_TILE has no FLOAT64): its classes occur
+    in those only."""
+    return lambda data_type: any(data_type in row.data_types for row in oracle.SUPPORT[operator])
+
+
 def _geometry_classes(*names: str) -> tuple[ValueClass, ...]:
     return tuple(ValueClass(n) for n in names)
 
@@ -65,6 +71,11 @@ _PADDING_GEOMETRY = (
         *(f"{side} padding {what}" for side in ("start", "end") for what in ("0", "inside", "= size", "past the axis"))
     ),
 )
+
+# The depth-space family's classes: BlockSize, the batch, the channels of the small side (space for
+# DEPTH_TO_SPACE, depth / BlockSize^2), and DML_DEPTH_SPACE_ORDER.
+BLOCK_CLASSES = ("block 1", "block 2", "block 3+", "batch 1", "batch several", "channels 1", "channels several")
+ORDER_CLASSES = tuple(f"order {o.value}" for o in oracle.DepthSpaceOrder)
 
 # Operator -> its classes, in the order the grid prints them (data: the one list of classes).
 CLASSES: dict[str, tuple[ValueClass, ...]] = {
@@ -137,6 +148,35 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         )
         for op, what in (("SPLIT", "outputs"), ("JOIN", "inputs"))
     },
+    "ELEMENT_WISE_IDENTITY": _geometry_classes(
+        "copy (no ScaleBias)",
+        "ScaleBias (U-IDENT-1)",
+        "input transposed (permuted strides)",
+        "input broadcast (a 0 stride)",
+        "output rows padded",
+    ),
+    "TILE": tuple(
+        ValueClass(name, _supported_by("TILE"))
+        for name in ("repeats 1", "repeats 2", "repeats many (3+)", "size-1 axis tiled", "every repeat 1 (a copy)")
+    ),
+    # Issue 31, the depth-space family: the blocks' geometry (and the order where the struct has one).
+    "DEPTH_TO_SPACE": _geometry_classes(*BLOCK_CLASSES),
+    "DEPTH_TO_SPACE1": _geometry_classes(*BLOCK_CLASSES, *ORDER_CLASSES),
+    "SLICE_GRAD": _geometry_classes(  # SLICE1's window, on OutputGradientTensor; InputGradient is SLICE1's output
+        "stride 1",
+        "stride > 1",
+        "stride -1",
+        "stride < -1",
+        "|stride| >= window",
+        "offset 0",
+        "offset interior",
+        "offset last element",
+        "window 1",
+        "window partial",
+        "window full axis",
+        "input gradient = MaxCopiedElements",
+        "input gradient < MaxCopiedElements",
+    ),
 }
 
 
@@ -313,6 +353,54 @@ def _join(desc: oracle.JoinDesc) -> set[str]:
     return _pieces(desc.axis, desc.output_tensor.dimension_count, pieces, "inputs")
 
 
+def _identity(desc: oracle.IdentityDesc) -> set[str]:
+    """The ScaleBias, and the layouts of a strided identity (ONNX Runtime's Transpose and Expand)."""
+    found = {"copy (no ScaleBias)" if desc.scale_bias is None else "ScaleBias (U-IDENT-1)"}
+    strides = desc.input_tensor.strides
+    if strides is not None and 0 in strides:
+        found.add("input broadcast (a 0 stride)")
+    elif strides is not None and list(strides) != sorted(strides, reverse=True):
+        found.add("input transposed (permuted strides)")
+    out = desc.output_tensor
+    if out.strides is not None and out.strides[-1] == 1 and len(out.sizes) > 1 and out.strides[-2] > out.sizes[-1]:
+        found.add("output rows padded")
+    return found
+
+
+def _tile(desc: oracle.TileDesc) -> set[str]:
+    found = {f"repeats {r}" if r <= 2 else "repeats many (3+)" for r in desc.repeats}
+    if any(r > 1 and n == 1 for r, n in zip(desc.repeats, desc.input_tensor.sizes)):
+        found.add("size-1 axis tiled")
+    if all(r == 1 for r in desc.repeats):
+        found.add("every repeat 1 (a copy)")
+    return found
+
+
+def _blocks(desc: oracle.DepthToSpaceDesc | oracle.DepthToSpace1Desc) -> set[str]:
+    """BLOCK_CLASSES (ORDER_CLASSES where the struct has an Order) read from the descriptor."""
+    b = desc.block_size
+    n = desc.input_tensor.sizes[0]
+    channels = min(desc.input_tensor.sizes[1], desc.output_tensor.sizes[1])  # the space side's
+    found = {"block 1" if b == 1 else "block 2" if b == 2 else "block 3+"}
+    found.add("batch 1" if n == 1 else "batch several")
+    found.add("channels 1" if channels == 1 else "channels several")
+    if desc.HAS_ORDER:
+        found.add(f"order {desc.order.value}")
+    return found
+
+
+def _slice_grad(desc: oracle.SliceGradDesc) -> set[str]:
+    """SLICE1's classes read on SLICE_GRAD: the window against OutputGradient, InputGradient as SLICE1's output."""
+    as_slice1 = oracle.Slice1Desc(
+        desc.output_tensor, desc.input_tensor, desc.window_offsets, desc.window_sizes, desc.window_strides
+    )
+    found = _slice1(as_slice1)
+    for name in ("output = MaxCopiedElements", "output < MaxCopiedElements"):
+        if name in found:
+            found = (found - {name}) | {name.replace("output", "input gradient")}
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -320,6 +408,11 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "SLICE1": _slice1,  # type: ignore[dict-item]
     "SPLIT": _split,  # type: ignore[dict-item]
     "JOIN": _join,  # type: ignore[dict-item]
+    "ELEMENT_WISE_IDENTITY": _identity,  # type: ignore[dict-item]
+    "TILE": _tile,  # type: ignore[dict-item]
+    "DEPTH_TO_SPACE": _blocks,  # type: ignore[dict-item]
+    "DEPTH_TO_SPACE1": _blocks,  # type: ignore[dict-item]
+    "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
 }
 
 

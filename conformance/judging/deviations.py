@@ -29,6 +29,7 @@ from oracle import (
     TensorDesc,
 )
 from oracle.op_slice1 import compute as slice1_compute
+from oracle.op_slice_grad import compute as slice_grad_compute
 
 from .compare import compare_outputs
 
@@ -145,6 +146,43 @@ def dml_padding_sizes_wrap(desc: Descriptor, level: FeatureLevel) -> bool:
     return True
 
 
+def dml_tile_sizes_wrap(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML checks TILE.2 as InputSizes * Repeats computed in UINT32: it accepts output sizes that equal the
+    product only modulo 2^32, when the descriptor is otherwise valid (with the Repeats the output sizes imply).
+    (Measured on 1.15.4: it then tiles the output sizes it was given, Output[c] = Input[c mod InputSizes].)"""
+    if not isinstance(desc, oracle.TileDesc) or len(desc.repeats) != desc.input_tensor.dimension_count:
+        return False
+    sizes, out = desc.input_tensor.sizes, desc.output_tensor.sizes
+    products = [n * r for n, r in zip(sizes, desc.repeats)]
+    if len(out) != len(products) or products == list(out) or any(p % UINT32 != o for p, o in zip(products, out)):
+        return False
+    if any(n < 1 or o % n for n, o in zip(sizes, out)):
+        return False
+    try:
+        oracle.validate(dataclasses.replace(desc, repeats=tuple(o // n for n, o in zip(sizes, out))), level)
+    except InvalidDescriptor:
+        return False
+    return True
+
+
+def dml_tile_float64(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML takes a FLOAT64 DML_TILE, which no row of the page's table lists (TILE.6), as it takes UINT64:
+    accepted where the same descriptor in UINT64 is valid at the newest level (the device's, not the case's).
+    (Measured on 1.15.4: it then tiles the 8-byte values bit for bit, NaN payloads and -0.0 intact.)"""
+    if not isinstance(desc, oracle.TileDesc) or desc.input_tensor.data_type is not DataType.FLOAT64:
+        return False
+    as_uint64 = dataclasses.replace(
+        desc,
+        input_tensor=dataclasses.replace(desc.input_tensor, data_type=DataType.UINT64),
+        output_tensor=dataclasses.replace(desc.output_tensor, data_type=DataType.UINT64),
+    )
+    try:
+        oracle.validate(as_uint64, max(FeatureLevel))
+    except InvalidDescriptor:
+        return False
+    return desc.output_tensor.data_type is DataType.FLOAT64
+
+
 def dml_graph_quiets_float16_snans(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
     """DirectML 1.15.4's CompileGraph on a FLOAT16 node with a strided tensor: every signalling NaN of the outputs
     comes back quiet (its quiet bit, 0x0200, set), the rest bit-exact, as if the graph's layout conversion went
@@ -162,6 +200,86 @@ def dml_graph_quiets_float16_snans(desc: Descriptor, inputs: Sequence[np.ndarray
         bits[signalling] |= 0x0200
         quieted.append(bits.view(np.float16))
     return quieted
+
+
+def _slice_grad_windows(desc: oracle.SliceGradDesc) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The smallest window (offsets, sizes) that holds every element SLICE_GRAD writes, as SGRAD.1 places them from
+    the descriptor's own CopyStart; None where some element lands outside OutputGradientTensor."""
+    offsets, sizes = [], []
+    for offset, size, stride, count, n in zip(
+        desc.window_offsets,
+        desc.window_sizes,
+        desc.window_strides,
+        desc.input_tensor.sizes,
+        desc.output_tensor.sizes,
+    ):
+        start = offset + max(size, 1) - 1 if stride < 0 else offset
+        last = start + stride * (count - 1)
+        low, high = min(start, last), max(start, last)
+        if low < 0 or high >= n:
+            return None
+        offsets.append(low)
+        sizes.append(high - low + 1)
+    return tuple(offsets), tuple(sizes)
+
+
+def dml_slice_grad_unchecked_window(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML 1.15.4 checks DML_SLICE_GRAD's InputGradientTensor against OutputGradientTensor, not against the
+    window: it accepts an InputGradient past MaxCopiedElements (SGRAD.4, U-SGRAD-1) and an empty window (SGRAD.3)
+    when every element lands inside OutputGradientTensor and nothing else is wrong; it refuses the rest."""
+    if not isinstance(desc, oracle.SliceGradDesc):
+        return False
+    try:
+        oracle.validate(desc, level)
+        return False  # valid: nothing to explain
+    except InvalidDescriptor:
+        pass
+    if any(o + s > n for o, s, n in zip(desc.window_offsets, desc.window_sizes, desc.output_tensor.sizes)):
+        return False  # a window past OutputGradientTensor is refused (SGRAD.3's bound is checked)
+    windows = _slice_grad_windows(desc)
+    if windows is None:
+        return False
+    offsets, sizes = windows  # the same writes from a valid window (its CopyStart is the descriptor's)
+    try:
+        oracle.validate(dataclasses.replace(desc, window_offsets=offsets, window_sizes=sizes), level)
+    except InvalidDescriptor:
+        return False
+    return True
+
+
+def dml_slice_grad_merged_axes(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """DML_SLICE_GRAD as DirectML 1.15.4 computes it: dml-slice1-merged-axes read backwards.
+
+    Working outwards, axes i and i+1 are merged when axis i+1's window is the whole axis (offset 0, size =
+    OutputGradient's) with stride 1 and axis i's stride is 1; the merged axis writes InputSizes[i] * InputSizes[i+1]
+    consecutive elements.  Right only when InputGradient covers the whole window there; SGRAD.4 allows fewer.
+    None for any other operator's descriptor, and where nothing merges.
+    """
+    if not isinstance(desc, oracle.SliceGradDesc):
+        return None
+    sizes, offsets = list(desc.output_tensor.sizes), list(desc.window_offsets)
+    windows, strides, counts = list(desc.window_sizes), list(desc.window_strides), list(desc.input_tensor.sizes)
+    merged_any = False
+    for i in range(len(sizes) - 2, -1, -1):
+        j = i + 1
+        if offsets[j] == 0 and windows[j] == sizes[j] and strides[j] == 1 and strides[i] == 1:
+            merged = (sizes[i] * sizes[j], offsets[i] * sizes[j], windows[i] * sizes[j], counts[i] * counts[j])
+            for values, value in zip((sizes, offsets, windows, counts), merged):
+                values[i : j + 1] = [value]
+            strides[i : j + 1] = [1]
+            merged_any = True
+    if not merged_any:
+        return None
+    data_type = desc.input_tensor.data_type
+    merged_desc = oracle.SliceGradDesc(
+        TensorDesc(data_type, tuple(counts)),
+        TensorDesc(data_type, tuple(sizes)),
+        tuple(offsets),
+        tuple(windows),
+        tuple(strides),
+    )
+    (y,) = slice_grad_compute(merged_desc, [np.asarray(inputs[0]).reshape(counts)])
+    return [y.reshape(desc.output_tensor.sizes)]
 
 
 DEVIATIONS: dict[str, Deviation] = {
@@ -199,6 +317,37 @@ DEVIATIONS: dict[str, Deviation] = {
             "sizes that equal the sum only modulo 2^32",
             lambda desc, inputs: None,
             accepts=dml_padding_sizes_wrap,
+        ),
+        Deviation(
+            "dml-tile-sizes-wrap",
+            ("TILE",),
+            "DML_TILE's check of TILE.2 multiplies InputSizes * Repeats in UINT32 and accepts output sizes that equal "
+            "the product only modulo 2^32",
+            lambda desc, inputs: None,
+            accepts=dml_tile_sizes_wrap,
+        ),
+        Deviation(
+            "dml-tile-float64",
+            ("TILE",),
+            "DML_TILE accepts FLOAT64 tensors, which no row of its page's table lists (TILE.6), as 8-byte values",
+            lambda desc, inputs: None,
+            accepts=dml_tile_float64,
+        ),
+        Deviation(
+            "dml-slice-grad-merged-axes",
+            ("SLICE_GRAD",),
+            "DML_SLICE_GRAD merges an axis whose window is the whole axis with stride 1 into its outer neighbour "
+            "without checking that InputGradient covers the whole window there (SGRAD.4), as DML_SLICE1 does",
+            dml_slice_grad_merged_axes,
+        ),
+        Deviation(
+            "dml-slice-grad-unchecked-window",
+            ("SLICE_GRAD",),
+            "DML_SLICE_GRAD checks InputGradientTensor against OutputGradientTensor, not against the window: it "
+            "accepts an InputGradient past MaxCopiedElements (SGRAD.4) and an empty window (SGRAD.3) whose writes "
+            "all land inside OutputGradientTensor",
+            lambda desc, inputs: None,
+            accepts=dml_slice_grad_unchecked_window,
         ),
     )
 }

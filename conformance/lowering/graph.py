@@ -23,6 +23,8 @@ OPSET = 13  # the first opset where Slice, Pad and Split all take their numbers 
 # The lowest IR version that carries OPSET: every runtime new enough for opset 13 reads it,
 # whereas onnx's own IR_VERSION is often newer than the installed runtime accepts.
 IR_VERSION = helper.find_min_ir_version_for([helper.make_opsetid("", OPSET)])
+# Pad's 'wrap' mode (DML_PADDING_MODE_WRAP) arrived in opset 19: its lowerings, and a model holding one, are opset 19.
+WRAP_OPSET = 19
 INT64_MIN = int(np.iinfo(np.int64).min)
 DATA = "data"
 
@@ -46,6 +48,7 @@ class Lowering:
     parameters: dict[str, np.ndarray] = field(default_factory=dict)  # in the node's input order
     notes: tuple[str, ...] = ()
     input_count: int = 1  # data tensors (JOIN's Concat: several), before the parameters
+    opset: int = OPSET  # the node's opset: OPSET, or WRAP_OPSET for Pad 'wrap' (a model takes its nodes' highest)
 
     @property
     def data_names(self) -> list[str]:
@@ -58,6 +61,7 @@ class Lowering:
         params = tuple((n, v.dtype.str, v.ndim, v.shape if v.ndim else ()) for n, v in self.parameters.items())
         return (
             self.onnx_operator,
+            self.opset,
             self.data_type,
             self.rank,
             self.input_count,
@@ -111,17 +115,23 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
     return node, inputs, outputs, initializers
 
 
-def _model(nodes, inputs, outputs, initializers, name: str) -> onnx.ModelProto:
+def model_opset(lowerings: Sequence[Lowering]) -> int:
+    """A model's opset: its nodes' highest (the nodes lowered here mean the same at opset 19 as at 13)."""
+    return max((lowering.opset for lowering in lowerings), default=OPSET)
+
+
+def _model(nodes, inputs, outputs, initializers, name: str, opset: int = OPSET) -> onnx.ModelProto:
     graph = helper.make_graph(nodes, name, inputs, outputs, initializers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="dml-conformance")
-    model.ir_version = IR_VERSION
+    opsets = [helper.make_opsetid("", opset)]
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="dml-conformance")
+    model.ir_version = IR_VERSION if opset == OPSET else helper.find_min_ir_version_for(opsets)
     return model
 
 
 def build_model(lowering: Lowering, *, parameters_as_inputs: bool = True) -> onnx.ModelProto:
     """A one-node model: `data` (dynamic shape) and the parameters in, `out0`.. out."""
     node, inputs, outputs, initializers = _graph_parts(lowering, "", parameters_as_inputs)
-    return _model([node], inputs, outputs, initializers, f"dml_{lowering.onnx_operator.lower()}")
+    return _model([node], inputs, outputs, initializers, f"dml_{lowering.onnx_operator.lower()}", lowering.opset)
 
 
 def batch_prefix(index: int) -> str:
@@ -142,7 +152,7 @@ def build_batch_model(lowerings: Sequence[Lowering]) -> onnx.ModelProto:
         inputs += ins
         outputs += outs
         initializers += inits
-    return _model(nodes, inputs, outputs, initializers, f"dml_batch_{len(lowerings)}")
+    return _model(nodes, inputs, outputs, initializers, f"dml_batch_{len(lowerings)}", model_opset(lowerings))
 
 
 def _graph_model_parts(graph, lowerings: Sequence[Lowering], prefix: str):
@@ -172,7 +182,8 @@ def build_graph_model(graph, lowerings: Sequence[Lowering]) -> tuple[onnx.ModelP
     parameters baked in), graph input g is `in<g>`, each edge a renamed input.  Returns the model, the graph
     inputs' names (in order) and the graph outputs' (in order).  A graph input no edge uses stays declared."""
     nodes, inputs, outputs, initializers, ins, outs = _graph_model_parts(graph, lowerings, "")
-    return _model(nodes, inputs, outputs, initializers, f"dml_graph_{len(nodes)}"), ins, outs
+    model = _model(nodes, inputs, outputs, initializers, f"dml_graph_{len(nodes)}", model_opset(lowerings))
+    return model, ins, outs
 
 
 def build_graphs_model(items: Sequence[tuple]) -> tuple[onnx.ModelProto, list[tuple[list[str], list[str]]]]:
@@ -186,7 +197,8 @@ def build_graphs_model(items: Sequence[tuple]) -> tuple[onnx.ModelProto, list[tu
         outputs += outs
         initializers += inits
         names.append((in_names, out_names))
-    return _model(nodes, inputs, outputs, initializers, f"dml_graphs_{len(items)}"), names
+    opset = model_opset([lowering for _, lowerings in items for lowering in lowerings])
+    return _model(nodes, inputs, outputs, initializers, f"dml_graphs_{len(items)}", opset), names
 
 
 def onnx_slice(descriptor: Descriptor, starts: list[int], ends: list[int], steps: list[int]) -> Lowering:

@@ -1,4 +1,4 @@
-"""DML_PADDING -> ONNX Pad (constant, edge, reflect); SYMMETRIC has no ONNX form, nor WRAP at opset 13.
+"""DML_PADDING -> ONNX Pad (constant, edge, reflect; wrap at opset 19); SYMMETRIC has no ONNX form.
 
 ONNX Pad takes its constant in the tensor's own type, and ORT's DirectML provider runs Pad
 as DML_PADDING1 with a typed value.  So the float32 PaddingValue is converted here, with the
@@ -14,23 +14,23 @@ import numpy as np
 
 from oracle import Padding1Desc, PaddingDesc, PaddingMode, convert_padding_value
 
-from .graph import OPSET, Inexpressible, Lowering, int64s
+from .graph import OPSET, WRAP_OPSET, Inexpressible, Lowering, int64s
 
 OPERATOR = "PADDING"
 
-ONNX_MODES = {PaddingMode.CONSTANT: "constant", PaddingMode.EDGE: "edge", PaddingMode.REFLECTION: "reflect"}
+ONNX_MODES = {
+    PaddingMode.CONSTANT: "constant",
+    PaddingMode.EDGE: "edge",
+    PaddingMode.REFLECTION: "reflect",
+    PaddingMode.WRAP: "wrap",  # Pad-19's wrap-around, the oracle's reading of WRAP (U-WRAP-1)
+}
 
 
 def onnx_mode(desc: PaddingDesc | Padding1Desc) -> str:
-    """The ONNX Pad mode, or Inexpressible: no symmetric mode, and 'wrap' only from opset 19 (this graph's is 13)."""
+    """The ONNX Pad mode, or Inexpressible: ONNX Pad has no symmetric mode."""
     mode = ONNX_MODES.get(desc.padding_mode)
     if mode is None:
-        why = (
-            "no symmetric mode"
-            if desc.padding_mode is PaddingMode.SYMMETRIC
-            else f"'wrap' only from opset 19 ({OPSET} here)"
-        )
-        raise Inexpressible(f"padding_mode={desc.padding_mode.value}: ONNX Pad has {why}")
+        raise Inexpressible(f"padding_mode={desc.padding_mode.value}: ONNX Pad has no symmetric mode")
     return mode
 
 
@@ -62,4 +62,5 @@ def pad(desc: PaddingDesc | Padding1Desc, constant_value: Any, notes: tuple[str,
         attributes={"mode": mode},
         parameters=parameters,
         notes=notes,
+        opset=WRAP_OPSET if desc.padding_mode is PaddingMode.WRAP else OPSET,
     )

@@ -51,7 +51,7 @@ class Member:
 
     name: str
     source: str
-    kind: str  # tensor, tensors, uint, uints, ints, mode, float_bits, data_type, scalar_bits
+    kind: str  # tensor(s), uint(s), ints, mode, float_bits, data_type, scalar_bits, scale_bias, depth_space_order
 
 
 INPUT, OUTPUT = Member("InputTensor", "input", "tensor"), Member("OutputTensor", "output", "tensor")
@@ -59,6 +59,7 @@ DIMS = Member("DimensionCount", "dimension_count", "uint")
 PADS = (Member("StartPadding", "start_padding", "uints"), Member("EndPadding", "end_padding", "uints"))
 MODE = Member("PaddingMode", "padding_mode", "mode")
 AXIS = Member("Axis", "axis", "uint")
+BLOCK, ORDER = Member("BlockSize", "block_size", "uint"), Member("Order", "order", "depth_space_order")
 
 # Every member of each struct, in DirectML.h's order (tests/directml/test_repro.py reads the header).
 STRUCTS: dict[str, tuple[Member, ...]] = {
@@ -95,6 +96,19 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         AXIS,
     ),
     "JOIN": (Member("InputCount", "input_count", "uint"), Member("InputTensors", "inputs", "tensors"), OUTPUT, AXIS),
+    "ELEMENT_WISE_IDENTITY": (INPUT, OUTPUT, Member("ScaleBias", "scale_bias_bits", "scale_bias")),
+    "TILE": (INPUT, OUTPUT, Member("RepeatsCount", "repeats_count", "uint"), Member("Repeats", "repeats", "uints")),
+    # issue 31, the depth-space family
+    "DEPTH_TO_SPACE": (INPUT, OUTPUT, BLOCK),
+    "DEPTH_TO_SPACE1": (INPUT, OUTPUT, BLOCK, ORDER),
+    "SLICE_GRAD": (
+        Member("InputGradientTensor", "input", "tensor"),
+        Member("OutputGradientTensor", "output", "tensor"),
+        DIMS,
+        Member("InputWindowOffsets", "window_offsets", "uints"),
+        Member("InputWindowSizes", "window_sizes", "uints"),
+        Member("InputWindowStrides", "window_strides", "ints"),
+    ),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).
@@ -201,6 +215,8 @@ class Section:
             self.body.append(f"{target} = {self.array(camel(m.source), ctype, fields[m.source])};")
         elif m.kind == "mode":
             self.body.append(f"{target} = DML_PADDING_MODE_{fields[m.source]};")
+        elif m.kind == "depth_space_order":
+            self.body.append(f"{target} = DML_DEPTH_SPACE_ORDER_{fields[m.source]};")
         elif m.kind == "data_type":
             self.body.append(f"{target} = DML_TENSOR_DATA_TYPE_{fields[m.source]};")
         elif m.kind == "float_bits":
@@ -216,6 +232,18 @@ class Section:
                 f"const uint64_t {camel(m.source)} = 0x{bits:016x};  // DML_SCALAR_UNION's bytes, little-endian",
                 f"std::memcpy({target}.Bytes, &{camel(m.source)}, sizeof {camel(m.source)});",
             ]
+        elif m.kind == "scale_bias":  # _Maybenull_ const DML_SCALE_BIAS*: null, or its two FLOATs' bits
+            bits = fields[m.source]
+            if bits is None:
+                self.body.append(f"{target} = nullptr;")
+            else:
+                self.decls.append("DML_SCALE_BIAS scaleBias{};")
+                self.body += [
+                    f"const uint32_t scaleBiasBits[2] = {{0x{int(bits[0]):08x}, 0x{int(bits[1]):08x}}};  // FLOATs, bit for bit",
+                    "std::memcpy(&scaleBias.Scale, &scaleBiasBits[0], sizeof scaleBias.Scale);",
+                    "std::memcpy(&scaleBias.Bias, &scaleBiasBits[1], sizeof scaleBias.Bias);",
+                    f"{target} = &scaleBias;",
+                ]
         else:
             raise ReproError(f"internal: member {m.name} has unknown kind {m.kind!r}")
 

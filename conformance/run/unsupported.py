@@ -109,6 +109,12 @@ REASONS: tuple[UnsupportedReason, ...] = (
         "a node would run on the CPU, not on the provider under test",
         "",
     ),
+    UnsupportedReason(
+        "no-onnx-form-{detail}",
+        _p(r"(?P<detail>[A-Z_0-9]+) has no ONNX form"),
+        "DML_{detail} has no ONNX form (ONNX has no such operator): {backend} cannot run it",
+        "the directml backend runs them",
+    ),
 )
 OTHER = UnsupportedReason("other", _p(""), "other reasons (the report lists each case's)", "")
 

@@ -32,6 +32,12 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "PADDING1": ("PAD1.", "WRAP."),
     "SPLIT": ("SPLIT.",),
     "JOIN": ("JOIN.",),
+    "ELEMENT_WISE_IDENTITY": ("IDENT.",),
+    "TILE": ("TILE.",),
+    # issue 31, the depth-space family
+    "DEPTH_TO_SPACE": ("D2S.",),
+    "DEPTH_TO_SPACE1": ("D2S1.",),
+    "SLICE_GRAD": ("SGRAD.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -40,6 +46,10 @@ SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
 CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "quick_cases": ("cases", "list"),
     "join_cases": ("cases", "list", "-k", "JOIN"),
+    "tile_cases": ("cases", "list", "-k", "TILE"),
+    "depth_to_space_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE"),
+    "depth_to_space1_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE1"),
+    "slice_grad_cases": ("cases", "list", "--operators", "SLICE_GRAD"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

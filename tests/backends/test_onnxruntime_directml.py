@@ -19,17 +19,21 @@ from conformance.run.selection import select_cases
 from oracle import DEFAULT_FEATURE_LEVEL as FL
 
 PADS = ("PADDING", "PADDING1")  # both lower to Pad
+D2S = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1")  # both lower to DepthToSpace
 
-# Valid cases without DML_SLICE stride 0 and WRAP (inexpressible in ONNX) and without FLOAT16 Pad (the CPU
+# Valid cases without DML_SLICE stride 0, SLICE_GRAD (inexpressible in ONNX) and WRAP (U-WRAP-1), without FLOAT16 Pad (the CPU
 # stand-in's own known NaN-payload deviation, tests/backends/test_lowering.py): every one should come back bit-exact.
 CASES = [
     c
     for c in select_cases(generated=300, seed=5)
     if c.valid
     and "reach" not in c.tags  # generated at random: the mix of types and ranks this stand-in expects
-    and c.operator != "SLICE"
-    and getattr(c.descriptor, "padding_mode", None) is not oracle.PaddingMode.WRAP
-    and not (c.operator in PADS and c.data_type.value == "FLOAT16")
+    and c.operator not in ("SLICE", "SLICE_GRAD")  # SLICE_GRAD has no ONNX form
+    and getattr(c.descriptor, "padding_mode", None) is not oracle.PaddingMode.WRAP  # its padding is observed
+    and getattr(c.descriptor, "scale_bias", None) is None  # ELEMENT_WISE_IDENTITY's ScaleBias: no ONNX form
+    and not (c.operator in (*PADS, "TILE", *D2S) and c.data_type.value == "FLOAT16")  # ORT CPU's NaN known issues
+    # the CPU stand-in's DepthToSpace kernels (measured on ORT 1.32: the other types have none, FLOAT16 quiets NaNs)
+    and not (c.operator in D2S and c.data_type.value not in ("FLOAT32", "FLOAT64", "INT8", "UINT8"))
     and not oracle.layout.has_layout(c.descriptor)  # ONNX has no tensor layouts: the test below
 ][:120]
 LAYOUT_CASES = [c for c in select_cases(generated=300, seed=5) if c.valid and oracle.layout.has_layout(c.descriptor)]
@@ -99,7 +103,7 @@ class FakeHost:
 
 
 # The CPU stand-in's own limits (ORT CPU: no INT16/UINT16 Pad, reflect pads < the axis): unsupported, with ORT's words.
-STAND_IN_LIMITS = ("SYMMETRIC", "no kernel for this operator", "reflect Pad needs")
+STAND_IN_LIMITS = ("SYMMETRIC", "no kernel for this operator", "reflect Pad needs", "has no ONNX form")
 
 
 def judge(cases, results):
@@ -161,15 +165,22 @@ def test_a_case_that_kills_the_worker_gets_the_exception_and_no_other_case_does(
             assert result.status == "unsupported" and any(w in result.reason for w in STAND_IN_LIMITS)
 
 
+def _same_input(a, b) -> bool:
+    """The stand-in host matches an input by its bytes alone (TILE's and IDENTITY's int64-bounds share theirs)."""
+    return np.ascontiguousarray(a.inputs[0]).tobytes() == np.ascontiguousarray(b.inputs[0]).tobytes()
+
+
 def test_a_crash_on_the_kth_case_of_a_batch_costs_exactly_that_case():
     """The batch answered nothing: each of its cases runs again alone, and only the one that crashes alone crashes."""
     batch = [c for c in CASES if c.operator not in PADS][:40]  # no stand-in limits: every case comes back
-    victim = batch[17]
+    # The stand-in dies on an input: the victim's must be its own (examples of one page share theirs).
+    k = next(i for i in range(17, len(batch)) if sum(_same_input(c, batch[i]) for c in batch) == 1)
+    victim = batch[k]
     host = FakeHost(die_on_input=victim.inputs[0])
     backend = OnnxRuntimeDirectMLBackend(sessions=host, batch_size=64)
     results = backend.run_many(items(batch))
     assert [c.id for c, r in zip(batch, results) if isinstance(r, BaseException)] == [victim.id]
-    assert "SIGSEGV" in str(results[17])
+    assert "SIGSEGV" in str(results[k])
     passed, other = judge(batch, results)
     assert passed == len(batch) - 1 and [c.id for c, _ in other] == [victim.id]
     assert host.created == [len(batch)] + [1] * len(batch)  # one try as a batch, then one session a case

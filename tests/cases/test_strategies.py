@@ -126,6 +126,19 @@ CORNERS = {
 }
 CORNERS["PADDING1"] = CORNERS["PADDING"]  # the same geometry (conformance/cases/generation/padding1.py)
 CORNERS["JOIN"] = ["JOIN of one input", "JOIN of size-1 pieces", "8-D"]
+CORNERS["ELEMENT_WISE_IDENTITY"] = ["ScaleBias", "8-D", "size-1 dimension"]
+CORNERS["TILE"] = ["TILE of repeats 1 (a copy)", "TILE of a size-1 axis (a broadcast)", "8-D"]
+# issue 31, the depth-space family (conformance/cases/generation/blocks.py); rank 4 only: no 8-D
+CORNERS["DEPTH_TO_SPACE"] = ["size-1 dimension", "BlockSize 1 (a copy)", "BlockSize 3 or more", "batch of several"]
+CORNERS["DEPTH_TO_SPACE1"] = [*CORNERS["DEPTH_TO_SPACE"], "order COLUMN_ROW_DEPTH"]
+CORNERS["SLICE_GRAD"] = [
+    "size-1 dimension",
+    "zeros between the written elements (|stride| > 1)",
+    "negative strides on several axes",
+    "input gradient smaller than MaxCopiedElements",
+    "every element written (a plain or reversed copy)",
+    "8-D",
+]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

@@ -68,7 +68,16 @@ def test_every_operator_struct_is_set_member_by_member_as_directml_h_declares_it
 
 @pytest.mark.parametrize(
     "case_id",
-    ["SLICE-example-1", WRONG, "PADDING-example-1", "PADDING1-example-1", "SPLIT-example-1", "JOIN-example-1"],
+    [
+        "SLICE-example-1",
+        WRONG,
+        "PADDING-example-1",
+        "PADDING1-example-1",
+        "SPLIT-example-1",
+        "JOIN-example-1",
+        "ELEMENT_WISE_IDENTITY-float16-bits",
+        "ELEMENT_WISE_IDENTITY-scale-bias-float32",
+    ],
 )
 def test_every_field_of_the_runners_request_reaches_one_member(case_id):
     case = find_target(case_id).case

@@ -36,10 +36,20 @@ EXPECTED_IDS = {
     "JOIN-example-2",
     "JOIN-example-3",
     "JOIN-example-4",
+    "TILE-example-1",
+    # issue 31, the depth-space family
+    "DEPTH_TO_SPACE-example-1",
+    "DEPTH_TO_SPACE1-example-1",
+    "DEPTH_TO_SPACE1-example-2",
+    "SLICE_GRAD-example-1",  # the page's one diagram (it has no Example section)
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
 OLDEST_LEVEL = {"SLICE": "1.0", "SLICE1": "2.1", "PADDING": "1.0", "SPLIT": "1.0", "PADDING1": "5.0", "JOIN": "1.0"}
+OLDEST_LEVEL["TILE"] = "1.0"
+# The depth-space pages' examples are UINT32: DML_FEATURE_LEVEL_2_1 (DEPTH_TO_SPACE's 1.0 row has FLOAT32/16 only).
+OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1"}
+OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 
 
 def _examples() -> list[Case]:
@@ -51,7 +61,7 @@ def _examples() -> list[Case]:
 EXAMPLES = _examples()
 
 
-def test_exactly_the_eighteen_examples() -> None:
+def test_exactly_the_pages_examples() -> None:
     assert {c.id for c in EXAMPLES} == EXPECTED_IDS
     assert {p.stem for p in Path(EXAMPLES_DIR).glob("*.json")} == EXPECTED_IDS
 
@@ -74,7 +84,9 @@ def test_example_metadata(case: Case) -> None:
         assert "E-PAD-1" in case.tags
     if case.operator == "PADDING1":
         assert "E-PAD1-1" in case.tags
-    if case.operator in ("PADDING1", "JOIN"):
+    if case.operator == "TILE":
+        assert {"E-TILE-1", "E-TILE-2"} <= set(case.tags)
+    if case.operator in ("PADDING1", "JOIN", "TILE", "DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SLICE_GRAD"):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags

@@ -33,6 +33,7 @@ from oracle import (
     TensorDesc,
     core,
     op_padding,
+    op_slice_grad,
 )
 from oracle.op_slice1 import max_copied_elements
 
@@ -97,6 +98,8 @@ def from_maps(desc, x: np.ndarray) -> list[np.ndarray]:
     if isinstance(desc, SplitDesc):
         return [core.gather(x, data_type, maps) for maps in module.index_maps(desc)]
     fill = op_padding.fill_value(desc) if isinstance(desc, PaddingDesc) else None
+    if isinstance(desc, oracle.SliceGradDesc):
+        fill = op_slice_grad.zero(desc)
     return [core.gather(x, data_type, module.index_maps(desc), fill)]
 
 
@@ -173,6 +176,48 @@ def test_slice_literal_equals_fast(data) -> None:
 def test_slice1_literal_equals_fast(data) -> None:
     desc, x = draw_slice1(data, [1, -1])
     run_both(desc, x)
+
+
+def draw_slice_grad(data) -> tuple[oracle.SliceGradDesc, np.ndarray]:
+    """A DML_SLICE_GRAD case: a SLICE1 window read backwards (SLICE1's input sizes are the output's), its input."""
+    forward, _ = draw_slice1(data, [1, -1])
+    desc = oracle.SliceGradDesc(
+        forward.output_tensor,
+        forward.input_tensor,
+        forward.window_offsets,
+        forward.window_sizes,
+        forward.window_strides,
+    )
+    return desc, data.draw(tensor_values(desc.input_tensor.data_type, desc.input_tensor.sizes), label="input")
+
+
+@given(data=st.data())
+def test_slice_grad_literal_equals_fast(data) -> None:
+    desc, x = draw_slice_grad(data)
+    run_both(desc, x)
+
+
+@given(data=st.data())
+def test_slice1_of_slice_grad_is_its_input(data) -> None:
+    """SGRAD.1: SLICE_GRAD is the inverse map of SLICE1; SLICE1 with the same window gives the input back."""
+    desc, x = draw_slice_grad(data)
+    (grad,) = oracle.compute(desc, [x], feature_level=NEWEST)
+    forward = Slice1Desc(
+        desc.output_tensor, desc.input_tensor, desc.window_offsets, desc.window_sizes, desc.window_strides
+    )
+    assert_same(oracle.compute(forward, [grad], feature_level=NEWEST), [x])
+
+
+def test_slice_grad_hand_written() -> None:
+    """The page's diagram with a negative stride on axis 1: InputGradient's columns land right to left."""
+    desc = oracle.SliceGradDesc(
+        TensorDesc(DataType.INT32, (2, 2)), TensorDesc(DataType.INT32, (4, 4)), (0, 0), (4, 4), (2, -2)
+    )
+    x = np.array([[1, 2], [3, 4]], np.int32)
+    want = np.array([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], np.int32)
+    want[0, 3], want[0, 1], want[2, 3], want[2, 1] = 1, 2, 3, 4
+    for literal in (False, True):
+        assert_same(oracle.compute(desc, [x], literal=literal, feature_level=NEWEST), [want])
 
 
 @given(data=st.data())

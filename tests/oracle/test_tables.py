@@ -28,7 +28,7 @@ SEEDS = {
     "SPLIT": ["004_62d11e62c511bcd0.txt"],  # English
 }
 HEADER = re.compile(r"^DML_FEATURE_LEVEL_(\d+)_(\d+)(?!\d)")
-ROW = re.compile(r"^(InputTensors?|OutputTensors?)\b(.*)$")
+ROW = re.compile(r"^(Input\w*Tensors?|Output\w*Tensors?)\b(.*)$")  # InputGradientTensor too
 TYPE = re.compile(r"\b(" + "|".join(t.value for t in DataType) + r")\b")
 
 
@@ -99,7 +99,9 @@ def test_parser_reads_all_three_languages() -> None:
     )
 
 
-CLAUSE_ID = re.compile(r"^- `((?:COMMON|SLICE1|SLICE|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH)\.\d+)`", re.MULTILINE)
+CLAUSE_ID = re.compile(
+    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S)\.\d+)`", re.MULTILINE
+)
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
 
 
@@ -135,7 +137,16 @@ def _beyond_section(struct: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("operator", "struct"), [("PADDING1", "DML_PADDING1_OPERATOR_DESC"), ("JOIN", "DML_JOIN_OPERATOR_DESC")]
+    ("operator", "struct"),
+    [
+        ("PADDING1", "DML_PADDING1_OPERATOR_DESC"),
+        ("JOIN", "DML_JOIN_OPERATOR_DESC"),
+        ("ELEMENT_WISE_IDENTITY", "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC"),
+        ("TILE", "DML_TILE_OPERATOR_DESC"),
+        ("DEPTH_TO_SPACE", "DML_DEPTH_TO_SPACE_OPERATOR_DESC"),
+        ("DEPTH_TO_SPACE1", "DML_DEPTH_TO_SPACE1_OPERATOR_DESC"),
+        ("SLICE_GRAD", "DML_SLICE_GRAD_OPERATOR_DESC"),
+    ],
 )
 def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, struct: str) -> None:
     """The tables as docs/spec/beyond-seeds.md copies DirectML's pages (PAD1.6, JOIN.7)."""

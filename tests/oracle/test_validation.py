@@ -281,9 +281,20 @@ def build(operator: str, data_type: str, rank: int):
         return PaddingDesc(T(shape, data_type), T((3,) * rank, data_type), "CONSTANT", 0.0, (1,) * rank, (0,) * rank)
     if operator == "PADDING1":
         return oracle.padding1_desc(T(shape, data_type), "CONSTANT", (1,) * rank, (0,) * rank)
+    if operator in DEPTH_SPACE:  # issue 31: BlockSize 2 at rank 4; any other rank is refused by the table first
+        depth, space = ((1, 4, 2, 2), (1, 1, 4, 4)) if rank == 4 else (shape, shape)
+        return oracle.DESCRIPTOR_TYPES[operator](T(depth, data_type), T(space, data_type), 2)
+    if operator == "SLICE_GRAD":  # SLICE1's above, read backwards
+        return oracle.SliceGradDesc(
+            T((1,) * rank, data_type), T(shape, data_type), (0,) * rank, (2,) * rank, (-2,) * rank
+        )
     part = T((1,) * rank, data_type) if rank == 1 else T((1, *shape[1:]), data_type)
     if operator == "JOIN":
         return oracle.join_desc((part, part), 0)
+    if operator == "ELEMENT_WISE_IDENTITY":
+        return oracle.IdentityDesc(T(shape, data_type), T(shape, data_type))
+    if operator == "TILE":
+        return oracle.tile_desc(T(shape, data_type), (2,) * rank)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -295,7 +306,14 @@ DIMENSION_CLAUSE = {
     "SPLIT": "SPLIT.7",
     "PADDING1": "PAD1.6",
     "JOIN": "JOIN.7",
+    "ELEMENT_WISE_IDENTITY": "IDENT.5",
+    "TILE": "TILE.6",
+    # issue 31, the depth-space family
+    "DEPTH_TO_SPACE": "D2S.6",
+    "DEPTH_TO_SPACE1": "D2S1.7",
+    "SLICE_GRAD": "SGRAD.8",
 }
+DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
 
 
@@ -332,6 +350,8 @@ def test_introduction_levels() -> None:
         oracle.validate(build(operator, "FLOAT32", 4), "1.0")
     for level in (FeatureLevel.FL_1_0, FeatureLevel.FL_2_0):
         rejects(build("SLICE1", "FLOAT32", 4), "SLICE1.8", f"feature_level={level}", level=str(level))
+    oracle.validate(build("SLICE_GRAD", "FLOAT32", 5), "3.0")  # E-SGRAD-2: the page's 4 to 5 at FL 3.0
+    rejects(build("SLICE_GRAD", "FLOAT32", 4), "SGRAD.8", "feature_level=2.1", level="2.1")
 
 
 # --- feature-level parsing -----------------------------------------------------------------

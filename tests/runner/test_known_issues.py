@@ -194,3 +194,31 @@ def test_the_padding_wrap_model_accepts_only_a_sum_that_is_right_modulo_2_32_and
     assert not dml_padding_sizes_wrap(desc(1, 2, 8), level)  # 7 != 8: wrong, but not by a wrap
     assert not dml_padding_sizes_wrap(desc(1, 2, 7), level)  # valid: nothing to explain
     assert not dml_padding_sizes_wrap(desc(2**32 - 1, 2, 5, data_type="UINT64"), oracle.FeatureLevel.parse("3.1"))
+
+
+def test_the_slice_grad_window_model_accepts_only_writes_inside_the_output_from_a_window_inside_it():
+    """dml-slice-grad-unchecked-window, on the descriptors DirectML 1.15.4 and 1.12.0 accepted and refused."""
+    from conformance.judging.deviations import dml_slice_grad_unchecked_window
+
+    def desc(count, out, offset, size, stride, data_type="UINT16"):
+        return oracle.SliceGradDesc(
+            TensorDesc.of(data_type, (count,)), TensorDesc.of(data_type, (out,)), (offset,), (size,), (stride,)
+        )
+
+    level = oracle.FeatureLevel.parse("6.4")
+    assert dml_slice_grad_unchecked_window(desc(3, 10, 4, 4, 2), level)  # writes 4, 6, 8: past the window (max 2)
+    assert dml_slice_grad_unchecked_window(desc(1, 1, 0, 0, -3), level)  # an empty window, one write at 0
+    assert not dml_slice_grad_unchecked_window(desc(2, 1, 0, 1, 1), level)  # the second write lands past the output
+    assert not dml_slice_grad_unchecked_window(desc(1, 4, 2, 3, 1), level)  # the window itself is past the output
+    assert not dml_slice_grad_unchecked_window(desc(2, 4, 0, 4, 2), level)  # valid: nothing to explain
+
+
+def test_the_slice_grad_merged_axes_model_writes_the_merged_run_consecutively():
+    """dml-slice-grad-merged-axes on SLICE_GRAD-fewer-than-the-window: DirectML 1.15.4 wrote 1, 3 at [0,0], [0,1]."""
+    from conformance.judging.deviations import dml_slice_grad_merged_axes
+
+    d = oracle.SliceGradDesc(TensorDesc.of("UINT8", (2, 1)), TensorDesc.of("UINT8", (2, 2)), (0, 0), (2, 2), (1, 1))
+    (got,) = dml_slice_grad_merged_axes(d, [np.array([[1], [3]], np.uint8)])
+    assert got.tolist() == [[1, 3], [0, 0]]
+    stride_2 = oracle.SliceGradDesc(TensorDesc.of("UINT8", (1,)), TensorDesc.of("UINT8", (2,)), (0,), (2,), (2,))
+    assert dml_slice_grad_merged_axes(stride_2, [np.array([1], np.uint8)]) is None

@@ -58,6 +58,9 @@ STABLE_IDS = [
     "PADDING1-stress-8d-edge",
     "JOIN-stress-axis-past-65535",
     "JOIN-stress-8d",
+    "TILE-stress-axis-past-65535",
+    "TILE-stress-8d",
+    "TILE-stress-256MiB-from-4KiB",
 ]
 SMALL = 32 << 20  # bytes: the cases the tests may build
 

@@ -100,6 +100,7 @@ def _record(reason: str, category: Category = Category.UNSUPPORTED) -> Record:
         ("x: no ONNX lowering for DML_TILE", "operator-TILE"),
         ("over the memory budget: needs 9 GiB (...)", "memory"),
         ("something nobody wrote down", "other"),
+        ("onnxruntime-cpu: SLICE_GRAD has no ONNX form: ONNX defines no Slice gradient", "no-onnx-form-SLICE_GRAD"),
     ],
 )
 def test_a_reason_falls_under_a_stable_key(reason, key):

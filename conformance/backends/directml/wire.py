@@ -50,6 +50,14 @@ def _count_and_axis(desc: Descriptor) -> str | None:
     return None
 
 
+def _uint_scalars(desc: Descriptor) -> str | None:
+    """A UINT member the descriptor names in UINT_SCALARS (the depth-space family's BlockSize) out of range."""
+    for name in getattr(desc, "UINT_SCALARS", ()):
+        if not 0 <= getattr(desc, name) <= UINT_MAX:
+            return f"{name}={getattr(desc, name)}, which a UINT field cannot hold"
+    return None
+
+
 def inexpressible(desc: Descriptor) -> str | None:
     """Why the descriptor has no faithful DirectML struct (a C struct has one DimensionCount for all
     its arrays, UINT fields cannot be negative), or None."""
@@ -67,11 +75,11 @@ def inexpressible(desc: Descriptor) -> str | None:
         bad = [v for v in getattr(desc, name) if not 0 <= v <= UINT_MAX]
         if bad:
             return f"{name} holds {bad[0]}, which a UINT field cannot hold"
-    if isinstance(desc, oracle.Slice1Desc):
-        bad = [v for v in desc.window_strides if not INT_MIN <= v <= INT_MAX]
+    for name in [n for n in arrays if n not in uint_fields]:  # the rest are INT (SLICE1's and SLICE_GRAD's strides)
+        bad = [v for v in arrays[name] if not INT_MIN <= v <= INT_MAX]
         if bad:
-            return f"window_strides holds {bad[0]}, which an INT field cannot hold"
-    reason = _count_and_axis(desc)
+            return f"{name} holds {bad[0]}, which an INT field cannot hold"
+    reason = _count_and_axis(desc) or _uint_scalars(desc)
     if reason:
         return reason
     for tensor in (*desc.input_tensors, *desc.output_tensors):

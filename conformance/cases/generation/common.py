@@ -164,6 +164,14 @@ def data_type_order(operator: str) -> tuple[DataType, ...]:
 
 
 @functools.cache
+def supported_data_types(operator: str) -> tuple[DataType, ...]:
+    """data_type_order without the types no level of the table supports (DML_TILE's FLOAT64): what a valid
+    case can be drawn in.  The same list, and so the same draws, for an operator whose table has every type."""
+    ranks = range(1, MAX_RANK + 1)
+    return tuple(dt for dt in data_type_order(operator) if any(min_feature_level(operator, dt, r) for r in ranks))
+
+
+@functools.cache
 def has_modes(operator: str) -> bool:
     """Whether the operator's descriptor has a padding_mode (PADDING): its configs then carry one."""
     return any(f.name == "padding_mode" for f in dataclasses.fields(oracle.DESCRIPTOR_TYPES[operator]))
@@ -212,9 +220,12 @@ def choose_config(
     if feature_level is not None:
         return _config_at_level(ch, operator, feature_level, data_type, rank, padding_mode)
     if data_type is None:
-        data_type = ch.choice(data_type_order(operator))
+        data_type = ch.choice(supported_data_types(operator))
     if rank is None:
-        rank = ch.integer(1, MAX_RANK)
+        # An operator whose tables name fewer ranks (the depth-space family: 4 only) draws among those; the
+        # others draw as they always did (their corpus does not move).
+        ranks = sorted({r for row in oracle.SUPPORT[operator] for r in row.ranks})
+        rank = ch.integer(1, MAX_RANK) if len(ranks) == MAX_RANK else ch.choice(ranks)
     lowest = min_feature_level(operator, data_type, rank, padding_mode)
     if lowest is None:
         raise Inconsistent(f"no feature level supports {operator} {data_type.value} rank {rank}")
@@ -396,7 +407,9 @@ def other_data_type(ch: Chooser, base: CaseSpec) -> DataType:
     return ch.choice([t for t in data_type_order(base.operator) if t is not dt])
 
 
-def dimension_count(desc: oracle.SliceDesc | oracle.Slice1Desc | oracle.PaddingDesc | oracle.Padding1Desc) -> int:
+def dimension_count(
+    desc: oracle.SliceDesc | oracle.Slice1Desc | oracle.PaddingDesc | oracle.Padding1Desc | oracle.SliceGradDesc,
+) -> int:
     """The DimensionCount field (filled in from the arrays when the descriptor was made)."""
     n = desc.dimension_count
     if n is None:  # OneInOneOut.__post_init__ sets it
@@ -434,9 +447,20 @@ def one_output_common_1(ch: Chooser, base: CaseSpec) -> CaseSpec:
     return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
 
 
+# The descriptors with a DimensionCount field and per-dimension arrays (SLICE, SLICE1, PADDING, PADDING1,
+# SLICE_GRAD: the ones dimension_count() takes).
+DIMENSION_COUNT_DESCS = (
+    oracle.SliceDesc,
+    oracle.Slice1Desc,
+    oracle.PaddingDesc,
+    oracle.Padding1Desc,
+    oracle.SliceGradDesc,
+)
+
+
 def _dimension_count_field(ch: Chooser, base: CaseSpec) -> CaseSpec:
     d = base.descriptor
-    if isinstance(d, (oracle.SplitDesc, oracle.JoinDesc)):
+    if not isinstance(d, DIMENSION_COUNT_DESCS):  # named positively: a new operator's descriptor is not one
         raise TypeError(f"{d.operator} has no DimensionCount field")
     return with_descriptor(base, dataclasses.replace(d, dimension_count=dimension_count(d) + 1))
 
@@ -444,7 +468,7 @@ def _dimension_count_field(ch: Chooser, base: CaseSpec) -> CaseSpec:
 def _uint_overflow(field_name: str) -> Mutation:
     def mutate(ch: Chooser, base: CaseSpec) -> CaseSpec:
         d = base.descriptor
-        if isinstance(d, (oracle.SplitDesc, oracle.JoinDesc)):
+        if not isinstance(d, DIMENSION_COUNT_DESCS):
             raise TypeError(f"{d.operator} has no per-dimension UINT array")
         i = ch.integer(0, dimension_count(d) - 1)
         changes: dict[str, Any] = {field_name: set_at(getattr(d, field_name), i, UINT_MAX + 1)}

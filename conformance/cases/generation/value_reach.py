@@ -16,6 +16,7 @@ U-SLICE-1; WRAP's padding, U-WRAP-1) is made all the same: its case carries the 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
@@ -30,6 +31,7 @@ from oracle.tables import ALL_DATA_TYPES
 
 from .. import values
 from ..value_classes import float32_min_max, type_range
+from . import layouts
 from .common import CaseSpec
 
 # --- PADDING and PADDING1: the value --------------------------------------------------------------
@@ -170,6 +172,33 @@ PIECES_ROWS: dict[str, PiecesRow] = {
     "axis0-two-equal": PiecesRow(sizes=(0, 3), axis=0, pieces=(2, 2)),
 }
 
+# --- TILE: sizes and repeats -------------------------------------------------------------------------
+
+TILE_ROWS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {  # name -> (input sizes, repeats)
+    # repeats 1 / many / 2, the middle axis of size 1 tiled (a broadcast)
+    "mixed": ((2, 1, 3), (1, 4, 2)),
+    # every repeat 1: a copy
+    "copy": ((3, 2), (1, 1)),
+}
+
+# --- DEPTH_TO_SPACE(1): the blocks -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BlockRow:
+    """The space side's sizes {N, C, H * b, W * b} given as {N, C, H, W} and BlockSize b."""
+
+    small: tuple[int, int, int, int]
+    block_size: int
+
+
+BLOCK_ROWS: dict[str, BlockRow] = {
+    "block2-batch-channels": BlockRow(small=(2, 3, 2, 3), block_size=2),  # several of each
+    "block3-single": BlockRow(small=(1, 1, 2, 2), block_size=3),  # BlockSize 3, one batch, one channel
+    "block1-copy": BlockRow(small=(1, 2, 3, 2), block_size=1),  # BlockSize 1: a copy
+}
+
+
 # --- building ---------------------------------------------------------------------------------------
 
 Built = tuple[str, CaseSpec]  # (the case's name, its spec)
@@ -231,6 +260,68 @@ def _pieces_cases(operator: str, dt: DataType) -> list[Built]:
     return [(n, s) for n, s in out if s is not None]
 
 
+# DML_ELEMENT_WISE_IDENTITY: name -> (input sizes, input strides, output strides, ScaleBias or None).  The
+# strided rows are what ONNX Runtime's DirectML provider makes of Transpose and Expand.
+IDENTITY_ROWS: dict[str, tuple[tuple[int, ...], tuple[int, ...] | None, tuple[int, ...] | None, tuple | None]] = {
+    "copy": ((2, 3, 4), None, None, None),
+    "transposed": ((2, 3, 4), (1, 2, 6), None, None),
+    "broadcast": ((3, 4), (0, 1), None, None),
+    "padded-output": ((2, 3), None, (5, 1), None),
+    "scale-bias": ((2, 3), None, None, (2.0, 0.5)),
+}
+
+
+def _identity_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, (sizes, in_strides, out_strides, sb) in IDENTITY_ROWS.items():
+        desc = oracle.IdentityDesc(
+            TensorDesc(dt, sizes, in_strides),
+            TensorDesc(dt, sizes, out_strides),
+            None if sb is None else oracle.ScaleBias(*sb),
+        )
+        spec = _spec(operator, desc, len(sizes))
+        if spec is not None:  # a broadcast input holds one value per address: what its buffer holds
+            spec = dataclasses.replace(spec, inputs=(layouts.conform(spec.inputs[0], desc.input_tensor),))
+        out.append((f"{operator}-reach-{name}-{dt.value}", spec))
+    return [(n, s) for n, s in out if s is not None]
+
+
+def _tile_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, (sizes, repeats) in TILE_ROWS.items():
+        desc = oracle.tile_desc(TensorDesc(dt, sizes), repeats)
+        out.append((f"{operator}-reach-{name}-{dt.value}", _spec(operator, desc, len(sizes))))
+    return [(n, s) for n, s in out if s is not None]
+
+
+def _block_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each BLOCK_ROWS row, in every order the struct takes (the plain operators' is DEPTH_COLUMN_ROW)."""
+    desc_type = oracle.DESCRIPTOR_TYPES[operator]
+    has_order: bool = getattr(desc_type, "HAS_ORDER", False)
+    orders = list(oracle.DepthSpaceOrder) if has_order else [oracle.DepthSpaceOrder.DEPTH_COLUMN_ROW]
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, row in BLOCK_ROWS.items():
+        n, c, h, w = row.small
+        b = row.block_size
+        depth, space = TensorDesc(dt, (n, c * b * b, h, w)), TensorDesc(dt, (n, c, h * b, w * b))
+        for order in orders:
+            extra = (order,) if has_order else ()
+            desc = desc_type(depth, space, b, *extra)
+            suffix = f"-{order.value.lower().replace('_', '-')}" if has_order else ""
+            out.append((f"{operator}-reach-{name}{suffix}-{dt.value}", _spec(operator, desc, 4)))
+    return [(n, s) for n, s in out if s is not None]
+
+
+def _slice_grad_cases(operator: str, dt: DataType) -> list[Built]:
+    """SLICE1's rows read backwards: the row's sizes are OutputGradient's, its outputs InputGradient's."""
+    out: list[tuple[str, CaseSpec | None]] = []
+    for name, row in SLICE1_ROWS.items():
+        forward = oracle.slice1_desc(TensorDesc(dt, row.sizes), row.offsets, row.windows, row.strides, row.outputs)
+        desc = oracle.SliceGradDesc(forward.output_tensor, forward.input_tensor, row.offsets, row.windows, row.strides)
+        out.append((f"{operator}-reach-{name}-{dt.value}", _spec(operator, desc, len(row.sizes))))
+    return [(n, s) for n, s in out if s is not None]
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -238,6 +329,11 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "SLICE1": _slice_cases,
     "SPLIT": _pieces_cases,
     "JOIN": _pieces_cases,
+    "ELEMENT_WISE_IDENTITY": _identity_cases,
+    "TILE": _tile_cases,
+    "DEPTH_TO_SPACE": _block_cases,
+    "DEPTH_TO_SPACE1": _block_cases,
+    "SLICE_GRAD": _slice_grad_cases,
 }
 
 

@@ -1,4 +1,4 @@
-// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1 and DML_JOIN exactly as a case describes them.
+// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and DML_ELEMENT_WISE_IDENTITY exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
 // (creating one can cost seconds: vkd3d on lavapipe, unless VKD3D_CONFIG=virtual_heaps; so it is made once, large,
@@ -86,6 +86,14 @@ struct Tensor {
     }
 };
 
+// DML_DEPTH_SPACE_ORDER by its name (issue 31, the depth-space family).
+static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
+    std::string name = v.str("order");
+    if (name == "DEPTH_COLUMN_ROW") return DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW;
+    if (name == "COLUMN_ROW_DEPTH") return DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH;
+    throw ProtocolError{"unknown depth-space order '" + name + "'"};
+}
+
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
@@ -102,6 +110,12 @@ struct OperatorDesc {
     DML_SPLIT_OPERATOR_DESC split{};
     DML_JOIN_OPERATOR_DESC join{};
     DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
+    DML_SCALE_BIAS scale_bias{};
+    DML_TILE_OPERATOR_DESC tile{};
+    // issue 31, the depth-space family
+    DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space{};
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
+    DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -165,9 +179,39 @@ struct OperatorDesc {
             join = {count, input_descs.data(), &output_descs.at(0), axis};
             op = {DML_OPERATOR_JOIN, &join};
         } else if (name == "ELEMENT_WISE_IDENTITY") {
-            // Not under test: the self-test that the device and driver stack copy data at all.
-            identity = {&input_descs.at(0), &output_descs.at(0), nullptr};
+            // Under test (IDENT.*), and the self-test that the device copies data at all (which sends no fields).
+            // ScaleBias: null is the struct's nullptr; else its two FLOATs' bits, exactly (NaN payloads included).
+            const DML_SCALE_BIAS* sb = nullptr;
+            if (f.has("scale_bias_bits")) {
+                std::vector<UINT> bits = uints(f.at("scale_bias_bits"), "scale_bias_bits");
+                if (bits.size() != 2) throw ProtocolError{"scale_bias_bits has " + std::to_string(bits.size()) + " numbers, not 2"};
+                std::memcpy(&scale_bias.Scale, &bits[0], sizeof scale_bias.Scale);
+                std::memcpy(&scale_bias.Bias, &bits[1], sizeof scale_bias.Bias);
+                sb = &scale_bias;
+            }
+            identity = {&input_descs.at(0), &output_descs.at(0), sb};
             op = {DML_OPERATOR_ELEMENT_WISE_IDENTITY, &identity};
+        } else if (name == "TILE") {
+            // RepeatsCount as the case states it (TILE.3: DirectML's to refuse one other than the rank).
+            UINT count = static_cast<UINT>(f.at("repeats_count").integer("repeats_count"));
+            a = uints(f.at("repeats"), "repeats");
+            tile = {&input_descs.at(0), &output_descs.at(0), count, a.data()};
+            op = {DML_OPERATOR_TILE, &tile};
+        } else if (name == "DEPTH_TO_SPACE") {  // issue 31, the depth-space family
+            UINT block = static_cast<UINT>(f.at("block_size").integer("block_size"));
+            depth_to_space = {&input_descs.at(0), &output_descs.at(0), block};
+            op = {DML_OPERATOR_DEPTH_TO_SPACE, &depth_to_space};
+        } else if (name == "DEPTH_TO_SPACE1") {
+            UINT block = static_cast<UINT>(f.at("block_size").integer("block_size"));
+            depth_to_space1 = {&input_descs.at(0), &output_descs.at(0), block, depth_space_order(f.at("order"))};
+            op = {DML_OPERATOR_DEPTH_TO_SPACE1, &depth_to_space1};
+        } else if (name == "SLICE_GRAD") {
+            // InputGradientTensor, OutputGradientTensor; InputWindowStrides is INT in DirectML.h (E-SGRAD-1).
+            a = uints(f.at("window_offsets"), "window_offsets");
+            b = uints(f.at("window_sizes"), "window_sizes");
+            strides1 = ints(f.at("window_strides"), "window_strides");
+            slice_grad = {&input_descs.at(0), &output_descs.at(0), dims, a.data(), b.data(), strides1.data()};
+            op = {DML_OPERATOR_SLICE_GRAD, &slice_grad};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }

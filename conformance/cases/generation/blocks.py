@@ -1,0 +1,134 @@
+"""What the depth-space family's cases share (DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1)): the blocks' geometry,
+their corners and the families that break BlockSize and the sizes.
+
+Valid by construction: BlockSize b, then the small tensor's sizes {N, C, H, W} inside the element
+budget with b * b * N * C * H * W elements; the depth side has C * b * b channels, the space side
+H * b and W * b.  Ranks other than 4 (the support tables' only one) come only from the
+unsupported-rank family: they get a descriptor whose output is the input's shape.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import cast
+
+import oracle
+from oracle import DataType, TensorDesc
+from oracle.depth_space import BlockMover, DepthSpaceOrder
+from oracle.tables import UINT_MAX
+
+from .common import CaseSpec, Chooser, Config, Family, budget, replaced_tensor, set_at, with_descriptor
+
+# The family's descriptors (what the mutations below take and give back).
+Blocks = oracle.DepthToSpaceDesc | oracle.DepthToSpace1Desc
+
+
+def _of(base: CaseSpec) -> Blocks:
+    d = base.descriptor
+    if not isinstance(d, typing.get_args(Blocks)):
+        raise TypeError(f"expected a depth-space descriptor, got {type(d).__name__}")
+    return cast(Blocks, d)
+
+
+# Largest BlockSize a generated case draws (the reach set and the stress recipes go further).
+MAX_BLOCK = 4
+
+
+def geometry(ch: Chooser, cfg: Config) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """BlockSize, the depth side's sizes {N, C * b * b, H, W} and the space side's {N, C, H * b, W * b}."""
+    left = budget(ch, cfg)
+    b = ch.integer(1, max(1, min(MAX_BLOCK, int(left**0.5))))
+    left //= b * b
+    small = []
+    for _ in range(cfg.rank):
+        n = ch.integer(1, max(1, min(6, left)))
+        left = max(1, left // n)
+        small.append(n)
+    if cfg.rank != 4:  # only the unsupported-rank family asks: the support table refuses it first
+        return b, tuple(small), tuple(small)
+    n, c, h, w = small
+    return b, (n, c * b * b, h, w), (n, c, h * b, w * b)
+
+
+def order_of(ch: Chooser, has_order: bool) -> DepthSpaceOrder:
+    return ch.choice(list(DepthSpaceOrder)) if has_order else DepthSpaceOrder.DEPTH_COLUMN_ROW
+
+
+def corners(desc: BlockMover) -> list[str]:
+    found = []
+    if desc.block_size == 1:
+        found.append("BlockSize 1 (a copy)")
+    if desc.block_size >= 3:
+        found.append("BlockSize 3 or more")
+    sizes = desc.input_tensor.sizes
+    if len(sizes) == 4 and sizes[0] > 1:
+        found.append("batch of several")
+    return found
+
+
+def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    """COMMON.2: one of the output's sizes is 0."""
+    d = _of(base)
+    i = ch.integer(0, len(d.output_tensor.sizes) - 1)
+    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, 0), None)
+    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
+
+
+def common_2() -> Family:
+    return Family("zero size", "COMMON.2", _common_2)
+
+
+def _block_size(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    d = _of(base)
+    b = ch.choice((0, UINT_MAX + 1))
+    return with_descriptor(base, dataclasses.replace(d, block_size=b), tags=("U-D2S-1",) if b == 0 else ())
+
+
+def _output_sizes(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    """One output size one more or one less than the formula's (never 0: that is COMMON.2)."""
+    d = _of(base)
+    i = ch.integer(0, 3)
+    n = d.output_tensor.sizes[i]
+    wrong = n + 1 if n == 1 or ch.choice(("more", "fewer")) == "more" else n - 1
+    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, wrong), None)
+    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
+
+
+def _not_a_multiple(axis: int, tag: str):
+    """The input's size along `axis` (what the operator cuts into blocks) one more: not a multiple of the
+    blocks' size; the output is left as it was.  BlockSize 1 divides everything: it becomes 2."""
+
+    def mutate(ch: Chooser, base: CaseSpec) -> CaseSpec:
+        d = _of(base)
+        changes: dict = {}
+        if d.block_size == 1:
+            changes["block_size"] = 2
+            size = d.input_tensor.sizes[axis]
+            extra = 1 if size % (4 if axis == 1 else 2) == 0 else 0
+        else:
+            extra = 1
+        sizes = set_at(d.input_tensor.sizes, axis, d.input_tensor.sizes[axis] + extra)
+        changes["input_tensor"] = replaced_tensor(d.input_tensor, sizes, None)
+        return with_descriptor(base, dataclasses.replace(d, **changes), tags=(tag,))
+
+    return mutate
+
+
+def families(sizes_clause: str, block_clause: str, block_axes: tuple[int, ...]) -> list[Family]:
+    """BlockSize 0 or past UINT, output sizes off the formula, and each blocked axis not a multiple."""
+    out = [
+        Family("BlockSize 0 or past UINT", block_clause, _block_size),
+        Family("output sizes not the formula's", sizes_clause, _output_sizes),
+    ]
+    for axis in block_axes:
+        out.append(
+            Family(f"input size {axis} not a multiple of the blocks", sizes_clause, _not_a_multiple(axis, "U-D2S-1"))
+        )
+    return out
+
+
+def tensors(
+    data_type: DataType, input_sizes: tuple[int, ...], output_sizes: tuple[int, ...]
+) -> tuple[TensorDesc, TensorDesc]:
+    return TensorDesc(data_type, input_sizes), TensorDesc(data_type, output_sizes)

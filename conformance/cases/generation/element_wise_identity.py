@@ -1,0 +1,97 @@
+"""DML_ELEMENT_WISE_IDENTITY cases (beyond the seed pages, IDENT.*): a copy, judged bit for bit; now and then
+with a ScaleBias, whose arithmetic is observed only (U-IDENT-1)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from oracle import DataType, IdentityDesc, ScaleBias, TensorDesc
+from oracle.layout import desc_kind
+from oracle.padding_value import float32_from_bits
+
+from .. import values
+from .common import (
+    MAX_AXIS,
+    CaseSpec,
+    Chooser,
+    Config,
+    Family,
+    budget,
+    common_families,
+    descriptor_of,
+    other_data_type,
+    replaced_tensor,
+    set_at,
+    with_descriptor,
+)
+
+OPERATOR = "ELEMENT_WISE_IDENTITY"
+DESCRIPTOR = IdentityDesc
+
+# About one case in this many carries a ScaleBias: its elements are observed only (U-IDENT-1), so most cases
+# stay the copy that is judged.
+SCALE_BIAS_ONE_IN = 8
+
+# The clauses a valid case exercises (IDENT.3 with a ScaleBias, IDENT.4 with strides: extra_clauses).
+VALID_CLAUSES = ("COMMON.1", "COMMON.2", "COMMON.3", "IDENT.1", "IDENT.2", "IDENT.5")
+
+
+def scale_bias(ch: Chooser) -> ScaleBias:
+    """Scale and Bias from float32's special patterns (NaN payloads, -0.0, denormals, the extremes...)."""
+    specials = [int(b) for b in values.special_bits(DataType.FLOAT32)]
+    scale, bias = (float32_from_bits(ch.choice(specials)) for _ in range(2))
+    return ScaleBias(scale, bias)
+
+
+def build(ch: Chooser, cfg: Config) -> IdentityDesc:
+    """A valid descriptor for `cfg`: input and output of one shape within the element budget."""
+    left = budget(ch, cfg)
+    sizes = []
+    for _ in range(cfg.rank):
+        n = ch.integer(1, min(MAX_AXIS, left))
+        left //= n
+        sizes.append(n)
+    tensor = TensorDesc(cfg.data_type, tuple(sizes))
+    return IdentityDesc(tensor, tensor, scale_bias(ch) if ch.rare(SCALE_BIAS_ONE_IN) else None)
+
+
+def corners(desc: IdentityDesc) -> list[str]:
+    return ["ScaleBias"] if desc.scale_bias is not None else []
+
+
+def extra_clauses(desc: IdentityDesc) -> list[str]:
+    """IDENT.3 with a ScaleBias; IDENT.4 when a tensor has a layout (a strided identity)."""
+    found = ["IDENT.3"] if desc.scale_bias is not None else []
+    return found + (["IDENT.4"] if desc_kind(desc) != "packed" else [])
+
+
+def _common_1(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    d = descriptor_of(base, IdentityDesc)
+    out = replaced_tensor(d.output_tensor, None, other_data_type(ch, base))
+    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
+
+
+def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    """One of the output's sizes is 0 (COMMON.2 fires before IDENT.2)."""
+    d = descriptor_of(base, IdentityDesc)
+    i = ch.integer(0, d.dimension_count - 1)
+    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, 0), None)
+    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
+
+
+def _ident_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
+    """The output's size on one axis one more (or, half the time, one fewer when it can) than the input's."""
+    d = descriptor_of(base, IdentityDesc)
+    i = ch.integer(0, d.dimension_count - 1)
+    n = d.output_tensor.sizes[i]
+    changed = n - 1 if n > 1 and ch.choice(("more", "fewer")) == "fewer" else n + 1
+    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, changed), None)
+    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
+
+
+def families() -> list[Family]:
+    """One family per validation rule, in a fixed order (the generator draws from it by index)."""
+    return [
+        *common_families(OPERATOR, _common_1, _common_2),
+        Family("output sizes differ from the input's", "IDENT.2", _ident_2),
+    ]
