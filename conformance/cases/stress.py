@@ -1,4 +1,4 @@
-"""The stress profile: about twenty named cases at DirectML's limits, made from recipes, never stored.
+"""The stress profile: about thirty named cases at DirectML's limits, made from recipes, never stored.
 
 Issue 13.  Every other case is small; these reach what breaks on real hardware: an axis longer
 than 65,535 (the D3D12 limit on thread groups per dimension) for each operator, an input past
@@ -213,6 +213,15 @@ def _split(dt: str, sizes, axis: int, parts) -> SplitDesc:
     return oracle.split_desc(TensorDesc.of(dt, sizes), axis, parts)
 
 
+def _identity(dt: str, sizes) -> oracle.IdentityDesc:
+    t = TensorDesc.of(dt, sizes)
+    return oracle.IdentityDesc(t, t)
+
+
+def _slice_grad(dt: str, sizes, out, offsets, windows, strides) -> oracle.SliceGradDesc:
+    return oracle.SliceGradDesc(TensorDesc.of(dt, sizes), TensorDesc.of(dt, out), offsets, windows, strides)
+
+
 def _cases() -> list[StressCase]:
     c = StressCase
     return [
@@ -251,6 +260,13 @@ def _cases() -> list[StressCase]:
         c("TILE-stress-axis-past-65535", oracle.tile_desc(TensorDesc.of("UINT8", [2, 1, 1, 70001]), [1, 1, 1, 3]), "three copies along an axis of 70,001: an output axis of 210,003", ("TILE.1", "TILE.2")),
         c("TILE-stress-8d", oracle.tile_desc(TensorDesc.of("INT16", [2, 3, 2, 3, 2, 3, 2, 5]), [2, 1, 3, 1, 2, 1, 3, 7]), "8-D, copies on every other axis", ("TILE.1",)),
         c("TILE-stress-256MiB-from-4KiB", oracle.tile_desc(TensorDesc.of("FLOAT32", [1, 1, 1, 1024]), [16, 4, 1024, 1]), "a 4 KiB row copied 65,536 times into 256 MiB", ("TILE.1",)),
+        # Issue 31's other operators: an axis past 65,535 each, 8-D where the table allows it (D2S.6, D2S1.7: 4-D only).
+        c("ELEMENT_WISE_IDENTITY-stress-axis-past-65535", _identity("UINT16", [3, 1, 1, 100003]), "a copy along an axis of 100,003", ("IDENT.1",)),
+        c("ELEMENT_WISE_IDENTITY-stress-8d", _identity("FLOAT64", [2, 3, 2, 3, 2, 3, 2, 5]), "an 8-D copy, every axis > 1", ("IDENT.1",)),
+        c("DEPTH_TO_SPACE-stress-axis-past-65535", oracle.DepthToSpaceDesc(TensorDesc.of("INT32", [2, 8, 3, 40000]), TensorDesc.of("INT32", [2, 2, 6, 80000]), 2), "BlockSize 2 into an output width of 80,000", ("D2S.1", "D2S.2")),
+        c("DEPTH_TO_SPACE1-stress-axis-past-65535", oracle.DepthToSpace1Desc(TensorDesc.of("UINT16", [1, 18, 2, 30000]), TensorDesc.of("UINT16", [1, 2, 6, 90000]), 3, oracle.DepthSpaceOrder.COLUMN_ROW_DEPTH), "BlockSize 3, COLUMN_ROW_DEPTH, into an output width of 90,000", ("D2S1.1", "D2S1.4")),
+        c("SLICE_GRAD-stress-axis-past-65535", _slice_grad("FLOAT32", [2, 1, 1, 40000], [2, 1, 1, 120005], [0, 0, 0, 4], [2, 1, 1, 119998], [1, 1, 1, -3]), "40,000 elements written backwards, every third, into an axis of 120,005", ("SGRAD.1", "SGRAD.2")),
+        c("SLICE_GRAD-stress-8d-negative-strides", _slice_grad("INT16", [2, 3, 2, 3, 2, 3, 2, 5], [3, 4, 5, 7, 4, 7, 5, 160], [1, 0, 1, 0, 1, 0, 0, 3], [2, 3, 4, 7, 3, 7, 5, 153], [1, 1, -3, 3, -2, 3, -4, -38]), "8-D, negative and large strides, every window fully covered", ("SGRAD.1", "SGRAD.5")),
     ]  # fmt: skip
 
 

@@ -355,12 +355,20 @@ def test_stress_cases_axes_past_65535_and_8d_are_bit_exact_and_the_ones_past_2gi
             record = execute_unit(Work(0, case), dml, None, max_bytes=budget)
             outcomes[case.id] = (record.category.value, "over the memory budget" in record.reason)
     large = {"SLICE-stress-in-past-2GiB", "PADDING-stress-out-past-2GiB", "PADDING-stress-out-past-4GiB"}
-    assert len(outcomes) == 20 and large <= set(outcomes)
+    assert len(outcomes) == 28 and large <= set(outcomes)
     beyond = {
         "PADDING1-stress-axis-past-65535",
         "PADDING1-stress-8d-edge",
         "JOIN-stress-axis-past-65535",
         "JOIN-stress-8d",
+        "TILE-stress-axis-past-65535",
+        "TILE-stress-8d",
+        "ELEMENT_WISE_IDENTITY-stress-axis-past-65535",
+        "ELEMENT_WISE_IDENTITY-stress-8d",
+        "DEPTH_TO_SPACE-stress-axis-past-65535",
+        "DEPTH_TO_SPACE1-stress-axis-past-65535",
+        "SLICE_GRAD-stress-axis-past-65535",
+        "SLICE_GRAD-stress-8d-negative-strides",
     }
     assert beyond <= set(outcomes)
     assert outcomes == {i: ("unsupported", True) if i in large else ("pass", False) for i in outcomes}
