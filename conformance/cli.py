@@ -285,15 +285,16 @@ def _explain_target(args: argparse.Namespace):
             raise _ExplainError(str(e)) from None
     if path.suffix == ".json" or path.is_dir():
         raise _ExplainError(f"{args.case_id}: not a case file")
+    from .cases.stress import STRESS_CASES
+
+    # Asked before the lookup, which generates the full profile's cases to find an id that is not stored.
+    if any(c.id == args.case_id for c in STRESS_CASES):  # millions of derivation lines help nobody
+        raise _ExplainError(
+            f"{args.case_id} is a stress case (its tensors are made when it runs): explain covers stored and "
+            f"generated cases; run it with `dml-conformance run --profile stress --case {args.case_id}`"
+        )
     case = find_case(args.case_id, paths=args.cases, seed=args.seed)
     if case is None:
-        from .cases.stress import STRESS_CASES
-
-        if any(c.id == args.case_id for c in STRESS_CASES):  # millions of derivation lines help nobody
-            raise _ExplainError(
-                f"{args.case_id} is a stress case (its tensors are made when it runs): explain covers stored and "
-                f"generated cases; run it with `dml-conformance run --profile stress --case {args.case_id}`"
-            )
         raise _ExplainError(f"no case {args.case_id!r} in the corpus (or generated with seed {args.seed})")
     return case
 
