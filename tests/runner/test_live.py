@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from dml_test_backends import AllLevels, BitFlip
+from dml_test_backends import AllLevels, Batching, BitFlip
 
 from conformance.cases.corpus import Case
 from conformance.run import live_cache
@@ -92,6 +92,16 @@ def test_a_passing_unit_replays_its_kept_examples_and_says_the_same(cache: Path,
     assert _said(warm) == _said(cold)
     assert warm_examples == cold_examples  # the same examples, in the same order, duplicates and all
     assert live_cache.load(LiveUnit(UNIT.operator, UNIT.examples, UNIT.seed + 1), LEVEL) is None  # keyed by seed
+
+
+def test_kept_examples_reach_a_batching_backend_in_one_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    cold, cold_examples = _run(UNIT, AllLevels())
+    monkeypatch.setenv("DML_TEST_CALLS", str(tmp_path / "calls"))
+    warm, warm_examples = _run(UNIT, Batching())
+    assert _said(warm) == _said(cold)
+    assert warm_examples == cold_examples
+    sizes = [int(n) for n in (tmp_path / "calls").read_text().split()]
+    assert len(sizes) == 1 and sizes[0] >= 10  # one run_many; no example reached run() singly
 
 
 def test_a_warm_worker_does_not_import_hypothesis(cache: Path, tmp_path: Path):
