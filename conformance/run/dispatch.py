@@ -30,10 +30,10 @@ def execute(
     A case whose tensors would not fit in `max_bytes` (conformance.run.large) is `unsupported`.
     """
     if isinstance(work.unit, LiveUnit):
-        record = replay(work, backend, level, on_example)
+        record, answers = replay(work, backend, level, on_example)
         if record is not None:
             return record
         from .live import run_live  # Hypothesis: a tenth of a second of imports a worker on a warm cache skips
 
-        return run_live(work, backend, level=level, on_example=on_example)
+        return run_live(work, backend, level=level, on_example=on_example, answers=answers)
     return execute_case(work, backend, level, prefetched, max_bytes)

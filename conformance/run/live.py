@@ -115,12 +115,18 @@ def _answered_in_one_batch(unit: LiveUnit, backend: Backend, level: FeatureLevel
 
 
 def run_live(
-    work: Work, backend: Backend, *, level: FeatureLevel | None, on_example: Callable[[Case], None] | None = None
+    work: Work,
+    backend: Backend,
+    *,
+    level: FeatureLevel | None,
+    on_example: Callable[[Case], None] | None = None,
+    answers: dict[str, Prefetched] | None = None,
 ) -> Record:
     """Draw and run the unit's examples; return one record: the shrunk failure, or a summary of what ran.
 
     A passing unit's examples, as run, go into the live cache (conformance.run.live_cache.replay runs them next
-    time); a failing one's are drawn again each time, so its shrunk record is Hypothesis's own.
+    time); a failing one's are drawn again each time, so its shrunk record is Hypothesis's own.  `answers`: a
+    batching backend's answers to the unit's examples, by case id, when the replay of its kept ones got them.
     """
     unit = work.unit
     assert isinstance(unit, LiveUnit)
@@ -129,7 +135,10 @@ def run_live(
     seen: Counter[Category] = Counter()
     ran: list[Case] = []
     last_failure: list[tuple[Case, Record]] = []
-    answers = _answered_in_one_batch(unit, backend, level) if getattr(backend, "batch_size", 1) > 1 else {}
+    if answers is None:
+        batching = getattr(backend, "batch_size", 1) > 1
+        answers = _answered_in_one_batch(unit, backend, level) if batching else {}
+    served = answers
 
     @_settings(unit, [Phase.generate, Phase.shrink])
     @hypothesis_seed(unit.seed)
@@ -140,7 +149,7 @@ def run_live(
         if on_example is not None:
             on_example(case)
         # .get, not .pop: Hypothesis may draw the same case twice (an id is its content), and both get its answer.
-        record = execute_case(Work(work.index, case), backend, level, answers.get(case.id))
+        record = execute_case(Work(work.index, case), backend, level, served.get(case.id))
         seen[record.category] += 1
         if record.category.failing:
             last_failure[:] = [(case, record)]

@@ -132,16 +132,18 @@ def summary(work: Work, level: FeatureLevel, seen: Counter[Category], started: f
 
 def replay(
     work: Work, backend: Backend, level: FeatureLevel | None, on_example: Callable[[Case], None] | None = None
-) -> Record | None:
-    """The unit's record from its kept examples, each announced and run as the check would; None when none are
-    kept or one fails (the caller then runs the Hypothesis check, which draws and shrinks)."""
+) -> tuple[Record | None, dict[str, Prefetched] | None]:
+    """The unit's record from its kept examples, each announced and run as the check would, and a batching
+    backend's answers to them.  No record when none are kept or one fails: the caller then runs the Hypothesis
+    check, which draws and shrinks, and which the answers serve (its draws are the kept examples until the
+    failure), so a failing unit's examples do not go through run_many twice."""
     unit = work.unit
     assert isinstance(unit, LiveUnit)
     started = time.perf_counter()
     level = level or backend.capabilities().feature_level
     cases = load(unit, level)
     if cases is None:
-        return None
+        return None, None
     answers = answered_in_one_batch(cases, backend, level)
     seen: Counter[Category] = Counter()
     for case in cases:
@@ -149,6 +151,6 @@ def replay(
             on_example(case)
         record = execute_case(Work(work.index, case), backend, level, answers.get(case.id))
         if record.category.failing:
-            return None
+            return None, answers
         seen[record.category] += 1
-    return summary(work, level, seen, started)
+    return summary(work, level, seen, started), answers

@@ -140,6 +140,26 @@ def test_a_failing_example_goes_back_to_hypothesis_for_the_shrunk_record(cache: 
     assert len(announced) > 1
 
 
+class FlipsInBatches(Batching, BitFlip):
+    """Batching's run_many (and refused run()) over BitFlip's wrong answers."""
+
+
+def test_a_failing_unit_on_a_batching_backend_runs_its_kept_examples_in_one_batch_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    calls = tmp_path / "calls"
+    monkeypatch.setenv("DML_TEST_CALLS", str(calls))
+    monkeypatch.setenv("DML_CONFORMANCE_GENERATED", "none")
+    uncached, _ = _run(UNIT, FlipsInBatches())
+    assert calls.read_text().split() == ["20"]  # the check's draws, answered at once
+    calls.unlink()
+    monkeypatch.setenv("DML_CONFORMANCE_GENERATED", str(tmp_path / "generated"))
+    _run(UNIT, AllLevels())  # keeps the examples
+    record, _ = _run(UNIT, FlipsInBatches())
+    assert record.category.failing and _said(record) == _said(uncached)
+    assert calls.read_text().split() == ["20"]  # the replay's batch served the check too: not run twice
+
+
 def test_a_torn_or_foreign_cache_entry_is_drawn_again_and_rewritten(cache: Path):
     cold, _ = _run(UNIT, AllLevels())
     (path,) = cache.glob("live-*.pickle")
