@@ -1,6 +1,7 @@
 """One unit, whatever its kind: a case (stored, generated or stress: conformance.run.execute) or a live
 Hypothesis batch (conformance.run.live, which executes each of its examples as a case).  What a worker
-calls; above both, so neither needs the other's dispatcher."""
+calls; above both, so neither needs the other's dispatcher.  A live unit replays its kept examples
+(conformance.run.live_cache) when it can; Hypothesis is imported only when one must draw."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from oracle import FeatureLevel
 from ..backends.base import Backend
 from ..cases.corpus import Case
 from .execute import Prefetched, execute_case
-from .live import run_live
+from .live_cache import replay
 from .record import Record
 from .units import LiveUnit, Work
 
@@ -29,5 +30,10 @@ def execute(
     A case whose tensors would not fit in `max_bytes` (conformance.run.large) is `unsupported`.
     """
     if isinstance(work.unit, LiveUnit):
-        return run_live(work, backend, level=level, on_example=on_example)
+        record, answers = replay(work, backend, level, on_example)
+        if record is not None:
+            return record
+        from .live import run_live  # Hypothesis: a tenth of a second of imports a worker on a warm cache skips
+
+        return run_live(work, backend, level=level, on_example=on_example, answers=answers)
     return execute_case(work, backend, level, prefetched, max_bytes)

@@ -5,13 +5,18 @@ the big, systematic generation lives in the stored and run-time generated corpus
 failing minimal case is written into its record as a case file a vendor can save and re-run
 with `--cases`.  Each example is announced (`on_example`) before it runs, so a worker that
 dies or hangs in the middle of one is reported with that example, not with nothing.
+
+The draws are made without Hypothesis's local constants (`fixed_constants`), so a seed draws the same
+examples whatever else is loaded; a passing unit's examples are then kept (conformance.run.live_cache) and
+later runs replay them without importing Hypothesis at all: this module is imported only to draw.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
@@ -23,9 +28,10 @@ from ..backends.base import Backend
 from ..cases.corpus import Case, case_to_json
 from ..cases.generation.corpus import case_from_spec
 from ..cases.strategies import valid_cases
-from .execute import Prefetched, execute_case, prefetch_results
+from . import live_cache
+from .execute import Prefetched, execute_case
 from .record import Category, Record
-from .units import LIVE_SOURCE, LiveUnit, Work, blank_record
+from .units import LIVE_SOURCE, LiveUnit, Work
 
 # Small on purpose: a shrunk counterexample should fit on a screen.  The builders are the
 # ones the frozen corpus uses (conformance.cases.strategies), so live runs reach the same corners.
@@ -39,6 +45,39 @@ def cases(draw, operator: str, level: FeatureLevel) -> Case:
     return case_from_spec(spec, LIVE_SOURCE)
 
 
+@contextlib.contextmanager
+def fixed_constants() -> Iterator[None]:
+    """Draw with an empty pool of local constants: the same examples from a seed, whatever is loaded.
+
+    Hypothesis mixes into its draws the literals of every module loaded from outside site-packages
+    (hypothesis.internal.conjecture.providers._get_local_constants, parsed with `ast` per new provider):
+    the suite's own modules in a checkout but not in an installed wheel, a backend module, whatever a host
+    imported.  There is no setting for it, so the function is replaced for the duration of the draws and
+    restored after; the constants cache built from it is cleared both ways.  A Hypothesis without it
+    (before local constants, or one that renamed them) draws unpatched; tests/runner/test_live.py fails then.
+    """
+    from hypothesis.internal.conjecture import providers
+
+    original = getattr(providers, "_get_local_constants", None)
+    if original is None or not hasattr(providers, "Constants"):
+        yield
+        return
+    empty = providers.Constants()
+
+    def _clear() -> None:
+        cache = getattr(providers, "CONSTANTS_CACHE", None)
+        if cache is not None:
+            cache.cache.clear()
+
+    providers._get_local_constants = lambda: empty
+    _clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        _clear()
+
+
 def _settings(unit: LiveUnit, phases: list[Phase]):
     return settings(
         max_examples=unit.examples,
@@ -50,13 +89,8 @@ def _settings(unit: LiveUnit, phases: list[Phase]):
     )
 
 
-def _answered_in_one_batch(unit: LiveUnit, backend: Backend, level: FeatureLevel) -> dict[str, Prefetched]:
-    """For a batching backend: draw the unit's examples first and run them in one run_many, by case id.
-
-    Drawn with the same seed and the same draws, the real check meets the same examples in the same
-    order until a failure, so it is served from here; only examples drawn anew while shrinking a
-    failure go to run() one by one.  A session per example would cost seconds each.
-    """
+def drawn_examples(unit: LiveUnit, level: FeatureLevel) -> list[Case]:
+    """The examples the unit's check draws until a failure, in order (duplicates included), without running them."""
     drawn: list[Case] = []
 
     @_settings(unit, [Phase.generate])
@@ -65,38 +99,65 @@ def _answered_in_one_batch(unit: LiveUnit, backend: Backend, level: FeatureLevel
     def draw_only(data) -> None:
         drawn.append(data.draw(cases(unit.operator, level), label="case"))
 
-    draw_only()
-    return {w.unit.id: r for w, r in prefetch_results([Work(i, c) for i, c in enumerate(drawn)], backend, level)}
+    with fixed_constants():
+        draw_only()
+    return drawn
+
+
+def _answered_in_one_batch(unit: LiveUnit, backend: Backend, level: FeatureLevel) -> dict[str, Prefetched]:
+    """For a batching backend: draw the unit's examples first and run them in one run_many, by case id.
+
+    Drawn with the same seed and the same draws, the real check meets the same examples in the same
+    order until a failure, so it is served from here; only examples drawn anew while shrinking a
+    failure go to run() one by one.  A session per example would cost seconds each.
+    """
+    return live_cache.answered_in_one_batch(drawn_examples(unit, level), backend, level)
 
 
 def run_live(
-    work: Work, backend: Backend, *, level: FeatureLevel | None, on_example: Callable[[Case], None] | None = None
+    work: Work,
+    backend: Backend,
+    *,
+    level: FeatureLevel | None,
+    on_example: Callable[[Case], None] | None = None,
+    answers: dict[str, Prefetched] | None = None,
 ) -> Record:
-    """Run the unit's examples; return one record: the shrunk failure, or a summary of what ran."""
+    """Draw and run the unit's examples; return one record: the shrunk failure, or a summary of what ran.
+
+    A passing unit's examples, as run, go into the live cache (conformance.run.live_cache.replay runs them next
+    time); a failing one's are drawn again each time, so its shrunk record is Hypothesis's own.  `answers`: a
+    batching backend's answers to the unit's examples, by case id, when the replay of its kept ones got them.
+    """
     unit = work.unit
     assert isinstance(unit, LiveUnit)
     started = time.perf_counter()
     level = level or backend.capabilities().feature_level
     seen: Counter[Category] = Counter()
+    ran: list[Case] = []
     last_failure: list[tuple[Case, Record]] = []
-    answers = _answered_in_one_batch(unit, backend, level) if getattr(backend, "batch_size", 1) > 1 else {}
+    if answers is None:
+        batching = getattr(backend, "batch_size", 1) > 1
+        answers = _answered_in_one_batch(unit, backend, level) if batching else {}
+    served = answers
 
     @_settings(unit, [Phase.generate, Phase.shrink])
     @hypothesis_seed(unit.seed)
     @given(st.data())
     def check(data) -> None:
         case = data.draw(cases(unit.operator, level), label="case")
+        ran.append(case)
         if on_example is not None:
             on_example(case)
         # .get, not .pop: Hypothesis may draw the same case twice (an id is its content), and both get its answer.
-        record = execute_case(Work(work.index, case), backend, level, answers.get(case.id))
+        record = execute_case(Work(work.index, case), backend, level, served.get(case.id))
         seen[record.category] += 1
         if record.category.failing:
             last_failure[:] = [(case, record)]
             raise AssertionError(record.reason)
 
     try:
-        check()
+        with fixed_constants():
+            check()
     except AssertionError:
         if not last_failure:
             raise
@@ -107,9 +168,5 @@ def run_live(
         )
         record.case_json = case_to_json(case, compact=False)
         return record
-    total = sum(seen.values())
-    summary = ", ".join(f"{k.value} {v}" for k, v in sorted(seen.items(), key=lambda kv: kv[0].value))
-    category = Category.PASS if seen[Category.PASS] or seen[Category.OBSERVED] else Category.UNSUPPORTED
-    record = blank_record(work, str(level)).set(category, f"{total} live examples (seed {unit.seed}): {summary}")
-    record.timings["total_s"] = round(time.perf_counter() - started, 6)
-    return record
+    live_cache.save(unit, level, ran)
+    return live_cache.summary(work, level, seen, started)

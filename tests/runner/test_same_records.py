@@ -28,10 +28,10 @@ STORED = Path(__file__).resolve().parent / "data" / "records-before-speed.json.g
 VOLATILE = ("timings",)
 INSTALLED = re.compile(r'"[^"]*?[/\\](?:conformance[/\\])?_?(cases|known_issues)[/\\]')
 DIRECTML = ("directml", "onnxruntime-directml")
-# Live Hypothesis units are left out: Hypothesis mines the literal constants of the modules it finds loaded from
-# outside site-packages (hypothesis.internal.conjecture.providers._get_local_constants) and draws from them, so
-# their examples change with any constant added to the suite's code, and between a checkout and an install.
-# Their examples go through the same per-case path as the cases compared here.
+# Live Hypothesis units are left out: the stored set's code drew them with the literal constants Hypothesis mined
+# from the modules loaded from outside site-packages, so they changed with any constant added to the suite's code
+# and between a checkout and an install (conformance.run.live now draws without them: tests/runner/test_live.py
+# holds a unit's record the same replayed or drawn).  Their examples go through the per-case path compared here.
 LIVE = "hypothesis"  # the records' flag
 
 

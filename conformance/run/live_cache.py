@@ -1,0 +1,156 @@
+"""The examples a live Hypothesis unit draws, kept in the generation cache and replayed without Hypothesis.
+
+A live unit's draws depend only on its operator, feature level, seed and example count, the code that draws them
+(the strategies, the generation builders and values, the oracle, conformance.run.live) and Hypothesis itself:
+conformance.run.live draws without Hypothesis's local constants, so not on what else is loaded.  The examples
+of a unit that passed are kept under a key of all of these (`live-KEY.pickle` beside the generated cases,
+conformance.support.cache), and `replay` runs them as the check would, in the check's order, duplicates
+included, so the record says what the check's would, byte for byte.  Only when an example fails does the unit
+go back to Hypothesis (draw and shrink: conformance.run.live), which keeps the shrunk record Hypothesis's own.
+Nothing here imports Hypothesis: a worker on a warm cache never pays for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import importlib.util
+import json
+import pickle
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+import oracle
+from oracle import FeatureLevel
+
+from ..backends.base import Backend
+from ..cases.corpus import Case
+from ..cases.generation.corpus import GENERATOR_VERSION
+from ..support.cache import CacheDirError, generated_cache_dir
+from ..support.outputs import write_atomic
+from .execute import Prefetched, execute_case, prefetch_results
+from .record import Category, Record
+from .units import LiveUnit, Work, blank_record
+
+_CONFORMANCE = Path(__file__).resolve().parents[1]
+# The code whose draws the cache holds, found, not listed: every module of cases/ (strategies, generation, values)
+# and of the oracle, and the live runner (its strategy and size cap).  Any change there is a new key.
+_CODE_ROOTS = (_CONFORMANCE / "cases", Path(oracle.__file__).resolve().parent)
+_LIVE = Path(__file__).resolve().parent / "live.py"
+
+
+def _hypothesis_version() -> str:
+    """Hypothesis's version, without importing it: its dist-info folder's name beside the package (importlib.metadata
+    costs more than the replay it keys), else the metadata; '' when it is not installed."""
+    spec = importlib.util.find_spec("hypothesis")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    site = Path(next(iter(spec.submodule_search_locations))).parent
+    found = sorted(p.name for p in site.glob("hypothesis-*.dist-info"))
+    if len(found) == 1:
+        return found[0].removeprefix("hypothesis-").removesuffix(".dist-info")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hypothesis")
+    except PackageNotFoundError:
+        return ""
+
+
+@functools.cache
+def code_key() -> str:
+    """A digest of what the draws depend on besides the unit: Hypothesis's and numpy's versions, GENERATOR_VERSION,
+    and the bytes of the code that draws them."""
+    digest = hashlib.sha256(f"{_hypothesis_version()}\0{np.__version__}\0{GENERATOR_VERSION}\0".encode())
+    files = sorted({p for root in _CODE_ROOTS for p in root.rglob("*.py")} | {_LIVE})
+    for path in files:
+        data = path.read_bytes()
+        digest.update(f"{path.relative_to(path.parents[1])}\0{len(data)}\0".encode() + data)
+    return digest.hexdigest()[:16]
+
+
+def _path(unit: LiveUnit, level: FeatureLevel) -> Path | None:
+    """Where the unit's examples are kept; None when the cache is off or its folder cannot be named."""
+    try:
+        folder = generated_cache_dir()
+    except CacheDirError:  # the run's selection already said so; a worker only goes without
+        return None
+    if folder is None:
+        return None
+    name = json.dumps([unit.operator, str(level), unit.seed, unit.examples, code_key()])
+    return folder / f"live-{hashlib.sha256(name.encode()).hexdigest()[:24]}.pickle"
+
+
+def load(unit: LiveUnit, level: FeatureLevel) -> list[Case] | None:
+    """The unit's examples as its passing check ran them; None when not kept (or torn, or foreign: drawn again)."""
+    path = _path(unit, level)
+    if path is None:
+        return None
+    try:
+        held = pickle.loads(path.read_bytes())
+    except Exception:  # absent, torn or foreign
+        return None
+    if not (isinstance(held, dict) and held.get("unit") == [unit.operator, str(level), unit.seed, unit.examples]):
+        return None
+    cases = held.get("cases")
+    return cases if isinstance(cases, list) and all(isinstance(c, Case) for c in cases) else None
+
+
+def save(unit: LiveUnit, level: FeatureLevel, cases: list[Case]) -> None:
+    """Keep the examples a passing check ran (atomically: a reader sees the old file or the whole new one)."""
+    path = _path(unit, level)
+    if path is None:
+        return
+    held = {"unit": [unit.operator, str(level), unit.seed, unit.examples], "cases": cases}
+    with contextlib.suppress(OSError):  # a read-only or full cache is only slower, never wrong
+        write_atomic(path, pickle.dumps(held, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def answered_in_one_batch(cases: list[Case], backend: Backend, level: FeatureLevel) -> dict[str, Prefetched]:
+    """For a batching backend: the examples' answers from one run_many, by case id (an id is its content)."""
+    if not getattr(backend, "batch_size", 1) > 1:
+        return {}
+    return {w.unit.id: r for w, r in prefetch_results([Work(i, c) for i, c in enumerate(cases)], backend, level)}
+
+
+def summary(work: Work, level: FeatureLevel, seen: Counter[Category], started: float) -> Record:
+    """The record of a unit none of whose examples failed: how many ran, by category."""
+    unit = work.unit
+    assert isinstance(unit, LiveUnit)
+    total = sum(seen.values())
+    counts = ", ".join(f"{k.value} {v}" for k, v in sorted(seen.items(), key=lambda kv: kv[0].value))
+    category = Category.PASS if seen[Category.PASS] or seen[Category.OBSERVED] else Category.UNSUPPORTED
+    record = blank_record(work, str(level)).set(category, f"{total} live examples (seed {unit.seed}): {counts}")
+    record.timings["total_s"] = round(time.perf_counter() - started, 6)
+    return record
+
+
+def replay(
+    work: Work, backend: Backend, level: FeatureLevel | None, on_example: Callable[[Case], None] | None = None
+) -> tuple[Record | None, dict[str, Prefetched] | None]:
+    """The unit's record from its kept examples, each announced and run as the check would, and a batching
+    backend's answers to them.  No record when none are kept or one fails: the caller then runs the Hypothesis
+    check, which draws and shrinks, and which the answers serve (its draws are the kept examples until the
+    failure), so a failing unit's examples do not go through run_many twice."""
+    unit = work.unit
+    assert isinstance(unit, LiveUnit)
+    started = time.perf_counter()
+    level = level or backend.capabilities().feature_level
+    cases = load(unit, level)
+    if cases is None:
+        return None, None
+    answers = answered_in_one_batch(cases, backend, level)
+    seen: Counter[Category] = Counter()
+    for case in cases:
+        if on_example is not None:
+            on_example(case)
+        record = execute_case(Work(work.index, case), backend, level, answers.get(case.id))
+        if record.category.failing:
+            return None, answers
+        seen[record.category] += 1
+    return summary(work, level, seen, started), answers
