@@ -213,6 +213,20 @@ def _split(dt: str, sizes, axis: int, parts) -> SplitDesc:
     return oracle.split_desc(TensorDesc.of(dt, sizes), axis, parts)
 
 
+CRD = oracle.DepthSpaceOrder.COLUMN_ROW_DEPTH
+
+
+def _s2d(
+    data_type: str, sizes: list[int], b: int, order: oracle.DepthSpaceOrder | None = None
+) -> oracle.SpaceToDepthDesc | oracle.SpaceToDepth1Desc:
+    """SPACE_TO_DEPTH (no order) or SPACE_TO_DEPTH1 of the space `sizes` in BlockSize b blocks."""
+    n, c, h, w = sizes
+    space, depth = TensorDesc.of(data_type, sizes), TensorDesc.of(data_type, [n, c * b * b, h // b, w // b])
+    return (
+        oracle.SpaceToDepthDesc(space, depth, b) if order is None else oracle.SpaceToDepth1Desc(space, depth, b, order)
+    )
+
+
 def _cases() -> list[StressCase]:
     c = StressCase
     return [
@@ -251,6 +265,11 @@ def _cases() -> list[StressCase]:
         c("TILE-stress-axis-past-65535", oracle.tile_desc(TensorDesc.of("UINT8", [2, 1, 1, 70001]), [1, 1, 1, 3]), "three copies along an axis of 70,001: an output axis of 210,003", ("TILE.1", "TILE.2")),
         c("TILE-stress-8d", oracle.tile_desc(TensorDesc.of("INT16", [2, 3, 2, 3, 2, 3, 2, 5]), [2, 1, 3, 1, 2, 1, 3, 7]), "8-D, copies on every other axis", ("TILE.1",)),
         c("TILE-stress-256MiB-from-4KiB", oracle.tile_desc(TensorDesc.of("FLOAT32", [1, 1, 1, 1024]), [16, 4, 1024, 1]), "a 4 KiB row copied 65,536 times into 256 MiB", ("TILE.1",)),
+        # DML_SPACE_TO_DEPTH(1) (beyond the seed pages): a BlockSize past 256 into 66,049 channels, an output axis past
+        # 65,535, a 256 MiB space in COLUMN_ROW_DEPTH.
+        c("SPACE_TO_DEPTH-stress-block-257", _s2d("UINT16", [1, 1, 257, 257], 257), "one 257 x 257 block: 66,049 output channels", ("S2D.1", "S2D.3")),
+        c("SPACE_TO_DEPTH1-stress-axis-past-65535", _s2d("UINT8", [1, 2, 2, 140002], 2, CRD), "output width 70,001", ("S2D1.1", "S2D1.4")),
+        c("SPACE_TO_DEPTH1-stress-256MiB", _s2d("FLOAT32", [4, 16, 1024, 1024], 4, CRD), "a 256 MiB space into 256 channels per batch", ("S2D1.1", "S2D1.4")),
     ]  # fmt: skip
 
 

@@ -61,6 +61,9 @@ STABLE_IDS = [
     "TILE-stress-axis-past-65535",
     "TILE-stress-8d",
     "TILE-stress-256MiB-from-4KiB",
+    "SPACE_TO_DEPTH-stress-block-257",
+    "SPACE_TO_DEPTH1-stress-axis-past-65535",
+    "SPACE_TO_DEPTH1-stress-256MiB",
 ]
 SMALL = 32 << 20  # bytes: the cases the tests may build
 
