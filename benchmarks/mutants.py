@@ -706,6 +706,33 @@ class Int8DepthToSpaceBlock3RowColumnSwapped(OneClass):
         return [_to_space(np.asarray(inputs[0]), descriptor.block_size, (0, 3, 4, 2, 5, 1), True)]
 
 
+class Float16SpaceToDepth1CrdWrittenAsDcr(OneClass):
+    """DML_SPACE_TO_DEPTH1 in FLOAT16 with COLUMN_ROW_DEPTH: the depth written as DEPTH_COLUMN_ROW (the Order
+    ignored; the two agree when there is one channel)."""
+
+    operator, data_type, value_class = "SPACE_TO_DEPTH1", "FLOAT16", "order COLUMN_ROW_DEPTH"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.order.value != "COLUMN_ROW_DEPTH":
+            return None
+        dcr = dataclasses.replace(descriptor, order=oracle.DepthSpaceOrder.DEPTH_COLUMN_ROW)
+        return Correct.outputs(self, dcr, inputs, max(FeatureLevel))
+
+
+class Uint32SpaceToDepthFirstBatchOnly(OneClass):
+    """DML_SPACE_TO_DEPTH in UINT32 with several batches: one dispatch's worth, every batch written from the
+    first batch's space (the batch offset never added to the input's address)."""
+
+    operator, data_type, value_class = "SPACE_TO_DEPTH", "UINT32", "batch several"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.input_tensor.sizes[0] < 2:
+            return None
+        y = ys[0]
+        y[1:] = y[0]
+        return ys
+
+
 class Int8SliceGradNegativeStrideForward(OneClass):
     """DML_SLICE_GRAD in INT8: a stride below -1 written forwards from the window's offset (the sign dropped)."""
 
@@ -763,6 +790,8 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     # issue 31, the depth-space family
     Uint16DepthToSpace1CrdReadAsDcr,
     Int8DepthToSpaceBlock3RowColumnSwapped,
+    Float16SpaceToDepth1CrdWrittenAsDcr,
+    Uint32SpaceToDepthFirstBatchOnly,
     Int8SliceGradNegativeStrideForward,
     Float32SliceGradGapsNotZeroed,
 ]

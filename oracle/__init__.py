@@ -43,6 +43,8 @@ from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_slice_grad import SliceGradDesc
+from .op_space_to_depth import SpaceToDepthDesc
+from .op_space_to_depth1 import SpaceToDepth1Desc
 from .op_split import SplitDesc
 from .op_tile import TileDesc
 from .padding_value import PaddingValueConversion, convert_padding_value
@@ -92,6 +94,8 @@ __all__ = [
     "Slice1Desc",
     "SliceDesc",
     "SliceGradDesc",
+    "SpaceToDepth1Desc",
+    "SpaceToDepthDesc",
     "SplitDesc",
     "TensorDesc",
     "TileDesc",

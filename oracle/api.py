@@ -24,6 +24,8 @@ from .op_padding1 import Padding1Desc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_slice_grad import SliceGradDesc
+from .op_space_to_depth import SpaceToDepthDesc
+from .op_space_to_depth1 import SpaceToDepth1Desc
 from .op_split import SplitDesc
 from .op_tile import TileDesc
 from .registry import DESCRIPTOR_TYPES, REGISTRY, OperatorModule
@@ -42,6 +44,8 @@ Descriptor = (
     # issue 31
     | IdentityDesc
     | TileDesc
+    | SpaceToDepthDesc
+    | SpaceToDepth1Desc
     | DepthToSpaceDesc
     | DepthToSpace1Desc
     | SliceGradDesc

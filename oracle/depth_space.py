@@ -224,3 +224,16 @@ def validate_to_space(desc: BlockMover, sizes_clause: str, block_clause: str) ->
     check_divides(c, "input_tensor.sizes[1] (InputChannelCount)", b * b, "BlockSize * BlockSize", sizes_clause)
     expected = (n, c // (b * b), h * b, w * b)
     check_output_sizes(desc, expected, f"{{N, C / ({b} * {b}), H * {b}, W * {b}}}", sizes_clause)
+
+
+def validate_to_depth(desc: BlockMover, sizes_clause: str, block_clause: str) -> None:
+    """SPACE_TO_DEPTH(1)'s own rules, after the support table: BlockSize, then the output's sizes
+    {N, C * b * b, H / b, W / b} (E-S2D-1: the pages print the inverse's formula), with H and W
+    multiples of b (U-S2D-1)."""
+    check_block_size(desc, block_clause)
+    n, c, h, w = desc.input_tensor.sizes
+    b = desc.block_size
+    check_divides(h, "input_tensor.sizes[2] (InputHeight)", b, "BlockSize", sizes_clause)
+    check_divides(w, "input_tensor.sizes[3] (InputWidth)", b, "BlockSize", sizes_clause)
+    expected = (n, c * b * b, h // b, w // b)
+    check_output_sizes(desc, expected, f"{{N, C * {b} * {b}, H / {b}, W / {b}}} (E-S2D-1)", sizes_clause)

@@ -244,6 +244,29 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_depth_to_space.DepthToSpaceDesc (Order DEPTH_COLUMN_ROW, oracle.depth_space.BlockMover)",
             False,
         ),
+        # DML_SPACE_TO_DEPTH(1) (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-S2D-1",
+            "erratum",
+            ("S2D.2", "S2D1.2"),
+            "Both space-to-depth pages give the output's sizes as { Batch, Channels / (BlockSize * BlockSize), "
+            "Height * BlockSize, Width * BlockSize }: the inverse operator's (DEPTH_TO_SPACE's) formula, against "
+            "their own description (space moved to depth) and examples ({1, 2, 4, 6} to {1, 8, 2, 3}).",
+            "{ Batch, Channels * BlockSize * BlockSize, Height / BlockSize, Width / BlockSize }, as the examples: "
+            "judged; an output sized by the printed formula is invalid (a tagged curated case).",
+            "oracle.depth_space.validate_to_depth",
+            False,
+        ),
+        Erratum(
+            "U-S2D-1",
+            "unspecified",
+            ("S2D.2", "S2D.3", "S2D1.2", "S2D1.3"),
+            "The space-to-depth pages say neither that BlockSize is at least 1 nor that InputHeight and InputWidth "
+            "are multiples of BlockSize (their blocks tile the space).",
+            "Both invalid (the blocks are undefined otherwise); DirectML's refusal is expected.",
+            "oracle.depth_space.check_block_size, oracle.depth_space.check_divides",
+            False,
+        ),
         Erratum(
             "E-SGRAD-1",
             "erratum",

@@ -273,6 +273,19 @@ CLAUSES: dict[str, str] = {
     "GRAPH.2": "A graph's outputs are its nodes' results composed along its edges",
     "GRAPH.3": "A node output no edge reads, and a graph input no edge uses, leave the rest unchanged",
     # Issue 31, the depth-space family (docs/spec/beyond-seeds.md).
+    "S2D.1": "Space [N, C, (H, BlockHeight), (W, BlockWidth)] moved into depth [N, (BlockHeight, BlockWidth, C), H, W]",
+    "S2D.2": "OutputSizes = {N, C * BlockSize * BlockSize, H / BlockSize, W / BlockSize}, H and W multiples",
+    "S2D.3": "BlockSize: a UINT, at least 1",
+    "S2D.4": "Inverse of DML_DEPTH_TO_SPACE",
+    "S2D.5": "Input and output have the same DataType",
+    "S2D.6": "Introduced in FL 1.0; 4 dims; FLOAT32/16 (1.0), 8 types (2.1), all eleven (5.0)",
+    "S2D1.1": "Space [N, C, (H, BlockHeight), (W, BlockWidth)] moved into depth, laid out as Order says",
+    "S2D1.2": "OutputSizes = {N, C * BlockSize * BlockSize, H / BlockSize, W / BlockSize}, H and W multiples",
+    "S2D1.3": "BlockSize: a UINT, at least 1",
+    "S2D1.4": "Order DEPTH_COLUMN_ROW (= DML_SPACE_TO_DEPTH) or COLUMN_ROW_DEPTH",
+    "S2D1.5": "Inverse of DML_DEPTH_TO_SPACE1 with the same BlockSize and Order",
+    "S2D1.6": "Input and output have the same DataType",
+    "S2D1.7": "Introduced in FL 2.1; 4 dims; 8 types (2.1), all eleven (5.0)",
     "D2S.1": "Depth [N, (BlockHeight, BlockWidth, C), H, W] moved into space [N, C, (H, BlockHeight), (W, BlockWidth)]",
     "D2S.2": "OutputSizes = {N, C / (BlockSize * BlockSize), H * BlockSize, W * BlockSize}, C a multiple",
     "D2S.3": "BlockSize: a UINT, at least 1",
@@ -309,7 +322,20 @@ CLAUSES: dict[str, str] = {
     "TILE.6": "Introduced in FL 1.0; 4 dims FLOAT32/16 (1.0), 8 types (2.1), 1-8 dims (3.1), 64-bit integers (4.1)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
-BEYOND_SEEDS_PREFIXES = ("WRAP.", "PAD1.", "JOIN.", "LAYOUT.", "GRAPH.", "IDENT.", "TILE.", "D2S.", "D2S1.", "SGRAD.")
+BEYOND_SEEDS_PREFIXES = (
+    "WRAP.",
+    "PAD1.",
+    "JOIN.",
+    "LAYOUT.",
+    "GRAPH.",
+    "IDENT.",
+    "TILE.",
+    "D2S.",
+    "D2S1.",
+    "SGRAD.",
+    "S2D.",
+    "S2D1.",
+)
 
 
 def beyond_seeds(clause: str) -> bool:

@@ -220,6 +220,18 @@ def _identity(dt: str, sizes) -> oracle.IdentityDesc:
 
 def _slice_grad(dt: str, sizes, out, offsets, windows, strides) -> oracle.SliceGradDesc:
     return oracle.SliceGradDesc(TensorDesc.of(dt, sizes), TensorDesc.of(dt, out), offsets, windows, strides)
+CRD = oracle.DepthSpaceOrder.COLUMN_ROW_DEPTH
+
+
+def _s2d(
+    data_type: str, sizes: list[int], b: int, order: oracle.DepthSpaceOrder | None = None
+) -> oracle.SpaceToDepthDesc | oracle.SpaceToDepth1Desc:
+    """SPACE_TO_DEPTH (no order) or SPACE_TO_DEPTH1 of the space `sizes` in BlockSize b blocks."""
+    n, c, h, w = sizes
+    space, depth = TensorDesc.of(data_type, sizes), TensorDesc.of(data_type, [n, c * b * b, h // b, w // b])
+    return (
+        oracle.SpaceToDepthDesc(space, depth, b) if order is None else oracle.SpaceToDepth1Desc(space, depth, b, order)
+    )
 
 
 def _cases() -> list[StressCase]:
@@ -267,6 +279,11 @@ def _cases() -> list[StressCase]:
         c("DEPTH_TO_SPACE1-stress-axis-past-65535", oracle.DepthToSpace1Desc(TensorDesc.of("UINT16", [1, 18, 2, 30000]), TensorDesc.of("UINT16", [1, 2, 6, 90000]), 3, oracle.DepthSpaceOrder.COLUMN_ROW_DEPTH), "BlockSize 3, COLUMN_ROW_DEPTH, into an output width of 90,000", ("D2S1.1", "D2S1.4")),
         c("SLICE_GRAD-stress-axis-past-65535", _slice_grad("FLOAT32", [2, 1, 1, 40000], [2, 1, 1, 120005], [0, 0, 0, 4], [2, 1, 1, 119998], [1, 1, 1, -3]), "40,000 elements written backwards, every third, into an axis of 120,005", ("SGRAD.1", "SGRAD.2")),
         c("SLICE_GRAD-stress-8d-negative-strides", _slice_grad("INT16", [2, 3, 2, 3, 2, 3, 2, 5], [3, 4, 5, 7, 4, 7, 5, 160], [1, 0, 1, 0, 1, 0, 0, 3], [2, 3, 4, 7, 3, 7, 5, 153], [1, 1, -3, 3, -2, 3, -4, -38]), "8-D, negative and large strides, every window fully covered", ("SGRAD.1", "SGRAD.5")),
+        # DML_SPACE_TO_DEPTH(1) (beyond the seed pages): a BlockSize past 256 into 66,049 channels, an output axis past
+        # 65,535, a 256 MiB space in COLUMN_ROW_DEPTH.
+        c("SPACE_TO_DEPTH-stress-block-257", _s2d("UINT16", [1, 1, 257, 257], 257), "one 257 x 257 block: 66,049 output channels", ("S2D.1", "S2D.3")),
+        c("SPACE_TO_DEPTH1-stress-axis-past-65535", _s2d("UINT8", [1, 2, 2, 140002], 2, CRD), "output width 70,001", ("S2D1.1", "S2D1.4")),
+        c("SPACE_TO_DEPTH1-stress-256MiB", _s2d("FLOAT32", [4, 16, 1024, 1024], 4, CRD), "a 256 MiB space into 256 channels per batch", ("S2D1.1", "S2D1.4")),
     ]  # fmt: skip
 
 

@@ -72,8 +72,8 @@ _PADDING_GEOMETRY = (
     ),
 )
 
-# The depth-space family's classes: BlockSize, the batch, the channels of the small side (space for
-# DEPTH_TO_SPACE, depth / BlockSize^2), and DML_DEPTH_SPACE_ORDER.
+# The depth-space family's classes: BlockSize, the batch, the channels of the small side (the space side:
+# DEPTH_TO_SPACE's output, SPACE_TO_DEPTH's input; depth / BlockSize^2), and DML_DEPTH_SPACE_ORDER.
 BLOCK_CLASSES = ("block 1", "block 2", "block 3+", "batch 1", "batch several", "channels 1", "channels several")
 ORDER_CLASSES = tuple(f"order {o.value}" for o in oracle.DepthSpaceOrder)
 
@@ -160,6 +160,8 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         for name in ("repeats 1", "repeats 2", "repeats many (3+)", "size-1 axis tiled", "every repeat 1 (a copy)")
     ),
     # Issue 31, the depth-space family: the blocks' geometry (and the order where the struct has one).
+    "SPACE_TO_DEPTH": _geometry_classes(*BLOCK_CLASSES),
+    "SPACE_TO_DEPTH1": _geometry_classes(*BLOCK_CLASSES, *ORDER_CLASSES),
     "DEPTH_TO_SPACE": _geometry_classes(*BLOCK_CLASSES),
     "DEPTH_TO_SPACE1": _geometry_classes(*BLOCK_CLASSES, *ORDER_CLASSES),
     "SLICE_GRAD": _geometry_classes(  # SLICE1's window, on OutputGradientTensor; InputGradient is SLICE1's output
@@ -376,7 +378,9 @@ def _tile(desc: oracle.TileDesc) -> set[str]:
     return found
 
 
-def _blocks(desc: oracle.DepthToSpaceDesc | oracle.DepthToSpace1Desc) -> set[str]:
+def _blocks(
+    desc: oracle.DepthToSpaceDesc | oracle.DepthToSpace1Desc | oracle.SpaceToDepthDesc | oracle.SpaceToDepth1Desc,
+) -> set[str]:
     """BLOCK_CLASSES (ORDER_CLASSES where the struct has an Order) read from the descriptor."""
     b = desc.block_size
     n = desc.input_tensor.sizes[0]
@@ -410,6 +414,8 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "JOIN": _join,  # type: ignore[dict-item]
     "ELEMENT_WISE_IDENTITY": _identity,  # type: ignore[dict-item]
     "TILE": _tile,  # type: ignore[dict-item]
+    "SPACE_TO_DEPTH": _blocks,  # type: ignore[dict-item]
+    "SPACE_TO_DEPTH1": _blocks,  # type: ignore[dict-item]
     "DEPTH_TO_SPACE": _blocks,  # type: ignore[dict-item]
     "DEPTH_TO_SPACE1": _blocks,  # type: ignore[dict-item]
     "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]

@@ -101,6 +101,8 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
     # issue 31, the depth-space family
     "DEPTH_TO_SPACE": (INPUT, OUTPUT, BLOCK),
     "DEPTH_TO_SPACE1": (INPUT, OUTPUT, BLOCK, ORDER),
+    "SPACE_TO_DEPTH": (INPUT, OUTPUT, BLOCK),
+    "SPACE_TO_DEPTH1": (INPUT, OUTPUT, BLOCK, ORDER),
     "SLICE_GRAD": (
         Member("InputGradientTensor", "input", "tensor"),
         Member("OutputGradientTensor", "output", "tensor"),

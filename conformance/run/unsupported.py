@@ -115,6 +115,12 @@ REASONS: tuple[UnsupportedReason, ...] = (
         "DML_{detail} has no ONNX form (ONNX has no such operator): {backend} cannot run it",
         "the directml backend runs them",
     ),
+    UnsupportedReason(  # SPACE_TO_DEPTH1's COLUMN_ROW_DEPTH: ONNX SpaceToDepth has no mode
+        "no-one-node-form-{detail}",
+        _p(r"(?P<detail>[A-Z_0-9]+) with [\w ]+ has no one-node ONNX form"),
+        "DML_{detail} in a form no one ONNX node has (it takes a composition): {backend} cannot run it",
+        "the directml backend runs them",
+    ),
 )
 OTHER = UnsupportedReason("other", _p(""), "other reasons (the report lists each case's)", "")
 

@@ -35,6 +35,8 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "ELEMENT_WISE_IDENTITY": ("IDENT.",),
     "TILE": ("TILE.",),
     # issue 31, the depth-space family
+    "SPACE_TO_DEPTH": ("S2D.",),
+    "SPACE_TO_DEPTH1": ("S2D1.",),
     "DEPTH_TO_SPACE": ("D2S.",),
     "DEPTH_TO_SPACE1": ("D2S1.",),
     "SLICE_GRAD": ("SGRAD.",),
@@ -47,6 +49,8 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "quick_cases": ("cases", "list"),
     "join_cases": ("cases", "list", "-k", "JOIN"),
     "tile_cases": ("cases", "list", "-k", "TILE"),
+    "space_to_depth_cases": ("cases", "list", "--operators", "SPACE_TO_DEPTH"),
+    "space_to_depth1_cases": ("cases", "list", "--operators", "SPACE_TO_DEPTH1"),
     "depth_to_space_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE"),
     "depth_to_space1_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE1"),
     "slice_grad_cases": ("cases", "list", "--operators", "SLICE_GRAD"),

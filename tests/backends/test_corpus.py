@@ -49,8 +49,14 @@ def test_worked_examples_reach_expected_outcomes():
     for (case_id, name), outcome in outcomes.items():
         if case_id in ("PADDING-example-4", "PADDING1-example-4"):
             assert "no symmetric mode" in outcome
-        elif case_id.startswith("DEPTH_TO_SPACE") and name == "onnxruntime-cpu":  # UINT32: ORT CPU has no kernel
-            assert outcome == "ok" or "Could not find an implementation for DepthToSpace(13)" in outcome
+        elif case_id == "SPACE_TO_DEPTH1-example-2":  # COLUMN_ROW_DEPTH: ONNX SpaceToDepth has no such mode
+            assert "COLUMN_ROW_DEPTH has no one-node ONNX form" in outcome
+        elif (
+            case_id.startswith(("DEPTH_TO_SPACE", "SPACE_TO_DEPTH")) and name == "onnxruntime-cpu"
+        ):  # UINT32: no kernel
+            assert outcome == "ok" or re.search(
+                r"Could not find an implementation for (DepthToSpace|SpaceToDepth)\(13\)", outcome
+            )
         elif case_id.startswith("SLICE_GRAD-"):
             assert "SLICE_GRAD has no ONNX form" in outcome  # no Slice gradient in ONNX
         elif case_id in ("PADDING-example-3", "PADDING1-example-3") and name == "onnxruntime-cpu":

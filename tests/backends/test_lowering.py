@@ -212,3 +212,20 @@ def test_ort_cpu_tile_copies_float16_signalling_nans_bit_exact():
     result = OnnxRuntimeCpuBackend().run(desc, [x], FL)
     assert any("went through float32" in n for n in result.notes)
     assert compare_outputs(oracle.compute(desc, [x]), result.outputs).equal, result.outputs[0].view(np.uint16)
+
+
+def test_space_to_depth_lowers_to_onnx_space_to_depth_and_its_crd_order_is_inexpressible():
+    """DML_SPACE_TO_DEPTH and SPACE_TO_DEPTH1's DEPTH_COLUMN_ROW -> SpaceToDepth (DCR, ONNX's only layout), bit-exact
+    against the layout read by hand on every ONNX backend; COLUMN_ROW_DEPTH has no one-node form."""
+    x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    # depth channel (i * 2 + j) holds the elements at (2y + i, 2x + j)
+    expected = np.stack([x[0, 0, i::2, j::2] for i in (0, 1) for j in (0, 1)])[None]
+    sides = (t(1, 1, 4, 4), t(1, 4, 2, 2))
+    for desc in (oracle.SpaceToDepthDesc(*sides, 2), oracle.SpaceToDepth1Desc(*sides, 2, "DEPTH_COLUMN_ROW")):
+        lowering = lower(desc)
+        assert (lowering.onnx_operator, lowering.dml_operator) == ("SpaceToDepth", "SPACE_TO_DEPTH1")
+        assert lowering.attributes == {"blocksize": 2}
+        for name in BACKENDS:
+            assert BACKENDS[name].run(desc, [x], FL).outputs[0].tobytes() == expected.tobytes(), name
+    with pytest.raises(Inexpressible, match="COLUMN_ROW_DEPTH has no one-node ONNX form"):
+        lower(oracle.SpaceToDepth1Desc(*sides, 2, "COLUMN_ROW_DEPTH"))

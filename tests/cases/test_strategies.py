@@ -131,6 +131,7 @@ CORNERS["TILE"] = ["TILE of repeats 1 (a copy)", "TILE of a size-1 axis (a broad
 # issue 31, the depth-space family (conformance/cases/generation/blocks.py); rank 4 only: no 8-D
 CORNERS["DEPTH_TO_SPACE"] = ["size-1 dimension", "BlockSize 1 (a copy)", "BlockSize 3 or more", "batch of several"]
 CORNERS["DEPTH_TO_SPACE1"] = [*CORNERS["DEPTH_TO_SPACE"], "order COLUMN_ROW_DEPTH"]
+CORNERS["SPACE_TO_DEPTH"], CORNERS["SPACE_TO_DEPTH1"] = CORNERS["DEPTH_TO_SPACE"], CORNERS["DEPTH_TO_SPACE1"]
 CORNERS["SLICE_GRAD"] = [
     "size-1 dimension",
     "zeros between the written elements (|stride| > 1)",

@@ -77,6 +77,7 @@ def test_every_operator_struct_is_set_member_by_member_as_directml_h_declares_it
         "JOIN-example-1",
         "ELEMENT_WISE_IDENTITY-float16-bits",
         "ELEMENT_WISE_IDENTITY-scale-bias-float32",
+        "SPACE_TO_DEPTH1-example-2",  # BlockSize and Order (a DML_DEPTH_SPACE_ORDER member)
     ],
 )
 def test_every_field_of_the_runners_request_reaches_one_member(case_id):

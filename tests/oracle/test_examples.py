@@ -38,6 +38,9 @@ EXPECTED_IDS = {
     "JOIN-example-4",
     "TILE-example-1",
     # issue 31, the depth-space family
+    "SPACE_TO_DEPTH-example-1",
+    "SPACE_TO_DEPTH1-example-1",
+    "SPACE_TO_DEPTH1-example-2",
     "DEPTH_TO_SPACE-example-1",
     "DEPTH_TO_SPACE1-example-1",
     "DEPTH_TO_SPACE1-example-2",
@@ -48,7 +51,7 @@ EXPECTED_IDS = {
 OLDEST_LEVEL = {"SLICE": "1.0", "SLICE1": "2.1", "PADDING": "1.0", "SPLIT": "1.0", "PADDING1": "5.0", "JOIN": "1.0"}
 OLDEST_LEVEL["TILE"] = "1.0"
 # The depth-space pages' examples are UINT32: DML_FEATURE_LEVEL_2_1 (DEPTH_TO_SPACE's 1.0 row has FLOAT32/16 only).
-OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1"}
+OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1", "SPACE_TO_DEPTH": "2.1", "SPACE_TO_DEPTH1": "2.1"}
 OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 
 
@@ -86,6 +89,9 @@ def test_example_metadata(case: Case) -> None:
         assert "E-PAD1-1" in case.tags
     if case.operator == "TILE":
         assert {"E-TILE-1", "E-TILE-2"} <= set(case.tags)
+    if case.operator in ("SPACE_TO_DEPTH", "SPACE_TO_DEPTH1"):
+        assert "E-S2D-1" in case.tags  # sized as the examples, not as the printed formula
+        assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.operator in ("PADDING1", "JOIN", "TILE", "DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SLICE_GRAD"):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):

@@ -283,7 +283,8 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.padding1_desc(T(shape, data_type), "CONSTANT", (1,) * rank, (0,) * rank)
     if operator in DEPTH_SPACE:  # issue 31: BlockSize 2 at rank 4; any other rank is refused by the table first
         depth, space = ((1, 4, 2, 2), (1, 1, 4, 4)) if rank == 4 else (shape, shape)
-        return oracle.DESCRIPTOR_TYPES[operator](T(depth, data_type), T(space, data_type), 2)
+        sides = (space, depth) if operator.startswith("SPACE_TO_DEPTH") else (depth, space)
+        return oracle.DESCRIPTOR_TYPES[operator](*(T(s, data_type) for s in sides), 2)
     if operator == "SLICE_GRAD":  # SLICE1's above, read backwards
         return oracle.SliceGradDesc(
             T((1,) * rank, data_type), T(shape, data_type), (0,) * rank, (2,) * rank, (-2,) * rank
@@ -309,11 +310,13 @@ DIMENSION_CLAUSE = {
     "ELEMENT_WISE_IDENTITY": "IDENT.5",
     "TILE": "TILE.6",
     # issue 31, the depth-space family
+    "SPACE_TO_DEPTH": "S2D.6",
+    "SPACE_TO_DEPTH1": "S2D1.7",
     "DEPTH_TO_SPACE": "D2S.6",
     "DEPTH_TO_SPACE1": "D2S1.7",
     "SLICE_GRAD": "SGRAD.8",
 }
-DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1")
+DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
 
 

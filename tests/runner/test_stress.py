@@ -67,6 +67,9 @@ STABLE_IDS = [
     "DEPTH_TO_SPACE1-stress-axis-past-65535",
     "SLICE_GRAD-stress-axis-past-65535",
     "SLICE_GRAD-stress-8d-negative-strides",
+    "SPACE_TO_DEPTH-stress-block-257",
+    "SPACE_TO_DEPTH1-stress-axis-past-65535",
+    "SPACE_TO_DEPTH1-stress-256MiB",
 ]
 SMALL = 32 << 20  # bytes: the cases the tests may build
 

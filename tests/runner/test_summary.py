@@ -101,6 +101,10 @@ def _record(reason: str, category: Category = Category.UNSUPPORTED) -> Record:
         ("over the memory budget: needs 9 GiB (...)", "memory"),
         ("something nobody wrote down", "other"),
         ("onnxruntime-cpu: SLICE_GRAD has no ONNX form: ONNX defines no Slice gradient", "no-onnx-form-SLICE_GRAD"),
+        (
+            "onnx-reference: SPACE_TO_DEPTH1 with Order COLUMN_ROW_DEPTH has no one-node ONNX form: ONNX SpaceToDepth",
+            "no-one-node-form-SPACE_TO_DEPTH1",
+        ),
     ],
 )
 def test_a_reason_falls_under_a_stable_key(reason, key):

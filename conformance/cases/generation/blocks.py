@@ -21,7 +21,7 @@ from oracle.tables import UINT_MAX
 from .common import CaseSpec, Chooser, Config, Family, budget, replaced_tensor, set_at, with_descriptor
 
 # The family's descriptors (what the mutations below take and give back).
-Blocks = oracle.DepthToSpaceDesc | oracle.DepthToSpace1Desc
+Blocks = oracle.DepthToSpaceDesc | oracle.DepthToSpace1Desc | oracle.SpaceToDepthDesc | oracle.SpaceToDepth1Desc
 
 
 def _of(base: CaseSpec) -> Blocks:
@@ -79,10 +79,13 @@ def common_2() -> Family:
     return Family("zero size", "COMMON.2", _common_2)
 
 
-def _block_size(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    d = _of(base)
-    b = ch.choice((0, UINT_MAX + 1))
-    return with_descriptor(base, dataclasses.replace(d, block_size=b), tags=("U-D2S-1",) if b == 0 else ())
+def _block_size(tag: str):
+    def mutate(ch: Chooser, base: CaseSpec) -> CaseSpec:
+        d = _of(base)
+        b = ch.choice((0, UINT_MAX + 1))
+        return with_descriptor(base, dataclasses.replace(d, block_size=b), tags=(tag,) if b == 0 else ())
+
+    return mutate
 
 
 def _output_sizes(ch: Chooser, base: CaseSpec) -> CaseSpec:
@@ -115,16 +118,15 @@ def _not_a_multiple(axis: int, tag: str):
     return mutate
 
 
-def families(sizes_clause: str, block_clause: str, block_axes: tuple[int, ...]) -> list[Family]:
-    """BlockSize 0 or past UINT, output sizes off the formula, and each blocked axis not a multiple."""
+def families(sizes_clause: str, block_clause: str, block_axes: tuple[int, ...], tag: str = "U-D2S-1") -> list[Family]:
+    """BlockSize 0 or past UINT, output sizes off the formula, and each blocked axis not a multiple; `tag` is
+    the erratum that makes BlockSize 0 and a partial block invalid (U-D2S-1, U-S2D-1)."""
     out = [
-        Family("BlockSize 0 or past UINT", block_clause, _block_size),
+        Family("BlockSize 0 or past UINT", block_clause, _block_size(tag)),
         Family("output sizes not the formula's", sizes_clause, _output_sizes),
     ]
     for axis in block_axes:
-        out.append(
-            Family(f"input size {axis} not a multiple of the blocks", sizes_clause, _not_a_multiple(axis, "U-D2S-1"))
-        )
+        out.append(Family(f"input size {axis} not a multiple of the blocks", sizes_clause, _not_a_multiple(axis, tag)))
     return out
 
 

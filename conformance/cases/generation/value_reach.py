@@ -181,7 +181,7 @@ TILE_ROWS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {  # name -> (in
     "copy": ((3, 2), (1, 1)),
 }
 
-# --- DEPTH_TO_SPACE(1): the blocks -----------------------------------------------------------------
+# --- DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1): the blocks -----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -295,8 +295,10 @@ def _tile_cases(operator: str, dt: DataType) -> list[Built]:
 
 
 def _block_cases(operator: str, dt: DataType) -> list[Built]:
-    """Each BLOCK_ROWS row, in every order the struct takes (the plain operators' is DEPTH_COLUMN_ROW)."""
+    """Each BLOCK_ROWS row, in every order the struct takes (the plain operators' is DEPTH_COLUMN_ROW); the
+    space side is SPACE_TO_DEPTH(1)'s input, DEPTH_TO_SPACE(1)'s output."""
     desc_type = oracle.DESCRIPTOR_TYPES[operator]
+    reads_space = operator.startswith("SPACE_TO_DEPTH")
     has_order: bool = getattr(desc_type, "HAS_ORDER", False)
     orders = list(oracle.DepthSpaceOrder) if has_order else [oracle.DepthSpaceOrder.DEPTH_COLUMN_ROW]
     out: list[tuple[str, CaseSpec | None]] = []
@@ -306,7 +308,7 @@ def _block_cases(operator: str, dt: DataType) -> list[Built]:
         depth, space = TensorDesc(dt, (n, c * b * b, h, w)), TensorDesc(dt, (n, c, h * b, w * b))
         for order in orders:
             extra = (order,) if has_order else ()
-            desc = desc_type(depth, space, b, *extra)
+            desc = desc_type(*((space, depth) if reads_space else (depth, space)), b, *extra)
             suffix = f"-{order.value.lower().replace('_', '-')}" if has_order else ""
             out.append((f"{operator}-reach-{name}{suffix}-{dt.value}", _spec(operator, desc, 4)))
     return [(n, s) for n, s in out if s is not None]
@@ -331,6 +333,8 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "JOIN": _pieces_cases,
     "ELEMENT_WISE_IDENTITY": _identity_cases,
     "TILE": _tile_cases,
+    "SPACE_TO_DEPTH": _block_cases,
+    "SPACE_TO_DEPTH1": _block_cases,
     "DEPTH_TO_SPACE": _block_cases,
     "DEPTH_TO_SPACE1": _block_cases,
     "SLICE_GRAD": _slice_grad_cases,

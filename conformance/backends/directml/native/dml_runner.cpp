@@ -115,6 +115,8 @@ struct OperatorDesc {
     // issue 31, the depth-space family
     DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space{};
     DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
+    DML_SPACE_TO_DEPTH_OPERATOR_DESC space_to_depth{};
+    DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
     DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
     DML_OPERATOR_DESC op{};
 
@@ -205,6 +207,14 @@ struct OperatorDesc {
             UINT block = static_cast<UINT>(f.at("block_size").integer("block_size"));
             depth_to_space1 = {&input_descs.at(0), &output_descs.at(0), block, depth_space_order(f.at("order"))};
             op = {DML_OPERATOR_DEPTH_TO_SPACE1, &depth_to_space1};
+        } else if (name == "SPACE_TO_DEPTH") {
+            UINT block = static_cast<UINT>(f.at("block_size").integer("block_size"));
+            space_to_depth = {&input_descs.at(0), &output_descs.at(0), block};
+            op = {DML_OPERATOR_SPACE_TO_DEPTH, &space_to_depth};
+        } else if (name == "SPACE_TO_DEPTH1") {
+            UINT block = static_cast<UINT>(f.at("block_size").integer("block_size"));
+            space_to_depth1 = {&input_descs.at(0), &output_descs.at(0), block, depth_space_order(f.at("order"))};
+            op = {DML_OPERATOR_SPACE_TO_DEPTH1, &space_to_depth1};
         } else if (name == "SLICE_GRAD") {
             // InputGradientTensor, OutputGradientTensor; InputWindowStrides is INT in DirectML.h (E-SGRAD-1).
             a = uints(f.at("window_offsets"), "window_offsets");
