@@ -282,6 +282,27 @@ def dml_slice_grad_merged_axes(desc: Descriptor, inputs: Sequence[np.ndarray]) -
     return [y.reshape(desc.output_tensor.sizes)]
 
 
+def dml_reverse_subsequences_lengths(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """DML_REVERSE_SUBSEQUENCES as DirectML 1.15.4 computes it: each length read as its low 32 bits (a UINT64
+    length's high word ignored: 2^32 + 1 is 1, 2^63 is 0) and not clamped to the axis (REVSEQ.3): element k < L
+    reads L - 1 - k clamped to the last element, so past the axis the subsequence repeats its last element and
+    the rest is reversed shifted.  None for any other operator's descriptor."""
+    if not isinstance(desc, oracle.ReverseSubsequencesDesc):
+        return None
+    x, lengths = inputs
+    a, n = desc.axis, desc.input_tensor.sizes[desc.axis]
+    low = (np.asarray(lengths, dtype=np.uint64) & np.uint64(UINT32_MASK)).astype(np.int64)
+    shape = [1] * desc.input_tensor.dimension_count
+    shape[a] = n
+    k = np.arange(n, dtype=np.int64).reshape(shape)
+    index = np.broadcast_to(np.where(k < low, np.minimum(low - 1 - k, n - 1), k), desc.input_tensor.sizes)
+    data_type = desc.input_tensor.data_type
+    bits = np.take_along_axis(np.asarray(x, dtype=data_type.numpy).view(data_type.bits), index, axis=a)
+    return [np.ascontiguousarray(bits).view(data_type.numpy)]
+
+
+UINT32_MASK = 2**32 - 1
+
 DEVIATIONS: dict[str, Deviation] = {
     d.name: d
     for d in (
@@ -339,6 +360,14 @@ DEVIATIONS: dict[str, Deviation] = {
             "DML_SLICE_GRAD merges an axis whose window is the whole axis with stride 1 into its outer neighbour "
             "without checking that InputGradient covers the whole window there (SGRAD.4), as DML_SLICE1 does",
             dml_slice_grad_merged_axes,
+        ),
+        Deviation(
+            "dml-reverse-subsequences-lengths",
+            ("REVERSE_SUBSEQUENCES",),
+            "DML_REVERSE_SUBSEQUENCES reads each sequence length as its low 32 bits (UINT64 lengths of 2^32 and more "
+            "wrap) and does not clamp a length past the axis (REVSEQ.3): element k < L reads L - 1 - k clamped to "
+            "the axis' last element",
+            dml_reverse_subsequences_lengths,
         ),
         Deviation(
             "dml-slice-grad-unchecked-window",
