@@ -22,6 +22,7 @@ from oracle import DEFAULT_FEATURE_LEVEL as FL
 PADS = ("PADDING", "PADDING1")  # both lower to Pad
 D2S = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1")  # both lower to DepthToSpace
 
+
 def _has_onnx_form(case) -> bool:
     try:
         lower(case.descriptor)
