@@ -61,6 +61,9 @@ STABLE_IDS = [
     "TILE-stress-axis-past-65535",
     "TILE-stress-8d",
     "TILE-stress-256MiB-from-4KiB",
+    "REVERSE_SUBSEQUENCES-stress-axis-past-65535",
+    "REVERSE_SUBSEQUENCES-stress-8d",
+    "REVERSE_SUBSEQUENCES-stress-64MiB-uint64-lengths",
 ]
 SMALL = 32 << 20  # bytes: the cases the tests may build
 
