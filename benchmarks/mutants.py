@@ -764,6 +764,33 @@ class Float32SliceGradGapsNotZeroed(OneClass):
         return ys
 
 
+# --- issue 31, DML_REVERSE_SUBSEQUENCES ---------------------------------------------------------------------
+
+
+class Uint16ReverseSubsequencesAxis0WholeAxis(OneClass):
+    """DML_REVERSE_SUBSEQUENCES in UINT16 along axis 0: the lengths ignored, every subsequence reversed whole (a
+    UINT16 reversal miscompiled, as reported against DirectML's copy shaders)."""
+
+    operator, data_type, value_class = "REVERSE_SUBSEQUENCES", "UINT16", "axis first"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.axis != 0 or descriptor.input_tensor.dimension_count < 2:
+            return None
+        return [np.ascontiguousarray(np.flip(np.asarray(inputs[0]), axis=0))]
+
+
+class Int32ReverseSubsequencesUint64LengthsLowWord(OneClass):
+    """DML_REVERSE_SUBSEQUENCES in INT32 with UINT64 lengths: each length read as its low 32 bits (2^32 + 1 is 1)."""
+
+    operator, data_type, value_class = "REVERSE_SUBSEQUENCES", "INT32", "lengths UINT64"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.sequence_lengths_tensor.data_type.value != "UINT64":
+            return None
+        low = (np.asarray(inputs[1], dtype=np.uint64) & np.uint64(2**32 - 1)).astype(np.uint64)
+        return Correct.outputs(self, descriptor, [inputs[0], low], max(FeatureLevel))
+
+
 # Each acts on one class of one operator in one type: the quick profile must catch each (test_seeded_bugs.py).
 ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float16PaddingNegativeZeroPositive,
@@ -794,6 +821,8 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Uint32SpaceToDepthFirstBatchOnly,
     Int8SliceGradNegativeStrideForward,
     Float32SliceGradGapsNotZeroed,
+    Uint16ReverseSubsequencesAxis0WholeAxis,
+    Int32ReverseSubsequencesUint64LengthsLowWord,
 ]
 
 

@@ -18,6 +18,7 @@ from .api import (
     padding1,
     padding1_desc,
     padding_desc,
+    reverse_subsequences_desc,
     slice,
     slice1,
     slice1_desc,
@@ -40,6 +41,7 @@ from .op_element_wise_identity import IdentityDesc, ScaleBias
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
+from .op_reverse_subsequences import ReverseSubsequencesDesc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_slice_grad import SliceGradDesc
@@ -90,6 +92,7 @@ __all__ = [
     "PaddingDesc",
     "PaddingMode",
     "PaddingValueConversion",
+    "ReverseSubsequencesDesc",
     "ScaleBias",
     "Slice1Desc",
     "SliceDesc",
@@ -118,6 +121,7 @@ __all__ = [
     "padding1_desc",
     "padding_desc",
     "release_buffers",
+    "reverse_subsequences_desc",
     "slice",
     "slice1",
     "slice1_desc",

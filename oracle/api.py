@@ -21,6 +21,7 @@ from .op_element_wise_identity import IdentityDesc
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
+from .op_reverse_subsequences import ReverseSubsequencesDesc, lengths_sizes
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_slice_grad import SliceGradDesc
@@ -49,6 +50,7 @@ Descriptor = (
     | DepthToSpaceDesc
     | DepthToSpace1Desc
     | SliceGradDesc
+    | ReverseSubsequencesDesc
 )
 
 
@@ -87,7 +89,7 @@ def compute(
 
 
 def _check_inputs(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    tensors = desc.input_tensors  # one for every operator but JOIN
+    tensors = desc.input_tensors  # one for every operator but JOIN and REVERSE_SUBSEQUENCES (its lengths)
     if len(inputs) != len(tensors):
         raise ValueError(f"{desc.operator} takes {len(tensors)} input tensor(s), got {len(inputs)}")
     if len(tensors) == 1:
@@ -189,6 +191,16 @@ def tile_desc(input_tensor: TensorDesc, repeats) -> TileDesc:
     reps = as_ints(repeats, "repeats")
     out = TensorDesc(input_tensor.data_type, tuple(n * r for n, r in zip(input_tensor.sizes, reps)))
     return TileDesc(input_tensor, out, reps)
+
+
+def reverse_subsequences_desc(
+    input_tensor: TensorDesc, axis, lengths_data_type: DataType | str = DataType.UINT32
+) -> ReverseSubsequencesDesc:
+    """DML_REVERSE_SUBSEQUENCES' descriptor: the lengths have the input's sizes with Axis 1 (REVSEQ.2), the
+    output the input's (REVSEQ.5)."""
+    axis = as_ints((axis,), "axis")[0]
+    lengths = TensorDesc(DataType.parse(lengths_data_type), lengths_sizes(input_tensor.sizes, axis))
+    return ReverseSubsequencesDesc(input_tensor, lengths, TensorDesc(input_tensor.data_type, input_tensor.sizes), axis)
 
 
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:

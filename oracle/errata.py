@@ -333,5 +333,26 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_tile.source",
             False,
         ),
+        # DML_REVERSE_SUBSEQUENCES (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-REVSEQ-1",
+            "erratum",
+            ("REVSEQ.2",),
+            "The page's examples label the lengths tensor 'SequenceTensor'; the struct's field is "
+            "SequenceLengthsTensor.",
+            "It is SequenceLengthsTensor (its sizes are REVSEQ.2's for Axis); typed in as the struct's second input.",
+            "cases/examples/REVERSE_SUBSEQUENCES-example-1.json, cases/examples/REVERSE_SUBSEQUENCES-example-2.json",
+            False,
+        ),
+        Erratum(
+            "E-REVSEQ-2",
+            "erratum",
+            ("REVSEQ.1",),
+            "The page does not say where along Axis a subsequence starts, nor which elements 'the elements within "
+            "the length' are.",
+            "The first L along Axis (index 0 to L - 1), as both examples print: judged.",
+            "oracle.op_reverse_subsequences.source",
+            False,
+        ),
     )
 }

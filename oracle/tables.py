@@ -320,6 +320,15 @@ CLAUSES: dict[str, str] = {
     "TILE.4": "Repeats (UINT): copies per dimension, each larger than 0",
     "TILE.5": "InputTensor and OutputTensor have the same DataType and DimensionCount",
     "TILE.6": "Introduced in FL 1.0; 4 dims FLOAT32/16 (1.0), 8 types (2.1), 1-8 dims (3.1), 64-bit integers (4.1)",
+    # DML_REVERSE_SUBSEQUENCES (docs/spec/beyond-seeds.md)
+    "REVSEQ.1": "Along Axis, each subsequence's first L elements reversed (L its SequenceLengths value); the rest copied",
+    "REVSEQ.2": "SequenceLengthsTensor has the input's DimensionCount and Sizes, but 1 along Axis",
+    "REVSEQ.3": "A length past the axis' size behaves as if clamped to it",
+    "REVSEQ.4": "Lengths of 0 and 1 leave their subsequence unchanged",
+    "REVSEQ.5": "OutputTensor has InputTensor's Sizes and DataType",
+    "REVSEQ.6": "Axis (UINT) is less than InputTensor's DimensionCount",
+    "REVSEQ.7": "Introduced in FL 2.1; 4 dims (2.1), 4-5 (3.0), 1-8 (4.0), all eleven data types (5.0)",
+    "REVSEQ.8": "SequenceLengthsTensor is UINT32 (2.1), UINT64 or UINT32 (5.0)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -335,6 +344,7 @@ BEYOND_SEEDS_PREFIXES = (
     "SGRAD.",
     "S2D.",
     "S2D1.",
+    "REVSEQ.",
 )
 
 

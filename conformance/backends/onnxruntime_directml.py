@@ -440,7 +440,7 @@ class _Item:
     @property
     def bindings(self) -> int:
         """The tensors the provider binds for this case's node: its data inputs and its outputs."""
-        return self.lowering.input_count + self.lowering.output_count
+        return self.lowering.input_count + len(self.lowering.side_inputs) + self.lowering.output_count
 
 
 class OnnxRuntimeDirectMLBackend(Backend):

@@ -79,6 +79,13 @@ def make_input(case: StressCase, j: int = 0) -> np.ndarray:
     count = math.prod(tensor.sizes)
     digest = hashlib.sha256(f"{case.id}/{case.seed}{f'/{j}' if j else ''}".encode()).digest()
     block = np.random.default_rng(int.from_bytes(digest[:8], "little")).integers(0, 2**16, PERIOD, dtype=np.uint64)
+    # REVERSE_SUBSEQUENCES' lengths: 0 to the axis' size.  Not past it: the stress profile tests sizes, and a stress
+    # case keeps digests, not the outputs a known issue's model is checked against (DirectML's clamp: the reach set).
+    if isinstance(case.descriptor, oracle.ReverseSubsequencesDesc) and j == 1:
+        size = case.descriptor.input_tensor.sizes[case.descriptor.axis]
+        index = np.arange(count, dtype=np.uint64)
+        lengths = (block[index % np.uint64(PERIOD)] * np.uint64(7919) + index) % np.uint64(size + 1)
+        return lengths.astype(dtype).reshape(tensor.sizes)
     out = np.empty(count, dtype=dtype)
     wrap = 1 << (8 * dtype.itemsize)
     base = None if tensor.data_type.is_float else block.astype(bits)  # the low bits: the same as wrapping
@@ -174,6 +181,13 @@ def _cutter(desc: Descriptor, xs: list[np.ndarray]) -> Cut | None:
             ),
             [x[a:b]],
         )
+    if isinstance(desc, oracle.ReverseSubsequencesDesc) and desc.axis != 0:  # the lengths' rows go with the data's
+        return lambda a, b: (
+            oracle.reverse_subsequences_desc(
+                _rows(desc.input_tensor, b - a), desc.axis, desc.sequence_lengths_tensor.data_type
+            ),
+            [x[a:b], xs[1][a:b]],
+        )
     if isinstance(desc, JoinDesc) and desc.axis != 0:
         return lambda a, b: (
             replace(
@@ -220,6 +234,8 @@ def _identity(dt: str, sizes) -> oracle.IdentityDesc:
 
 def _slice_grad(dt: str, sizes, out, offsets, windows, strides) -> oracle.SliceGradDesc:
     return oracle.SliceGradDesc(TensorDesc.of(dt, sizes), TensorDesc.of(dt, out), offsets, windows, strides)
+
+
 CRD = oracle.DepthSpaceOrder.COLUMN_ROW_DEPTH
 
 
@@ -284,6 +300,11 @@ def _cases() -> list[StressCase]:
         c("SPACE_TO_DEPTH-stress-block-257", _s2d("UINT16", [1, 1, 257, 257], 257), "one 257 x 257 block: 66,049 output channels", ("S2D.1", "S2D.3")),
         c("SPACE_TO_DEPTH1-stress-axis-past-65535", _s2d("UINT8", [1, 2, 2, 140002], 2, CRD), "output width 70,001", ("S2D1.1", "S2D1.4")),
         c("SPACE_TO_DEPTH1-stress-256MiB", _s2d("FLOAT32", [4, 16, 1024, 1024], 4, CRD), "a 256 MiB space into 256 channels per batch", ("S2D1.1", "S2D1.4")),
+        # DML_REVERSE_SUBSEQUENCES (beyond the seed pages): an axis past 65,535, 8-D, 64 MiB in 4,096 subsequences;
+        # lengths from 0 to the axis' size (make_input).
+        c("REVERSE_SUBSEQUENCES-stress-axis-past-65535", oracle.reverse_subsequences_desc(TensorDesc.of("UINT16", [3, 70001]), 1), "three subsequences of 70,001", ("REVSEQ.1", "REVSEQ.3")),
+        c("REVERSE_SUBSEQUENCES-stress-8d", oracle.reverse_subsequences_desc(TensorDesc.of("INT8", [2, 3, 2, 3, 2, 3, 2, 5]), 4), "8-D along axis 4", ("REVSEQ.1",)),
+        c("REVERSE_SUBSEQUENCES-stress-64MiB-uint64-lengths", oracle.reverse_subsequences_desc(TensorDesc.of("FLOAT64", [4096, 2048]), 1, "UINT64"), "64 MiB in 4,096 subsequences of 2,048, UINT64 lengths (FLOAT64 data: 5.0, where UINT64 lengths are)", ("REVSEQ.1", "REVSEQ.8")),
     ]  # fmt: skip
 
 

@@ -164,6 +164,11 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
     "SPACE_TO_DEPTH1": _geometry_classes(*BLOCK_CLASSES, *ORDER_CLASSES),
     "DEPTH_TO_SPACE": _geometry_classes(*BLOCK_CLASSES),
     "DEPTH_TO_SPACE1": _geometry_classes(*BLOCK_CLASSES, *ORDER_CLASSES),
+    # REVERSE_SUBSEQUENCES: where Axis lies and the lengths' type (their values, 0 to past the type's end, are
+    # the reach rows' own: value_reach.REVERSE_ROWS; a class is read from the descriptor alone).
+    "REVERSE_SUBSEQUENCES": _geometry_classes(
+        "axis first", "axis middle", "axis last", "lengths UINT32", "lengths UINT64"
+    ),
     "SLICE_GRAD": _geometry_classes(  # SLICE1's window, on OutputGradientTensor; InputGradient is SLICE1's output
         "stride 1",
         "stride > 1",
@@ -393,6 +398,13 @@ def _blocks(
     return found
 
 
+def _reverse(desc: oracle.ReverseSubsequencesDesc) -> set[str]:
+    n = desc.input_tensor.dimension_count
+    found = {f"lengths {desc.sequence_lengths_tensor.data_type.value}"}
+    found.add("axis last" if desc.axis == n - 1 else "axis first" if desc.axis == 0 else "axis middle")
+    return found
+
+
 def _slice_grad(desc: oracle.SliceGradDesc) -> set[str]:
     """SLICE1's classes read on SLICE_GRAD: the window against OutputGradient, InputGradient as SLICE1's output."""
     as_slice1 = oracle.Slice1Desc(
@@ -418,6 +430,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "SPACE_TO_DEPTH1": _blocks,  # type: ignore[dict-item]
     "DEPTH_TO_SPACE": _blocks,  # type: ignore[dict-item]
     "DEPTH_TO_SPACE1": _blocks,  # type: ignore[dict-item]
+    "REVERSE_SUBSEQUENCES": _reverse,  # type: ignore[dict-item]
     "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
 }
 

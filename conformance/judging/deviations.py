@@ -41,8 +41,9 @@ class Deviation:
     summary: str
     # The outputs the deviating implementation produces, or None where the model does not apply.
     predict: Callable[[Descriptor, Sequence[np.ndarray]], list[np.ndarray] | None]
-    # Per output, the elements the implementation leaves unwritten (any value), or None: none.
-    free: Callable[[Descriptor], list[np.ndarray]] | None = None
+    # Per output, the elements the implementation leaves unwritten or reads from outside its input (any value), or
+    # None: none.  Given the inputs too: where REVERSE_SUBSEQUENCES reads depends on its lengths' values.
+    free: Callable[[Descriptor, Sequence[np.ndarray]], list[np.ndarray]] | None = None
     # The implementation's FLOAT16 path goes through float32, so a NaN may come back with other payload bits.
     float16_nan_payloads: bool = False
     # A validation deviation: whether the implementation accepts this invalid descriptor (None: not one).
@@ -109,7 +110,7 @@ def ort_reflect_within_one_reflection(desc: Descriptor, inputs: Sequence[np.ndar
     return oracle.REGISTRY[desc.operator].compute(desc, [np.asarray(inputs[0])])
 
 
-def ort_reflect_unwritten(desc: Descriptor) -> list[np.ndarray]:
+def ort_reflect_unwritten(desc: Descriptor, inputs: Sequence[np.ndarray] = ()) -> list[np.ndarray]:
     """The output elements one reflection does not reach: on some axis, further than size - 1 from the edge."""
     assert isinstance(desc, PADS)
     reach = np.ones(desc.output_tensor.sizes, dtype=bool)
@@ -282,6 +283,40 @@ def dml_slice_grad_merged_axes(desc: Descriptor, inputs: Sequence[np.ndarray]) -
     return [y.reshape(desc.output_tensor.sizes)]
 
 
+def _reverse_sources(desc: oracle.ReverseSubsequencesDesc, lengths: np.ndarray) -> np.ndarray:
+    """Where DirectML reads each element along Axis: L - 1 - k for k < L, with L a length's low 32 bits unclamped."""
+    a, n = desc.axis, desc.input_tensor.sizes[desc.axis]
+    low = (np.asarray(lengths, dtype=np.uint64) & np.uint64(UINT32_MASK)).astype(np.int64)
+    shape = [1] * desc.input_tensor.dimension_count
+    shape[a] = n
+    k = np.arange(n, dtype=np.int64).reshape(shape)
+    return np.broadcast_to(np.where(k < low, low - 1 - k, k), desc.input_tensor.sizes)
+
+
+def dml_reverse_subsequences_lengths(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """DML_REVERSE_SUBSEQUENCES as DirectML 1.15.4 computes it: each length read as its low 32 bits (a UINT64
+    length's high word ignored: 2^32 + 1 is 1, 2^63 is 0) and not clamped to the axis (REVSEQ.3): element k < L
+    reads L - 1 - k clamped to the last element, so past the axis the subsequence repeats its last element and
+    the rest is reversed shifted.  None for any other operator's descriptor."""
+    if not isinstance(desc, oracle.ReverseSubsequencesDesc):
+        return None
+    x, lengths = inputs
+    n = desc.input_tensor.sizes[desc.axis]
+    index = np.minimum(_reverse_sources(desc, lengths), n - 1)
+    data_type = desc.input_tensor.data_type
+    bits = np.take_along_axis(np.asarray(x, dtype=data_type.numpy).view(data_type.bits), index, axis=desc.axis)
+    return [np.ascontiguousarray(bits).view(data_type.numpy)]
+
+
+def dml_reverse_subsequences_outside(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """DirectML 1.12.0's DML_REVERSE_SUBSEQUENCES past the axis: the elements it reads from L - 1 - k >= the axis'
+    size, outside the subsequence (another subsequence's, another tensor's or zeros: whatever the address holds)."""
+    assert isinstance(desc, oracle.ReverseSubsequencesDesc)
+    return [_reverse_sources(desc, inputs[1]) >= desc.input_tensor.sizes[desc.axis]]
+
+
+UINT32_MASK = 2**32 - 1
+
 DEVIATIONS: dict[str, Deviation] = {
     d.name: d
     for d in (
@@ -341,6 +376,23 @@ DEVIATIONS: dict[str, Deviation] = {
             dml_slice_grad_merged_axes,
         ),
         Deviation(
+            "dml-reverse-subsequences-lengths",
+            ("REVERSE_SUBSEQUENCES",),
+            "DML_REVERSE_SUBSEQUENCES reads each sequence length as its low 32 bits (UINT64 lengths of 2^32 and more "
+            "wrap) and does not clamp a length past the axis (REVSEQ.3): element k < L reads L - 1 - k clamped to "
+            "the axis' last element",
+            dml_reverse_subsequences_lengths,
+        ),
+        Deviation(
+            "dml-reverse-subsequences-reads-outside",
+            ("REVERSE_SUBSEQUENCES",),
+            "DML_REVERSE_SUBSEQUENCES (1.12.0) reads each sequence length as its low 32 bits and does not clamp a "
+            "length past the axis (REVSEQ.3): element k < L reads L - 1 - k, past the axis outside the subsequence "
+            "(whatever that address holds); every element read inside it is right",
+            dml_reverse_subsequences_lengths,
+            dml_reverse_subsequences_outside,
+        ),
+        Deviation(
             "dml-slice-grad-unchecked-window",
             ("SLICE_GRAD",),
             "DML_SLICE_GRAD checks InputGradientTensor against OutputGradientTensor, not against the window: it "
@@ -371,7 +423,7 @@ def explain(desc: Descriptor, inputs: Sequence[np.ndarray], actual: Sequence[np.
         predicted = deviation.predict(desc, inputs)
         if predicted is None:
             continue
-        free = deviation.free(desc) if deviation.free is not None else None
+        free = deviation.free(desc, inputs) if deviation.free is not None else None
         comparison = compare_outputs(predicted, list(actual), free)
         nan_payloads = deviation.float16_nan_payloads and desc.input_tensor.data_type is DataType.FLOAT16
         if comparison.equal or (

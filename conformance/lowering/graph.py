@@ -10,7 +10,7 @@ runtime can constant-fold the operator away.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,6 +34,17 @@ class Inexpressible(Exception):
 
 
 @dataclass(frozen=True)
+class SideInput:
+    """A case input that is not data of the node's type and rank (REVERSE_SUBSEQUENCES' lengths, ReverseSequence's
+    1-D INT64 sequence_lens): its graph input's dtype and shape, and how the case's array becomes that feed."""
+
+    name: str
+    dtype: np.dtype
+    shape: tuple[int, ...]
+    convert: Callable[[np.ndarray], np.ndarray] = field(compare=False)
+
+
+@dataclass(frozen=True)
 class Lowering:
     """One descriptor as one ONNX node: the graph signature plus the per-case parameter values."""
 
@@ -49,6 +60,7 @@ class Lowering:
     notes: tuple[str, ...] = ()
     input_count: int = 1  # data tensors (JOIN's Concat: several), before the parameters
     opset: int = OPSET  # the node's opset: OPSET, or WRAP_OPSET for Pad 'wrap' (a model takes its nodes' highest)
+    side_inputs: tuple[SideInput, ...] = ()  # case inputs after the data ones, fed converted, before the parameters
 
     @property
     def data_names(self) -> list[str]:
@@ -68,6 +80,7 @@ class Lowering:
             self.output_count,
             tuple(sorted(self.attributes.items())),
             params,
+            tuple((side.name, side.dtype.str, side.shape) for side in self.side_inputs),
         )
 
     @property
@@ -76,7 +89,12 @@ class Lowering:
         return (*self.signature, tuple(v.tobytes() for v in self.parameters.values()))
 
     def feeds(self, xs: Sequence[np.ndarray], parameters_as_inputs: bool = True) -> dict[str, np.ndarray]:
-        feeds = {name: np.ascontiguousarray(x) for name, x in zip(self.data_names, xs, strict=True)}
+        count = self.input_count
+        if len(xs) != count + len(self.side_inputs):
+            raise ValueError(f"{self.onnx_operator} takes {count + len(self.side_inputs)} inputs, got {len(xs)}")
+        feeds = {name: np.ascontiguousarray(x) for name, x in zip(self.data_names, xs[:count])}
+        for side, x in zip(self.side_inputs, xs[count:]):
+            feeds[side.name] = np.ascontiguousarray(side.convert(np.asarray(x)), dtype=side.dtype)
         if parameters_as_inputs:
             feeds.update(self.parameters)
         return feeds
@@ -90,6 +108,10 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
             prefix + name, elem, [f"{prefix}{'' if name == DATA else name + '_'}d{i}" for i in range(lowering.rank)]
         )
         for name in lowering.data_names
+    ]
+    inputs += [
+        helper.make_tensor_value_info(prefix + side.name, helper.np_dtype_to_tensor_dtype(side.dtype), list(side.shape))
+        for side in lowering.side_inputs
     ]
     initializers = []
     for name, value in lowering.parameters.items():
@@ -107,7 +129,11 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
     ]
     node = helper.make_node(
         lowering.onnx_operator,
-        [*(prefix + n for n in lowering.data_names), *(prefix + n for n in lowering.parameters)],
+        [
+            *(prefix + n for n in lowering.data_names),
+            *(prefix + side.name for side in lowering.side_inputs),
+            *(prefix + n for n in lowering.parameters),
+        ],
         [o.name for o in outputs],
         name=f"{prefix}{lowering.onnx_operator}",
         **lowering.attributes,

@@ -103,6 +103,8 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
     "DEPTH_TO_SPACE1": (INPUT, OUTPUT, BLOCK, ORDER),
     "SPACE_TO_DEPTH": (INPUT, OUTPUT, BLOCK),
     "SPACE_TO_DEPTH1": (INPUT, OUTPUT, BLOCK, ORDER),
+    # its second input, of its own data type, is the request's inputs[1]
+    "REVERSE_SUBSEQUENCES": (INPUT, Member("SequenceLengthsTensor", "input:1", "tensor"), OUTPUT, AXIS),
     "SLICE_GRAD": (
         Member("InputGradientTensor", "input", "tensor"),
         Member("OutputGradientTensor", "output", "tensor"),
@@ -206,8 +208,9 @@ class Section:
 
     def member(self, var: str, m: Member, fields: dict) -> None:
         target = f"{var}.{m.name}"
-        if m.kind == "tensor":
-            self.body.append(f"{target} = &{m.source}Descs[0];")
+        if m.kind == "tensor":  # "input" -> &inputDescs[0]; "input:1" (a struct's second input) -> &inputDescs[1]
+            base, _, index = m.source.partition(":")
+            self.body.append(f"{target} = &{base}Descs[{index or 0}];")
         elif m.kind == "tensors":  # "inputs" -> inputDescs (nullptr when there are none)
             self.body.append(f"{target} = {m.source[:-1]}Descs;")
         elif m.kind == "uint":

@@ -69,7 +69,7 @@ def script(target: Target, settings: SessionSettings, lowering: Lowering, device
         "id": case.id,
         "summary": f"{case.id} (DML_{case.operator}, {case.data_type.value}, rank {case.rank}; ONNX "
         f"{lowering.onnx_operator}, which ONNX Runtime runs as DML_{lowering.dml_operator})",
-        "inputs": lowering.data_names,
+        "inputs": [*lowering.data_names, *(side.name for side in lowering.side_inputs)],
         "graph_optimization_level": settings.level,
         "dml_graph_fusion": settings.dml_graph_fusion,
         "device_id": device_id,
@@ -103,7 +103,8 @@ def write_onnx(target: Target, directory: Path, *, device_id: int = 0) -> list[P
     # Each file whole (conformance.support.outputs); the script's CASE line is the folder's marker.
     written = [write_atomic(directory / "model.onnx", model.SerializeToString())]
     tensors: dict[str, onnx.TensorProto] = {}
-    for k, (name, x) in enumerate(zip(lowering.data_names, case.inputs)):
+    # The data inputs, then any side input as the model takes it (REVERSE_SUBSEQUENCES' lengths: INT64 per batch entry).
+    for k, (name, x) in enumerate(lowering.feeds(list(case.inputs), parameters_as_inputs=False).items()):
         tensors[f"input_{k}.pb"] = numpy_helper.from_array(np.ascontiguousarray(x), name)
     outputs = [o.name for o in model.graph.output]
     masks = oracle.unspecified_mask(case.descriptor) if case.unspecified else [None] * len(outputs)

@@ -39,6 +39,7 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "SPACE_TO_DEPTH1": ("S2D1.",),
     "DEPTH_TO_SPACE": ("D2S.",),
     "DEPTH_TO_SPACE1": ("D2S1.",),
+    "REVERSE_SUBSEQUENCES": ("REVSEQ.",),
     "SLICE_GRAD": ("SGRAD.",),
 }
 # Clauses every operator shares (a page of their own).
@@ -53,6 +54,7 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "space_to_depth1_cases": ("cases", "list", "--operators", "SPACE_TO_DEPTH1"),
     "depth_to_space_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE"),
     "depth_to_space1_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE1"),
+    "reverse_subsequences_cases": ("cases", "list", "--operators", "REVERSE_SUBSEQUENCES"),
     "slice_grad_cases": ("cases", "list", "--operators", "SLICE_GRAD"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),

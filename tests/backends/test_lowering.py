@@ -229,3 +229,27 @@ def test_space_to_depth_lowers_to_onnx_space_to_depth_and_its_crd_order_is_inexp
             assert BACKENDS[name].run(desc, [x], FL).outputs[0].tobytes() == expected.tobytes(), name
     with pytest.raises(Inexpressible, match="COLUMN_ROW_DEPTH has no one-node ONNX form"):
         lower(oracle.SpaceToDepth1Desc(*sides, 2, "COLUMN_ROW_DEPTH"))
+
+
+def test_reverse_subsequences_lowers_to_reverse_sequence_with_int64_lengths_per_batch_entry():
+    """Time axis 0, batch axis 1, lengths {1, 2, 5} past the axis of 3 fed as INT64 {1, 2, 3} (REVSEQ.3), on every
+    ONNX backend, against the page's reversal typed in."""
+    x = np.arange(1, 10, dtype=np.int16).reshape(3, 3, 1)  # rows: time; columns: batch
+    desc = oracle.reverse_subsequences_desc(t(3, 3, 1, data_type=DataType.INT16), 0, "UINT64")
+    lengths = np.array([1, 2, 5], np.uint64).reshape(1, 3, 1)
+    lowering = lower(desc)
+    assert (lowering.onnx_operator, lowering.dml_operator) == ("ReverseSequence", "REVERSE_SUBSEQUENCES")
+    assert lowering.attributes == {"batch_axis": 1, "time_axis": 0}
+    assert lowering.feeds([x, lengths])["sequence_lens"].tolist() == [1, 2, 3]
+    expected = np.array([[1, 5, 9], [4, 2, 6], [7, 8, 3]], np.int16).reshape(3, 3, 1)
+    for name in BACKENDS:
+        assert BACKENDS[name].run(desc, [x, lengths], FL).outputs[0].tobytes() == expected.tobytes(), name
+
+
+@pytest.mark.parametrize(
+    ("sizes", "axis", "reason"),
+    [((4,), 0, "no 1-D input"), ((2, 3, 4), 2, "axis 0 or 1"), ((2, 3, 2), 0, "one length per batch entry")],
+)
+def test_reverse_subsequences_beyond_reverse_sequence_is_inexpressible(sizes, axis, reason):
+    with pytest.raises(Inexpressible, match=reason):
+        lower(oracle.reverse_subsequences_desc(t(*sizes), axis))

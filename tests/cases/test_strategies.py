@@ -140,6 +140,14 @@ CORNERS["SLICE_GRAD"] = [
     "every element written (a plain or reversed copy)",
     "8-D",
 ]
+CORNERS["REVERSE_SUBSEQUENCES"] = [
+    "size-1 dimension",
+    "axis 0 (the outermost)",
+    "last axis",
+    "axis of size 1",
+    "UINT64 lengths",
+    "8-D",
+]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

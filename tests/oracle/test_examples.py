@@ -45,6 +45,8 @@ EXPECTED_IDS = {
     "DEPTH_TO_SPACE1-example-1",
     "DEPTH_TO_SPACE1-example-2",
     "SLICE_GRAD-example-1",  # the page's one diagram (it has no Example section)
+    "REVERSE_SUBSEQUENCES-example-1",
+    "REVERSE_SUBSEQUENCES-example-2",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -53,6 +55,7 @@ OLDEST_LEVEL["TILE"] = "1.0"
 # The depth-space pages' examples are UINT32: DML_FEATURE_LEVEL_2_1 (DEPTH_TO_SPACE's 1.0 row has FLOAT32/16 only).
 OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1", "SPACE_TO_DEPTH": "2.1", "SPACE_TO_DEPTH1": "2.1"}
 OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
+OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths: the 2.1 row
 
 
 def _examples() -> list[Case]:
@@ -92,7 +95,17 @@ def test_example_metadata(case: Case) -> None:
     if case.operator in ("SPACE_TO_DEPTH", "SPACE_TO_DEPTH1"):
         assert "E-S2D-1" in case.tags  # sized as the examples, not as the printed formula
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
-    if case.operator in ("PADDING1", "JOIN", "TILE", "DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SLICE_GRAD"):
+    if case.operator == "REVERSE_SUBSEQUENCES":
+        assert {"E-REVSEQ-1", "E-REVSEQ-2"} <= set(case.tags)
+    if case.operator in (
+        "PADDING1",
+        "JOIN",
+        "TILE",
+        "DEPTH_TO_SPACE",
+        "DEPTH_TO_SPACE1",
+        "SLICE_GRAD",
+        "REVERSE_SUBSEQUENCES",
+    ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags
@@ -124,6 +137,10 @@ def test_oldest_level_is_the_oldest() -> None:
         oracle.validate(squeezed, "4.0")
     assert e.value.clause == "JOIN.7"
     oracle.validate(squeezed, "4.1")
+    # DML_REVERSE_SUBSEQUENCES exists from 2.1 (REVSEQ.7).
+    with pytest.raises(oracle.InvalidDescriptor) as e:
+        oracle.validate(by_id["REVERSE_SUBSEQUENCES-example-1"].descriptor, "2.0")
+    assert e.value.clause == "REVSEQ.7"
 
 
 def test_slice1_example_2_typo_reading_differs() -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import oracle
+from oracle import op_reverse_subsequences
 from oracle.registry import SUPPORT
 from oracle.tables import DataType, FeatureLevel, SupportRow
 
@@ -100,7 +101,7 @@ def test_parser_reads_all_three_languages() -> None:
 
 
 CLAUSE_ID = re.compile(
-    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D)\.\d+)`",
+    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D|REVSEQ)\.\d+)`",
     re.MULTILINE,
 )
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
@@ -149,11 +150,27 @@ def _beyond_section(struct: str) -> str:
         ("DEPTH_TO_SPACE", "DML_DEPTH_TO_SPACE_OPERATOR_DESC"),
         ("DEPTH_TO_SPACE1", "DML_DEPTH_TO_SPACE1_OPERATOR_DESC"),
         ("SLICE_GRAD", "DML_SLICE_GRAD_OPERATOR_DESC"),
+        ("REVERSE_SUBSEQUENCES", "DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC"),
     ],
 )
 def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, struct: str) -> None:
     """The tables as docs/spec/beyond-seeds.md copies DirectML's pages (PAD1.6, JOIN.7)."""
     assert parse_support_tables(_beyond_section(struct)) == SUPPORT[operator]
+
+
+def test_reverse_subsequences_lengths_table_matches_its_restated_page() -> None:
+    """REVSEQ.8: the SequenceLengthsTensor rows of docs/spec/beyond-seeds.md's copy of the page, as data."""
+    text = _beyond_section("DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC")
+    as_lengths = "\n".join(
+        line.replace("SequenceLengthsTensor Input", "InputTensor Input")
+        + "\n"
+        + line.replace("SequenceLengthsTensor Input", "OutputTensor Output")
+        if line.strip().startswith("SequenceLengthsTensor")
+        else line
+        for line in text.splitlines()
+        if not line.strip().startswith(("InputTensor", "OutputTensor"))
+    )
+    assert parse_support_tables(as_lengths) == op_reverse_subsequences.LENGTHS_TABLES.support
 
 
 def test_errata_point_at_real_clauses_and_code() -> None:

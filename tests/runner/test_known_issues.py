@@ -222,3 +222,31 @@ def test_the_slice_grad_merged_axes_model_writes_the_merged_run_consecutively():
     assert got.tolist() == [[1, 3], [0, 0]]
     stride_2 = oracle.SliceGradDesc(TensorDesc.of("UINT8", (1,)), TensorDesc.of("UINT8", (2,)), (0,), (2,), (2,))
     assert dml_slice_grad_merged_axes(stride_2, [np.array([1], np.uint8)]) is None
+
+
+def _past_axis(lengths_type: str, length: int):
+    """REVERSE_SUBSEQUENCES-length-past-the-axis (and the UINT64 one): {1, 2, 3} along its last axis."""
+    desc = oracle.reverse_subsequences_desc(TensorDesc.of("FLOAT32", (1, 1, 1, 3)), 3, lengths_type)
+    x = np.array([1, 2, 3], np.float32).reshape(1, 1, 1, 3)
+    return desc, [x, np.array([length], lengths_type.lower()).reshape(1, 1, 1, 1)]
+
+
+def test_the_reverse_subsequences_models_are_what_directml_returned_past_the_axis():
+    """What DirectML 1.15.4 returned for the two smallest cases ({3, 3, 3}; {2, 1, 3}), and 1.12.0 ({0, 0, 3}: the
+    first two read outside the subsequence), against the page's {3, 2, 1} (REVSEQ.3)."""
+    from conformance.judging.deviations import dml_reverse_subsequences_outside, explain
+
+    desc, xs = _past_axis("UINT32", 5)
+    assert oracle.compute(desc, xs)[0].ravel().tolist() == [3, 2, 1]
+    seen_1_15_4 = np.array([3, 3, 3], np.float32).reshape(1, 1, 1, 3)
+    assert "dml-reverse-subsequences-lengths" in explain(desc, xs, [seen_1_15_4])
+    seen_1_12_0 = np.array([0, 0, 3], np.float32).reshape(1, 1, 1, 3)
+    assert explain(desc, xs, [seen_1_12_0]) == ["dml-reverse-subsequences-reads-outside"]
+    assert dml_reverse_subsequences_outside(desc, xs)[0].ravel().tolist() == [True, True, False]
+    wrong_inside = np.array([0, 0, 2], np.float32).reshape(1, 1, 1, 3)  # the one element read inside is wrong
+    assert explain(desc, xs, [wrong_inside]) == []
+    desc64, xs64 = _past_axis("UINT64", 2**32 + 2)  # read as 2: the first two swapped
+    assert oracle.compute(desc64, xs64)[0].ravel().tolist() == [3, 2, 1]
+    assert "dml-reverse-subsequences-lengths" in explain(
+        desc64, xs64, [np.array([2, 1, 3], np.float32).reshape(xs[0].shape)]
+    )

@@ -70,6 +70,9 @@ STABLE_IDS = [
     "SPACE_TO_DEPTH-stress-block-257",
     "SPACE_TO_DEPTH1-stress-axis-past-65535",
     "SPACE_TO_DEPTH1-stress-256MiB",
+    "REVERSE_SUBSEQUENCES-stress-axis-past-65535",
+    "REVERSE_SUBSEQUENCES-stress-8d",
+    "REVERSE_SUBSEQUENCES-stress-64MiB-uint64-lengths",
 ]
 SMALL = 32 << 20  # bytes: the cases the tests may build
 

@@ -90,9 +90,13 @@ def with_tensors(desc: oracle.Descriptor, inputs: Sequence[TensorDesc], outputs:
     """`desc` with its tensor descs replaced (one field or an array, as the operator's struct has them)."""
     names = {f.name for f in dataclasses.fields(desc)}
     changes: dict = {}
-    changes["input_tensors" if "input_tensors" in names else "input_tensor"] = (
-        tuple(inputs) if "input_tensors" in names else inputs[0]
-    )
+    input_fields: tuple[str, ...] = getattr(desc, "INPUT_FIELDS", ())  # several single inputs (REVERSE_SUBSEQUENCES)
+    if input_fields:
+        changes.update(zip(input_fields, inputs, strict=True))
+    else:
+        changes["input_tensors" if "input_tensors" in names else "input_tensor"] = (
+            tuple(inputs) if "input_tensors" in names else inputs[0]
+        )
     changes["output_tensors" if "output_tensors" in names else "output_tensor"] = (
         tuple(outputs) if "output_tensors" in names else outputs[0]
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Protocol
 
+import numpy as np
+
 import oracle
 from oracle import FeatureLevel
 
@@ -45,6 +47,11 @@ class OperatorGeneration(Protocol):
 
     def families(self) -> list[Family]: ...
 
+    # Optional: `inputs(ch, desc) -> tuple[np.ndarray, ...]`, the input arrays when an input's values are
+    # parameters, not data (REVERSE_SUBSEQUENCES' SequenceLengthsTensor); see input_values.  And
+    # `for_level(desc, level) -> desc`: an invalid case's base (built at the newest level) fitted to the case's
+    # level where a field's types follow the level (REVERSE_SUBSEQUENCES' lengths type); see build_invalid.
+
 
 REQUIRED = ("OPERATOR", "DESCRIPTOR", "VALID_CLAUSES", "build", "corners", "extra_clauses", "families")
 
@@ -59,11 +66,21 @@ INVALID_FAMILIES: dict[str, list[Family]] = {
 
 def build_valid(ch: Chooser, cfg: Config) -> CaseSpec:
     """A valid case for `cfg`: descriptor and inputs (one per input tensor desc) drawn through `ch`."""
-    desc = layouts.maybe_lay_out(ch, GENERATORS[cfg.operator].build(ch, cfg))
-    xs = tuple(layouts.conform(input_tensor(ch, cfg.data_type, t.sizes), t) for t in desc.input_tensors)
+    module = GENERATORS[cfg.operator]
+    desc = layouts.maybe_lay_out(ch, module.build(ch, cfg))
+    xs = tuple(layouts.conform(x, t) for x, t in zip(input_values(ch, desc), desc.input_tensors, strict=True))
     for label in corners(desc):
         ch.event(label)
     return CaseSpec(cfg.operator, cfg.feature_level, desc, xs)
+
+
+def input_values(ch: Chooser, desc: oracle.Descriptor) -> tuple[np.ndarray, ...]:
+    """One array per input tensor desc: the module's own `inputs(ch, desc)` where its values mean something
+    (REVERSE_SUBSEQUENCES' lengths), else each filled as data in its own data type."""
+    own = getattr(GENERATORS[desc.operator], "inputs", None)
+    if own is not None:
+        return tuple(own(ch, desc))
+    return tuple(input_tensor(ch, t.data_type, t.sizes) for t in desc.input_tensors)
 
 
 def corners(desc: oracle.Descriptor) -> list[str]:
@@ -94,6 +111,9 @@ def build_invalid(ch: Chooser, operator: str, family: Family) -> CaseSpec:
             desc, [t.logical for t in desc.input_tensors], [t.logical for t in desc.output_tensors]
         )
         base = dataclasses.replace(base, descriptor=packed)
+    refit = getattr(GENERATORS[operator], "for_level", None)  # a field whose allowed values follow the level
+    if refit is not None:
+        base = dataclasses.replace(base, descriptor=refit(base.descriptor, cfg.feature_level))
     broken = family.mutate(ch, dataclasses.replace(base, feature_level=cfg.feature_level))
     tags = list(broken.tags)
     row_levels = {row.level for row in oracle.SUPPORT[operator]}

@@ -199,6 +199,31 @@ BLOCK_ROWS: dict[str, BlockRow] = {
 }
 
 
+# --- REVERSE_SUBSEQUENCES: the axis and the lengths' values --------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReverseRow:
+    """Input sizes, Axis, the lengths' type and values (row-major over the lengths' sizes: the input's, 1 on Axis)."""
+
+    sizes: tuple[int, ...]
+    axis: int
+    lengths_type: DataType
+    lengths: tuple[int, ...]
+
+
+U32_MAX, U64_MAX = 2**32 - 1, 2**64 - 1
+REVERSE_ROWS: dict[str, ReverseRow] = {
+    # the middle axis (size 5): 0 and 1 (no change, REVSEQ.4), inside, the whole axis, past it and UINT32's end
+    # (clamped, REVSEQ.3)
+    "lengths-mixed": ReverseRow((2, 5, 3), 1, DataType.UINT32, (0, 1, 3, 5, 9, U32_MAX)),
+    # axis 0 with UINT64 lengths (FL 5.0): inside, past 2^32 (a 32-bit read wraps to 1), 2^63 and UINT64's end
+    "lengths-uint64": ReverseRow((3, 4), 0, DataType.UINT64, (2, 2**32 + 1, 2**63, U64_MAX)),
+    # the last axis, every line reversed whole and one in part
+    "axis-last": ReverseRow((2, 6), 1, DataType.UINT32, (6, 4)),
+}
+
+
 # --- building ---------------------------------------------------------------------------------------
 
 Built = tuple[str, CaseSpec]  # (the case's name, its spec)
@@ -314,6 +339,22 @@ def _block_cases(operator: str, dt: DataType) -> list[Built]:
     return [(n, s) for n, s in out if s is not None]
 
 
+def _reverse_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each REVERSE_ROWS row at the oldest level that takes its data type, rank and lengths' type (REVSEQ.8)."""
+    out = []
+    for name, row in REVERSE_ROWS.items():
+        desc = oracle.reverse_subsequences_desc(TensorDesc(dt, row.sizes), row.axis, row.lengths_type)
+        level = min_feature_level(operator, dt, len(row.sizes))
+        if level is None:
+            continue
+        if row.lengths_type is DataType.UINT64:
+            level = max(level, oracle.FeatureLevel.FL_5_0)
+        lengths = np.asarray(row.lengths, dtype=np.uint64).astype(row.lengths_type.numpy)
+        xs = (_ordinal(dt, row.sizes), lengths.reshape(desc.sequence_lengths_tensor.sizes))
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
 def _slice_grad_cases(operator: str, dt: DataType) -> list[Built]:
     """SLICE1's rows read backwards: the row's sizes are OutputGradient's, its outputs InputGradient's."""
     out: list[tuple[str, CaseSpec | None]] = []
@@ -337,6 +378,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "SPACE_TO_DEPTH1": _block_cases,
     "DEPTH_TO_SPACE": _block_cases,
     "DEPTH_TO_SPACE1": _block_cases,
+    "REVERSE_SUBSEQUENCES": _reverse_cases,
     "SLICE_GRAD": _slice_grad_cases,
 }
 

@@ -1,4 +1,4 @@
-// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and DML_ELEMENT_WISE_IDENTITY exactly as a case describes them.
+// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and the data-movement family (issue 31: ELEMENT_WISE_IDENTITY, TILE, DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD) exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
 // (creating one can cost seconds: vkd3d on lavapipe, unless VKD3D_CONFIG=virtual_heaps; so it is made once, large,
@@ -97,7 +97,7 @@ static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
-    std::vector<Tensor> inputs;  // one, but for JOIN
+    std::vector<Tensor> inputs;  // one, but for JOIN and REVERSE_SUBSEQUENCES
     std::vector<DML_TENSOR_DESC> input_descs;
     std::vector<Tensor> outputs;
     std::vector<DML_TENSOR_DESC> output_descs;
@@ -118,6 +118,7 @@ struct OperatorDesc {
     DML_SPACE_TO_DEPTH_OPERATOR_DESC space_to_depth{};
     DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
     DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
+    DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse_subsequences{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -222,6 +223,12 @@ struct OperatorDesc {
             strides1 = ints(f.at("window_strides"), "window_strides");
             slice_grad = {&input_descs.at(0), &output_descs.at(0), dims, a.data(), b.data(), strides1.data()};
             op = {DML_OPERATOR_SLICE_GRAD, &slice_grad};
+        } else if (name == "REVERSE_SUBSEQUENCES") {
+            // Two inputs: InputTensor, then SequenceLengthsTensor (UINT32/UINT64, not the data's type: REVSEQ.8).
+            if (input_descs.size() != 2) throw ProtocolError{"REVERSE_SUBSEQUENCES takes two input tensors"};
+            UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
+            reverse_subsequences = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis};
+            op = {DML_OPERATOR_REVERSE_SUBSEQUENCES, &reverse_subsequences};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
