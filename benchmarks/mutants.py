@@ -791,6 +791,55 @@ class Int32ReverseSubsequencesUint64LengthsLowWord(OneClass):
         return Correct.outputs(self, descriptor, [inputs[0], low], max(FeatureLevel))
 
 
+# --- issue 31, DML_CAST (its value classes: the output's type, per input type) ----------------------------------
+
+
+class CastOneClass(OneClass):
+    """A DML_CAST bug acting on one input type cast into one output type (`to_type`, the class "to <type>")."""
+
+    to_type = ""
+
+    def outputs(self, descriptor, inputs, feature_level):
+        if descriptor.operator == "CAST" and descriptor.output_tensor.data_type.value != self.to_type:
+            return Correct.outputs(self, descriptor, inputs, feature_level)
+        return super().outputs(descriptor, inputs, feature_level)
+
+
+class Int64CastToFloat64LowWordOnly(CastOneClass):
+    """DML_CAST from INT64 to FLOAT64 through the low 32-bit word, read unsigned: -1 becomes 4294967295 (the
+    emulated INT64 to FLOAT64 cast shader reported miscompiled)."""
+
+    operator, data_type, value_class, to_type = "CAST", "INT64", "to FLOAT64", "FLOAT64"
+
+    def wrong(self, descriptor, inputs, ys):
+        low = np.asarray(inputs[0]).astype(np.int64).view(np.uint64) & np.uint64(0xFFFFFFFF)
+        return [low.astype(np.float64).reshape(ys[0].shape)]
+
+
+class Uint16CastToUint64SignExtended(CastOneClass):
+    """DML_CAST from UINT16 to UINT64 with the sign extended (read as INT16): 32768 becomes 0xFFFFFFFFFFFF8000 (16-
+    to 64-bit casts reported wrong on some GPUs before DirectML 1.10)."""
+
+    operator, data_type, value_class, to_type = "CAST", "UINT16", "to UINT64", "UINT64"
+
+    def wrong(self, descriptor, inputs, ys):
+        signed = np.asarray(inputs[0]).astype(np.uint16).view(np.int16).astype(np.int64)
+        return [signed.view(np.uint64).reshape(ys[0].shape)]
+
+
+class Float16CastToFloat32DenormalsFlushed(CastOneClass):
+    """DML_CAST from FLOAT16 to FLOAT32 with FLOAT16's subnormals flushed to a zero of their sign."""
+
+    operator, data_type, value_class, to_type = "CAST", "FLOAT16", "to FLOAT32", "FLOAT32"
+
+    def wrong(self, descriptor, inputs, ys):
+        x = np.asarray(inputs[0]).astype(np.float16)
+        subnormal = (x != 0) & (np.abs(x) < np.finfo(np.float16).smallest_normal)
+        y = ys[0]
+        y[subnormal] = np.copysign(np.float32(0), y[subnormal])
+        return ys
+
+
 # Each acts on one class of one operator in one type: the quick profile must catch each (test_seeded_bugs.py).
 ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float16PaddingNegativeZeroPositive,
@@ -823,6 +872,9 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float32SliceGradGapsNotZeroed,
     Uint16ReverseSubsequencesAxis0WholeAxis,
     Int32ReverseSubsequencesUint64LengthsLowWord,
+    # issue 31, DML_CAST
+    Int64CastToFloat64LowWordOnly,
+    Uint16CastToUint64SignExtended,
 ]
 
 
@@ -849,6 +901,8 @@ MUTANTS = [
     SplitAxisLastOnly,
     NegativePaddingValueInt8Zero,
     *ONE_CLASS_MUTANTS,
+    # One-class, but benchmarked only: the test suite's seeded-bug test runs the two CAST bugs the issue names.
+    Float16CastToFloat32DenormalsFlushed,
 ]
 CORRECT = [Correct, CorrectViaLiteral]
 for _cls in MUTANTS:

@@ -325,7 +325,7 @@ def _explain(args: argparse.Namespace) -> int:
             print(f"invalid descriptor: expected [{case.expected.clause}]: {e}")
         return EXIT_OK
     if case.unspecified:
-        open_count = sum(int(m.sum()) for m in oracle.unspecified_mask(case.descriptor))
+        open_count = sum(int(m.sum()) for m in oracle.unspecified_mask(case.descriptor, case.inputs))
         print(
             f"unspecified (observed, not judged): {', '.join(case.unspecified)}; {open_count} output element(s) "
             "left open"

@@ -35,6 +35,7 @@ from .checks import InvalidDescriptor, TensorDesc
 from .depth_space import DepthSpaceOrder
 from .errata import ERRATA, Erratum
 from .masks import unspecified_mask
+from .op_cast import CastDesc
 from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_element_wise_identity import IdentityDesc, ScaleBias
@@ -76,6 +77,7 @@ __all__ = [
     "REGISTRY",
     "SUPPORT",
     "VERSION",
+    "CastDesc",
     "DataType",
     # Issue 31: the depth-space family.
     "DepthSpaceOrder",

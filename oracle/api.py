@@ -15,6 +15,7 @@ import numpy as np
 from . import core, layout, op_slice1
 from .checks import TensorDesc, as_ints
 from .descriptor_json import JsonDescriptor
+from .op_cast import CastDesc
 from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_element_wise_identity import IdentityDesc
@@ -51,6 +52,7 @@ Descriptor = (
     | DepthToSpace1Desc
     | SliceGradDesc
     | ReverseSubsequencesDesc
+    | CastDesc
 )
 
 

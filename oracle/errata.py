@@ -354,5 +354,26 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_reverse_subsequences.source",
             False,
         ),
+        Erratum(
+            "E-CAST-1",
+            "erratum",
+            ("CAST.2",),
+            "DML_CAST's page describes InputTensor as \"The tensor to write the results to\", its OutputTensor's text.",
+            "InputTensor is the tensor read (the struct, the description and the constraints say so).",
+            "oracle.op_cast.CastDesc.input_tensor",
+            False,
+        ),
+        Erratum(
+            "U-CAST-1",
+            "unspecified",
+            ("CAST.1",),
+            "DML_CAST's page says only that each element is cast: not how NaN, infinities or out-of-range values "
+            "convert into an integer type, how a fraction rounds, how a value a narrower float cannot hold rounds, "
+            "nor whether NaN payloads survive.",
+            "Judged where the value is exact in the output type; every other element observed and shown (truncated "
+            "and saturated into integers, NaN as 0; round to nearest even between floats), never failed.",
+            "oracle.op_cast.open_elements",
+            True,
+        ),
     )
 }

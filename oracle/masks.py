@@ -17,6 +17,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import layout
+from .op_cast import CastDesc
+from .op_cast import open_elements as cast_open_elements
+from .op_cast import unspecified as cast_unspecified
 from .op_element_wise_identity import IdentityDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding import unspecified as padding_unspecified
@@ -72,18 +75,23 @@ def _slice(desc: SliceDesc) -> list[np.ndarray]:
     return [_any_axis(desc.output_tensor.sizes, repeats)]
 
 
-def unspecified_mask(desc) -> list[np.ndarray]:
+def unspecified_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
     """One bool array per output, True where an unspecified register entry leaves the element open
-    (the operator's entries, and U-LAYOUT-2's elements sharing an output address)."""
-    return [a | b for a, b in zip(_operator_mask(desc), layout.open_elements(desc))]
+    (the operator's entries, and U-LAYOUT-2's elements sharing an output address).  `inputs`: for an operator
+    whose open elements depend on the values (DML_CAST, U-CAST-1); without them every such element is open."""
+    return [a | b for a, b in zip(_operator_mask(desc, inputs), layout.open_elements(desc))]
 
 
-def _operator_mask(desc) -> list[np.ndarray]:
+def _operator_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
     if isinstance(desc, (PaddingDesc, Padding1Desc)):
         return _padding(desc)
     if isinstance(desc, SliceDesc):
         return _slice(desc)
     if isinstance(desc, IdentityDesc) and desc.scale_bias is not None:  # U-IDENT-1: the arithmetic, everywhere
         return [np.ones(desc.output_tensor.sizes, dtype=bool)]
+    if isinstance(desc, CastDesc):  # U-CAST-1: the elements whose cast is not exact (values decide)
+        if inputs is None:  # without the values: open wherever the pair can be inexact
+            return [np.full(desc.output_tensor.sizes, bool(cast_unspecified(desc)))]
+        return [cast_open_elements(desc, inputs[0])]
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

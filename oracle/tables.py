@@ -329,6 +329,11 @@ CLAUSES: dict[str, str] = {
     "REVSEQ.6": "Axis (UINT) is less than InputTensor's DimensionCount",
     "REVSEQ.7": "Introduced in FL 2.1; 4 dims (2.1), 4-5 (3.0), 1-8 (4.0), all eleven data types (5.0)",
     "REVSEQ.8": "SequenceLengthsTensor is UINT32 (2.1), UINT64 or UINT32 (5.0)",
+    # DML_CAST (docs/spec/beyond-seeds.md)
+    "CAST.1": "Each element converted to the output's DataType: exact values judged, the rest open (U-CAST-1)",
+    "CAST.2": "InputTensor and OutputTensor have the same DimensionCount and Sizes",
+    "CAST.3": "Any supported input type to any supported output type (the same type included)",
+    "CAST.4": "Introduced in FL 1.0; 4 dims (1.0, 3.0), 1-8 (3.1), all eleven data types (4.1)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -345,6 +350,7 @@ BEYOND_SEEDS_PREFIXES = (
     "S2D.",
     "S2D1.",
     "REVSEQ.",
+    "CAST.",
 )
 
 

@@ -143,9 +143,10 @@ class Backend(abc.ABC):
         caps = self.capabilities()
         if descriptor.operator not in caps.operators:
             return f"{self.name} does not implement DML_{descriptor.operator}"
-        data_type = descriptor.input_tensor.data_type
-        if data_type not in caps.data_types:
-            return f"{self.name} does not support data type {data_type.value} for {descriptor.operator}"
+        # Every tensor's type: DML_CAST's output type is not its input's.
+        for tensor in (*descriptor.input_tensors, *descriptor.output_tensors):
+            if tensor.data_type not in caps.data_types:
+                return f"{self.name} does not support data type {tensor.data_type.value} for {descriptor.operator}"
         rank = descriptor.input_tensor.dimension_count
         if rank not in caps.ranks:
             return f"{self.name} does not support rank {rank}"

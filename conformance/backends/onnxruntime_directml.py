@@ -508,6 +508,14 @@ class OnnxRuntimeDirectMLBackend(Backend):
     def capabilities(self) -> Capabilities:
         return self._caps
 
+    def unsupported_reason(self, descriptor: Descriptor, feature_level: FeatureLevel) -> str | None:
+        """The capabilities' reasons, and a DirectML kernel the device's shader model cannot run: ORT's provider
+        places the node on DirectML all the same (directml/kernels.py)."""
+        from .directml.kernels import shader_model_reason
+
+        info = getattr(self.sessions, "info", None) or {}
+        return super().unsupported_reason(descriptor, feature_level) or shader_model_reason(info, descriptor)
+
     def versions(self) -> dict[str, str]:
         return {
             **self.sessions.describe(),

@@ -20,7 +20,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 import oracle
-from oracle import Descriptor, FeatureLevel, JoinDesc, Padding1Desc, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc
+from oracle import (
+    CastDesc,
+    Descriptor,
+    FeatureLevel,
+    JoinDesc,
+    Padding1Desc,
+    PaddingDesc,
+    Slice1Desc,
+    SliceDesc,
+    SplitDesc,
+)
 from oracle.checks import TensorDesc
 
 from .corpus import CaseFacts, Expected
@@ -54,9 +64,10 @@ class StressCase(CaseFacts):
     def feature_level(self) -> FeatureLevel:
         """The oldest level whose support table has this data type and rank (stress tests sizes, not levels)."""
         mode = getattr(self.descriptor, "padding_mode", None)
-        level = oracle.min_feature_level(self.operator, self.data_type, self.rank, mode)
-        assert level is not None, f"{self.id}: no feature level supports it"
-        return level
+        tensors = (*self.descriptor.input_tensors, *self.descriptor.output_tensors)  # CAST: the output's type too
+        levels = [oracle.min_feature_level(self.operator, t.data_type, self.rank, mode) for t in tensors]
+        assert None not in levels, f"{self.id}: no feature level supports it"
+        return max(lv for lv in levels if lv is not None)
 
 
 # --- the recipe --------------------------------------------------------------------------------------
@@ -188,6 +199,11 @@ def _cutter(desc: Descriptor, xs: list[np.ndarray]) -> Cut | None:
             ),
             [x[a:b], xs[1][a:b]],
         )
+    if isinstance(desc, CastDesc):  # element by element: any rows
+        return lambda a, b: (
+            replace(desc, input_tensor=_rows(desc.input_tensor, b - a), output_tensor=_rows(desc.output_tensor, b - a)),
+            [x[a:b]],
+        )
     if isinstance(desc, JoinDesc) and desc.axis != 0:
         return lambda a, b: (
             replace(
@@ -209,6 +225,10 @@ def _slice(dt: str, sizes, offsets, out, strides) -> SliceDesc:
 
 def _slice1(dt: str, sizes, offsets, windows, strides) -> Slice1Desc:
     return oracle.slice1_desc(TensorDesc.of(dt, sizes), offsets, windows, strides)
+
+
+def _cast(src: str, dst: str, sizes) -> CastDesc:
+    return CastDesc(TensorDesc.of(src, sizes), TensorDesc.of(dst, sizes))
 
 
 def _pad(dt: str, sizes, mode: str, start, end, value: float = 0.0) -> PaddingDesc:
@@ -305,6 +325,11 @@ def _cases() -> list[StressCase]:
         c("REVERSE_SUBSEQUENCES-stress-axis-past-65535", oracle.reverse_subsequences_desc(TensorDesc.of("UINT16", [3, 70001]), 1), "three subsequences of 70,001", ("REVSEQ.1", "REVSEQ.3")),
         c("REVERSE_SUBSEQUENCES-stress-8d", oracle.reverse_subsequences_desc(TensorDesc.of("INT8", [2, 3, 2, 3, 2, 3, 2, 5]), 4), "8-D along axis 4", ("REVSEQ.1",)),
         c("REVERSE_SUBSEQUENCES-stress-64MiB-uint64-lengths", oracle.reverse_subsequences_desc(TensorDesc.of("FLOAT64", [4096, 2048]), 1, "UINT64"), "64 MiB in 4,096 subsequences of 2,048, UINT64 lengths (FLOAT64 data: 5.0, where UINT64 lengths are)", ("REVSEQ.1", "REVSEQ.8")),
+        # DML_CAST (beyond the seed pages), exact pairs only (every element judged, U-CAST-1 unreached) and no 64-bit
+        # type (a shader model 6 kernel: unsupported on vkd3d's shader model 5.1): an axis past 65,535, 8-D, 256 MiB.
+        c("CAST-stress-axis-past-65535", _cast("UINT8", "INT16", [2, 1, 1, 70001]), "UINT8 into INT16 along an axis of 70,001", ("CAST.1", "CAST.2")),
+        c("CAST-stress-8d", _cast("INT16", "FLOAT32", [2, 3, 2, 3, 2, 3, 2, 5]), "8-D INT16 into FLOAT32", ("CAST.1",)),
+        c("CAST-stress-256MiB", _cast("UINT16", "UINT32", [16, 4, 1024, 1024]), "128 MiB of UINT16 into 256 MiB of UINT32", ("CAST.1",)),
     ]  # fmt: skip
 
 

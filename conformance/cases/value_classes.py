@@ -184,6 +184,8 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         "input gradient = MaxCopiedElements",
         "input gradient < MaxCopiedElements",
     ),
+    # DML_CAST: the output's type, per input type (the grid's column): every pair the tables allow.
+    "CAST": tuple(ValueClass(f"to {t.value}") for t in ALL_DATA_TYPES),
 }
 
 
@@ -417,6 +419,10 @@ def _slice_grad(desc: oracle.SliceGradDesc) -> set[str]:
     return found
 
 
+def _cast(desc: oracle.CastDesc) -> set[str]:
+    return {f"to {desc.output_tensor.data_type.value}"}
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -432,6 +438,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "DEPTH_TO_SPACE1": _blocks,  # type: ignore[dict-item]
     "REVERSE_SUBSEQUENCES": _reverse,  # type: ignore[dict-item]
     "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
+    "CAST": _cast,  # type: ignore[dict-item]
 }
 
 

@@ -61,6 +61,7 @@ class Lowering:
     input_count: int = 1  # data tensors (JOIN's Concat: several), before the parameters
     opset: int = OPSET  # the node's opset: OPSET, or WRAP_OPSET for Pad 'wrap' (a model takes its nodes' highest)
     side_inputs: tuple[SideInput, ...] = ()  # case inputs after the data ones, fed converted, before the parameters
+    output_data_type: DataType | None = None  # the outputs' type when it is not the inputs' (CAST's Cast)
 
     @property
     def data_names(self) -> list[str]:
@@ -78,6 +79,7 @@ class Lowering:
             self.rank,
             self.input_count,
             self.output_count,
+            self.output_data_type,
             tuple(sorted(self.attributes.items())),
             params,
             tuple((side.name, side.dtype.str, side.shape) for side in self.side_inputs),
@@ -123,8 +125,13 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
             )
         else:
             initializers.append(onnx.numpy_helper.from_array(value, prefix + name))
+    out_elem = (
+        elem if lowering.output_data_type is None else helper.np_dtype_to_tensor_dtype(lowering.output_data_type.numpy)
+    )
     outputs = [
-        helper.make_tensor_value_info(f"{prefix}out{j}", elem, [f"{prefix}out{j}_d{i}" for i in range(lowering.rank)])
+        helper.make_tensor_value_info(
+            f"{prefix}out{j}", out_elem, [f"{prefix}out{j}_d{i}" for i in range(lowering.rank)]
+        )
         for j in range(lowering.output_count)
     ]
     node = helper.make_node(

@@ -113,6 +113,7 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         Member("InputWindowSizes", "window_sizes", "uints"),
         Member("InputWindowStrides", "window_strides", "ints"),
     ),
+    "CAST": (INPUT, OUTPUT),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).
@@ -327,7 +328,7 @@ def data_source(target: Target) -> str:
                 f"const unsigned char kInput{i}[{len(data)}] = {{\n    {numbers(list(data), 16, '0x{:02x}')}\n}};",
             ]
             inputs.append(f"{{kInput{i}, {len(data)}}}")
-        masks = oracle.unspecified_mask(desc) if case.unspecified else [None] * len(desc.output_tensors)
+        masks = oracle.unspecified_mask(desc, case.inputs) if case.unspecified else [None] * len(desc.output_tensors)
         for j, (out, t, mask) in enumerate(zip(case.expected.outputs, desc.output_tensors, masks)):
             lines += _expected_lines(j, out, t, mask)
             expected.append(

@@ -107,7 +107,7 @@ def write_onnx(target: Target, directory: Path, *, device_id: int = 0) -> list[P
     for k, (name, x) in enumerate(lowering.feeds(list(case.inputs), parameters_as_inputs=False).items()):
         tensors[f"input_{k}.pb"] = numpy_helper.from_array(np.ascontiguousarray(x), name)
     outputs = [o.name for o in model.graph.output]
-    masks = oracle.unspecified_mask(case.descriptor) if case.unspecified else [None] * len(outputs)
+    masks = oracle.unspecified_mask(case.descriptor, case.inputs) if case.unspecified else [None] * len(outputs)
     for j, (name, y, mask) in enumerate(zip(outputs, case.expected.outputs, masks)):
         tensors[f"output_{j}.pb"] = numpy_helper.from_array(np.ascontiguousarray(y), name)
         if mask is not None and mask.any():

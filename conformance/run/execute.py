@@ -307,7 +307,7 @@ def _judge(case: Case, result: RunResult, record: Record) -> None:
         record.set(Category.FAIL, too_big)
         return
     expected = list(case.expected.outputs)
-    open_elements = oracle.unspecified_mask(case.descriptor) if case.unspecified else None
+    open_elements = oracle.unspecified_mask(case.descriptor, case.inputs) if case.unspecified else None
     open_count = sum(int(m.sum()) for m in open_elements) if open_elements else 0
     entries = ", ".join(case.unspecified)
     comparison = compare_outputs(expected, outputs, open_elements)

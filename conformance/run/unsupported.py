@@ -98,6 +98,13 @@ REASONS: tuple[UnsupportedReason, ...] = (
         "a run at the case's feature level runs them",
     ),
     UnsupportedReason(
+        "shader-model-{detail}",
+        _p(r"the device's highest shader model is (?P<detail>[0-9.]+) .* are shader model 6 code"),
+        "the device's highest shader model is {detail}: DirectML's kernels for them are shader model 6 code "
+        "(DML_CAST with a 64-bit tensor)",
+        "the directml backend on a device with shader model 6.0 runs them",
+    ),
+    UnsupportedReason(
         "memory",
         _p(r"over the memory budget"),
         "over the run's memory budget",

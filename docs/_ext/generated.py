@@ -41,6 +41,7 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "DEPTH_TO_SPACE1": ("D2S1.",),
     "REVERSE_SUBSEQUENCES": ("REVSEQ.",),
     "SLICE_GRAD": ("SGRAD.",),
+    "CAST": ("CAST.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")

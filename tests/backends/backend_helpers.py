@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 
+import oracle
 from conformance.backends.onnx_reference import OnnxReferenceBackend
 from conformance.backends.onnxruntime_backend import OnnxRuntimeCpuBackend
 from conformance.judging.compare import compare_outputs
@@ -92,8 +93,13 @@ def check(backend_name: str, descriptor: Descriptor, inputs, expected: list[np.n
         assert result.reason, f"{backend_name}: unsupported without a reason"
         return "unsupported"
     assert result.status == "ok", f"{backend_name}: {result.status}: {result.reason}"
-    comparison = compare_outputs(list(expected), result.outputs)
-    if comparison.equal:
+    # DML_CAST's open elements (U-CAST-1: NaN, out-of-range, inexact values) are observed, as the run layer does;
+    # every other entry's elements stay judged here, bit for bit.
+    cast_open = "U-CAST-1" in oracle.unspecified(descriptor)
+    comparison = compare_outputs(
+        list(expected), result.outputs, oracle.unspecified_mask(descriptor, list(inputs)) if cast_open else None
+    )
+    if comparison.equal or (cast_open and not comparison.fails):
         return "pass"
     if (
         backend_name == "onnxruntime-cpu"

@@ -9,7 +9,7 @@ those sizes ({"13x17": "segfault"}), in "run" and "batch" requests alike.
 A "check_only" case is "accepted" unless its behaviour refuses it.  A "batch" request is answered as the runner
 answers it: a frame per case naming its "index", then "batch_done";
 in a batch, "clobbered" marks an echo whose inputs someone overwrote, and "lost" ends the batch with a frame that
-names no index.  Start-up misbehaviour comes from the FAKE_RUNNER_START environment variable ("fail", "hang").
+names no index.  FAKE_RUNNER_INFO, a JSON object, is merged into the "info" answer (a device's caps).  Start-up misbehaviour comes from the FAKE_RUNNER_START environment variable ("fail", "hang").
 """
 
 import json
@@ -135,7 +135,8 @@ def serve(header: dict, payload: bytes) -> bool:
         send({"status": "bye"})
         return False
     if header["op"] == "info":
-        send({"status": "ok", "adapter": "fake", "max_feature_level": "6.4", "data_types": {"FLOAT32": True}})
+        info = {"status": "ok", "adapter": "fake", "max_feature_level": "6.4", "data_types": {"FLOAT32": True}}
+        send(info | json.loads(os.environ.get("FAKE_RUNNER_INFO") or "{}"))
     elif header["op"] == "batch":
         batch(header, payload)
     else:

@@ -298,6 +298,8 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.tile_desc(T(shape, data_type), (2,) * rank)
     if operator == "REVERSE_SUBSEQUENCES":  # UINT32 lengths: in every row (REVSEQ.8)
         return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
+    if operator == "CAST":
+        return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -318,6 +320,7 @@ DIMENSION_CLAUSE = {
     "DEPTH_TO_SPACE1": "D2S1.7",
     "SLICE_GRAD": "SGRAD.8",
     "REVERSE_SUBSEQUENCES": "REVSEQ.7",
+    "CAST": "CAST.4",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}

@@ -73,6 +73,9 @@ STABLE_IDS = [
     "REVERSE_SUBSEQUENCES-stress-axis-past-65535",
     "REVERSE_SUBSEQUENCES-stress-8d",
     "REVERSE_SUBSEQUENCES-stress-64MiB-uint64-lengths",
+    "CAST-stress-axis-past-65535",
+    "CAST-stress-8d",
+    "CAST-stress-256MiB",
 ]
 SMALL = 32 << 20  # bytes: the cases the tests may build
 

@@ -100,6 +100,12 @@ def _record(reason: str, category: Category = Category.UNSUPPORTED) -> Record:
         ("x: no ONNX lowering for DML_TILE", "operator-TILE"),
         ("over the memory budget: needs 9 GiB (...)", "memory"),
         ("something nobody wrote down", "other"),
+        (
+            "the device's highest shader model is 5.1 (Int64ShaderOps yes, DoublePrecisionFloatShaderOps yes): "
+            "DirectML's DML_CAST kernels with a FLOAT64, INT64 or UINT64 tensor are shader model 6 code (DXIL), "
+            "which this device cannot compile (CompileOperator returns E_INVALIDARG)",
+            "shader-model-5.1",
+        ),
         ("onnxruntime-cpu: SLICE_GRAD has no ONNX form: ONNX defines no Slice gradient", "no-onnx-form-SLICE_GRAD"),
         (
             "onnx-reference: SPACE_TO_DEPTH1 with Order COLUMN_ROW_DEPTH has no one-node ONNX form: ONNX SpaceToDepth",

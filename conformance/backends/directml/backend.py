@@ -29,6 +29,7 @@ from ...support.cache import cache_dir
 from ..base import Backend, BackendUnavailable, Capabilities, RunResult
 from .graph import graph_request
 from .hresults import DEVICE_LOST, failure_text
+from .kernels import shader_model_reason
 from .process import RunnerDied, RunnerProcess, RunnerTimeout
 from .program import NativeProgram
 from .stack import SETUP, Stack
@@ -291,6 +292,10 @@ class DirectMLBackend(Backend):
         return {**self.native.versions(), "dml_path": path}
 
     # -- running -----------------------------------------------------------------------------
+    def unsupported_reason(self, descriptor: Descriptor, feature_level: FeatureLevel) -> str | None:
+        """The capabilities' reasons, and a kernel this device's shader model cannot run (kernels.py)."""
+        return super().unsupported_reason(descriptor, feature_level) or shader_model_reason(self.info, descriptor)
+
     def _send(self, req: dict, payload: bytes, outputs: Sequence[TensorDesc]) -> tuple[dict, bytes]:
         self._ensure_running()
         allowed = sum(layout.total_size(t) + layout.GUARD_BYTES for t in outputs)

@@ -187,6 +187,9 @@ class NativeProgram:
             "driver_version": info.get("driver_version", "unknown"),
             "d3d12_feature_level": info.get("d3d12_feature_level", "unknown"),
             "shader_model": info.get("shader_model", "unknown"),
+            # The 64-bit shader caps D3D12 reports (DirectML's 64-bit CAST kernels also need shader model 6).
+            "shader_64_bit_ops": f"Int64ShaderOps {info.get('int64_shader_ops', 'unknown')}, "
+            f"DoublePrecisionFloatShaderOps {info.get('double_shader_ops', 'unknown')}",
             "dml_feature_level": info.get("max_feature_level", "unknown"),
             self.program: (
                 f"shipped in the wheel, built from native/{self.program}.cpp (source sha256 "

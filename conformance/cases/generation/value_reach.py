@@ -365,6 +365,24 @@ def _slice_grad_cases(operator: str, dt: DataType) -> list[Built]:
     return [(n, s) for n, s in out if s is not None]
 
 
+# DML_CAST: each input type into every output type (CAST.3), rank 4 (every level's rank); the inputs are the type's
+# special patterns (NaN payloads, -0.0, the extremes...) and ordinals, so the exact and the open (U-CAST-1) meet.
+CAST_SIZES = (1, 1, 2, 4)
+
+
+def _cast_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[Built] = []
+    for to in ALL_DATA_TYPES:
+        desc = oracle.CastDesc(TensorDesc(dt, CAST_SIZES), TensorDesc(to, CAST_SIZES))
+        levels = [min_feature_level(operator, t, len(CAST_SIZES)) for t in (dt, to)]
+        if None in levels:
+            continue
+        level = max(lv for lv in levels if lv is not None)
+        x = values.fill_input(dt, CAST_SIZES, "sprinkle", 0)
+        out.append((f"{operator}-reach-to-{to.value}-{dt.value}", CaseSpec(operator, level, desc, (x,))))
+    return out
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -380,6 +398,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "DEPTH_TO_SPACE1": _block_cases,
     "REVERSE_SUBSEQUENCES": _reverse_cases,
     "SLICE_GRAD": _slice_grad_cases,
+    "CAST": _cast_cases,
 }
 
 

@@ -792,7 +792,9 @@ public:
         w.str("d3d12_create_level", d3d_level_name(created_level_))
             .str("d3d12_create_refused", refused_)
             .str("d3d12_feature_level", d3d_feature_level())
-            .str("shader_model", shader_model());
+            .str("shader_model", shader_model())
+            .str("double_shader_ops", double_shader_ops())
+            .str("int64_shader_ops", int64_shader_ops());
         IDMLDevice* dml = dml_device(DML_FEATURE_LEVEL_1_0);
         std::vector<DML_FEATURE_LEVEL> all;
         for (const auto& kv : feature_levels()) all.push_back(kv.second);
@@ -877,6 +879,19 @@ private:
         return "unknown";
     }
 
+    // The device's 64-bit shader caps, recorded beside its shader model: DirectML's DML_CAST kernels for 64-bit types
+    // are shader model 6 code, which vkd3d 1.6 (shader model 5.1, yet both caps "yes") cannot compile
+    // (backend.SHADER_MODEL_6_KERNELS).
+    std::string double_shader_ops() {
+        D3D12_FEATURE_DATA_D3D12_OPTIONS d{};
+        HRESULT hr = device_->CheckFeatureSupport(D3D12_FEATURE_D3D12_OPTIONS, &d, sizeof d);
+        return FAILED(hr) ? "unknown (" + hex32(static_cast<uint32_t>(hr)) + ")" : d.DoublePrecisionFloatShaderOps ? "yes" : "no";
+    }
+    std::string int64_shader_ops() {
+        D3D12_FEATURE_DATA_D3D12_OPTIONS1 d{};
+        HRESULT hr = device_->CheckFeatureSupport(D3D12_FEATURE_D3D12_OPTIONS1, &d, sizeof d);
+        return FAILED(hr) ? "unknown (" + hex32(static_cast<uint32_t>(hr)) + ")" : d.Int64ShaderOps ? "yes" : "no";
+    }
     std::string shader_model() {
         // Ask for the newest model; the runtime lowers it to what the device has.  Older runtimes refuse
         // models they do not know with E_INVALIDARG, so step down.

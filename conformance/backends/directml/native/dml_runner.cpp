@@ -1,4 +1,6 @@
-// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and the data-movement family (issue 31: ELEMENT_WISE_IDENTITY, TILE, DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD) exactly as a case describes them.
+// dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and the data-movement family
+// (issue 31: ELEMENT_WISE_IDENTITY, CAST, TILE, SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD)
+// exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
 // (creating one can cost seconds: vkd3d on lavapipe, unless VKD3D_CONFIG=virtual_heaps; so it is made once, large,
@@ -119,6 +121,7 @@ struct OperatorDesc {
     DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
     DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse_subsequences{};
+    DML_CAST_OPERATOR_DESC cast{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -229,6 +232,9 @@ struct OperatorDesc {
             UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
             reverse_subsequences = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis};
             op = {DML_OPERATOR_REVERSE_SUBSEQUENCES, &reverse_subsequences};
+        } else if (name == "CAST") {
+            cast = {&input_descs.at(0), &output_descs.at(0)};
+            op = {DML_OPERATOR_CAST, &cast};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
