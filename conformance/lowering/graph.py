@@ -10,6 +10,7 @@ runtime can constant-fold the operator away.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -78,14 +79,22 @@ class Lowering:
         return feeds
 
 
-def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
-    """One lowering's node, inputs, outputs and initializers, every name prefixed with `prefix`."""
+def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, named_dims: bool = True):
+    """One lowering's node, inputs, outputs and initializers, every name prefixed with `prefix`.
+
+    `named_dims`: each data dimension a named symbol (a one-node model, as a reader of it sees it); without, the
+    dimensions are left unnamed (a batch model: the same meaning to a runtime, and made in a third of the time)."""
     elem = helper.np_dtype_to_tensor_dtype(lowering.data_type.numpy)
+
+    def data_info(name: str, dims: str) -> onnx.ValueInfoProto:
+        if named_dims:
+            return helper.make_tensor_value_info(name, elem, [f"{dims}d{i}" for i in range(lowering.rank)])
+        info = onnx.ValueInfoProto(name=name)
+        info.type.CopyFrom(_unnamed_dims(elem, lowering.rank))
+        return info
+
     inputs = [  # each data input's dimensions are its own (JOIN's inputs differ along the axis)
-        helper.make_tensor_value_info(
-            prefix + name, elem, [f"{prefix}{'' if name == DATA else name + '_'}d{i}" for i in range(lowering.rank)]
-        )
-        for name in lowering.data_names
+        data_info(prefix + name, f"{prefix}{'' if name == DATA else name + '_'}") for name in lowering.data_names
     ]
     initializers = []
     for name, value in lowering.parameters.items():
@@ -97,10 +106,7 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
             )
         else:
             initializers.append(onnx.numpy_helper.from_array(value, prefix + name))
-    outputs = [
-        helper.make_tensor_value_info(f"{prefix}out{j}", elem, [f"{prefix}out{j}_d{i}" for i in range(lowering.rank)])
-        for j in range(lowering.output_count)
-    ]
+    outputs = [data_info(f"{prefix}out{j}", f"{prefix}out{j}_") for j in range(lowering.output_count)]
     node = helper.make_node(
         lowering.onnx_operator,
         [*(prefix + n for n in lowering.data_names), *(prefix + n for n in lowering.parameters)],
@@ -109,6 +115,13 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool):
         **lowering.attributes,
     )
     return node, inputs, outputs, initializers
+
+
+@functools.cache
+def _unnamed_dims(elem: int, rank: int) -> onnx.TypeProto:
+    """A tensor type of `rank` unnamed dimensions (made once, copied into each value: make_tensor_value_info is
+    most of a batch model's making)."""
+    return helper.make_tensor_type_proto(elem, [None] * rank)
 
 
 def _model(nodes, inputs, outputs, initializers, name: str) -> onnx.ModelProto:
@@ -137,7 +150,7 @@ def build_batch_model(lowerings: Sequence[Lowering]) -> onnx.ModelProto:
     """
     nodes, inputs, outputs, initializers = [], [], [], []
     for i, lowering in enumerate(lowerings):
-        node, ins, outs, inits = _graph_parts(lowering, batch_prefix(i), parameters_as_inputs=False)
+        node, ins, outs, inits = _graph_parts(lowering, batch_prefix(i), parameters_as_inputs=False, named_dims=False)
         nodes.append(node)
         inputs += ins
         outputs += outs
