@@ -81,6 +81,7 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
         self.stats.update({"sessions": 0, "refused_sessions": 0, "crash_reruns": 0, "batched": 0})
         # (ONNX operator, data type) that ORT had no kernel for: its cases take the one-case path.
         self.no_kernel: set[tuple[str, DataType]] = set()
+        self._temporary: tempfile.TemporaryDirectory | None = None  # where FLOAT16 sessions write their graph
 
     def versions(self) -> dict[str, str]:
         return {
@@ -107,6 +108,18 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
             options.add_session_config_entry(DISABLE_CPU_FALLBACK, "1")
         return options
 
+    def _folder(self) -> str:
+        """This backend's own temporary folder, made once (a folder a session costs more than the session)."""
+        if self._temporary is None:
+            self._temporary = tempfile.TemporaryDirectory(prefix="dml-conformance-ort-")
+        return self._temporary.name
+
+    def close(self) -> None:
+        super().close()
+        if self._temporary is not None:
+            self._temporary.cleanup()
+            self._temporary = None
+
     def _compile(self, model: onnx.ModelProto) -> Runner:
         options = self.session_options()
         node = model.graph.node[0]
@@ -115,14 +128,11 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
             # The graph ORT really runs: lacking a FLOAT16 kernel, ORT wraps the node in Casts to
             # float32 and back (CPU Pad does), which changes what a result means.  Checked for
             # FLOAT16 only: writing the optimized model costs more than the session itself.
-            with tempfile.TemporaryDirectory() as folder:
-                options.optimized_model_filepath = os.path.join(folder, "optimized.onnx")
-                session = self.ort.InferenceSession(model.SerializeToString(), options, providers=[self.provider])
-                added = [
-                    n.op_type
-                    for n in onnx.load(options.optimized_model_filepath).graph.node
-                    if n.op_type != node.op_type
-                ]
+            options.optimized_model_filepath = os.path.join(self._folder(), "optimized.onnx")  # written over each time
+            session = self.ort.InferenceSession(model.SerializeToString(), options, providers=[self.provider])
+            added = [
+                n.op_type for n in onnx.load(options.optimized_model_filepath).graph.node if n.op_type != node.op_type
+            ]
         else:
             session = self.ort.InferenceSession(model.SerializeToString(), options, providers=[self.provider])
 
