@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import gc
 import os
 import queue
 import signal
@@ -176,6 +177,9 @@ class Pool:
 
     def submit(self, works: Iterable[Work]) -> None:
         self.pending.extend(works)
+        # The units (and the selection they came from) live until the run ends: out of the collector's sight, so
+        # that the collections the records' short-lived objects set off do not walk them each time.
+        gc.freeze()
         self._dispatch(time.monotonic())
 
     @property
