@@ -28,11 +28,9 @@ the same code on every platform, and the results header says which host ran.
 
 from __future__ import annotations
 
-import re
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import numpy as np
 import onnx
@@ -46,12 +44,11 @@ from ..lowering import (
     OPSET,
     Inexpressible,
     Lowering,
-    batch_prefix,
-    build_batch_model,
     build_graphs_model,
     lower,
 )
 from .base import Backend, BackendUnavailable, Capabilities, RunResult
+from .batches import BatchedSessions, BatchItem, SessionFailed, session_batches
 from .lowered import lower_graph
 from .onnxruntime_backend import CPU, DISABLE_CPU_FALLBACK, DML, KNOWN_LIMITS, NO_KERNEL
 
@@ -87,8 +84,6 @@ class SessionSettings:
 
 
 CPU_SETTINGS = SessionSettings("disabled", dml_graph_fusion=False)  # tests' CPU stand-in: nothing fused
-# ORT names the node a failure happened in ("... running Pad node. Name:'c3_Pad'"): the case is c3.
-NODE_NAME = re.compile(r"\bName:\s*'c(\d+)_[A-Za-z]+'|node with name '?c(\d+)_")
 # Cases per session.  Measured under Wine with heaps recycled, the quick profile's mix: create + run 4.7 ms a
 # case at 25 a session, 2.0 at 50, 1.5-1.7 at 100-200, 1.9 at 300, 2.9 at 800.  Without recycling a session
 # cost 1-6 s whatever its size (the heap), which 100 cases a session amortised (LEGACY_BATCH_SIZE).
@@ -106,10 +101,6 @@ BYTES_PER_SESSION = 64 << 20
 # many sessions the backend asks for a fresh worker process (Backend.exhausted).
 PYTHON_DML_SESSIONS_PER_PROCESS = 6
 ONNX_SYMMETRIC_FREE = frozenset({"CONSTANT", "EDGE", "REFLECTION", "WRAP"})  # WRAP: Pad-19 wrap
-
-
-class SessionFailed(Exception):
-    """ONNX Runtime refused to create or run a session; the message is ORT's."""
 
 
 class Sessions(Protocol):
@@ -407,43 +398,7 @@ def open_sessions(
         ) from e
 
 
-T = TypeVar("T")
-
-
-def session_batches(
-    items: Sequence[T], count: int, bindings: Callable[[T], int], nbytes: Callable[[T], int]
-) -> Iterator[list[T]]:
-    """`items` in order, cut into sessions: at most `count` each, their tensors under BINDINGS_PER_SESSION and
-    BYTES_PER_SESSION (an item over a budget on its own gets a session of its own)."""
-    batch: list[T] = []
-    total_bindings = total_bytes = 0
-    for item in items:
-        b, n = bindings(item), nbytes(item)
-        full = len(batch) >= count or total_bindings + b > BINDINGS_PER_SESSION or total_bytes + n > BYTES_PER_SESSION
-        if batch and full:
-            yield batch
-            batch, total_bindings, total_bytes = [], 0, 0
-        batch.append(item)
-        total_bindings += b
-        total_bytes += n
-    if batch:
-        yield batch
-
-
-@dataclass
-class _Item:
-    index: int
-    lowering: Lowering
-    xs: list[np.ndarray]  # the data inputs (several for JOIN's Concat)
-    nbytes: int  # the descriptor's tensors, inputs and outputs
-
-    @property
-    def bindings(self) -> int:
-        """The tensors the provider binds for this case's node: its data inputs and its outputs."""
-        return self.lowering.input_count + len(self.lowering.side_inputs) + self.lowering.output_count
-
-
-class OnnxRuntimeDirectMLBackend(Backend):
+class OnnxRuntimeDirectMLBackend(Backend, BatchedSessions):
     """ORT's DirectML provider alone, batches of cases per session.  `dml_dll`/`adapter`/`adapter_kind` as for
     `directml`; `ort_performance_preference` (default, high_performance, minimum_power) with the kind is ORT's own
     device selection (OrtDmlDeviceOptions, the python host's provider options)."""
@@ -558,6 +513,8 @@ class OnnxRuntimeDirectMLBackend(Backend):
             self.batch_size,
             lambda one: sum(lw.input_count + lw.output_count for lw in one[2]),
             lambda one: sum(np.asarray(x).nbytes for x in one[3]),
+            max_bindings=BINDINGS_PER_SESSION,
+            max_bytes=BYTES_PER_SESSION,
         )
         for session_batch in graph_batches:
             done = self._graph_batch(session_batch)
@@ -603,7 +560,7 @@ class OnnxRuntimeDirectMLBackend(Backend):
     ) -> list[RunResult | BaseException]:
         """Run many cases in as few sessions as possible; one result (or the exception it raised) each."""
         results: list[RunResult | BaseException | None] = [None] * len(items)
-        batch: list[_Item] = []
+        batch: list[BatchItem] = []
         for i, (descriptor, inputs, level) in enumerate(items):
             reason = self.unsupported_reason(descriptor, level)
             if reason:
@@ -619,82 +576,38 @@ class OnnxRuntimeDirectMLBackend(Backend):
                 self.stats["known_refusals"] += 1
                 results[i] = RunResult.unsupported(known.reason, reached_operator=known.reached_operator)
                 continue
-            batch.append(_Item(i, lowering, list(inputs), sum(tensor_bytes(descriptor).values())))
-        for session_batch in session_batches(batch, self.batch_size, lambda i: i.bindings, lambda i: i.nbytes):
+            batch.append(BatchItem(i, lowering, list(inputs), sum(tensor_bytes(descriptor).values())))
+        cut = session_batches(
+            batch,
+            self.batch_size,
+            lambda i: i.bindings,
+            lambda i: i.nbytes,
+            max_bindings=BINDINGS_PER_SESSION,
+            max_bytes=BYTES_PER_SESSION,
+        )
+        for session_batch in cut:
             for index, result in self._run_batch(session_batch).items():
                 results[index] = result
         self.stats["cases"] += len(items)
         return [r if r is not None else RunResult.error("internal: no result") for r in results]
 
-    def _run_batch(self, batch: list[_Item]) -> dict[int, RunResult | BaseException]:
-        """One session for the batch; a refusal halves it until the culprit stands alone, a crash reruns each case."""
-        if not batch:
-            return {}
-        t0 = time.perf_counter()
-        try:
-            session = self.sessions.create(build_batch_model([item.lowering for item in batch]).SerializeToString())
-        except SessionFailed as e:
-            self.stats["refused_sessions"] += 1
-            return self._halve(batch, e, "create a session for")
-        except Exception as e:  # the worker died or hung: find the case that did it
-            return self._rerun_alone(batch, e)
-        self.stats["sessions"] += 1
-        t1 = time.perf_counter()
-        feeds = {
-            batch_prefix(k) + name: x
-            for k, item in enumerate(batch)
-            for name, x in item.lowering.feeds(item.xs, parameters_as_inputs=False).items()
-        }
-        names = [f"{batch_prefix(k)}out{j}" for k, item in enumerate(batch) for j in range(item.lowering.output_count)]
-        try:
-            outputs = self.sessions.run(session, feeds, names)
-        except SessionFailed as e:
-            return self._halve(batch, e, "run")
-        except Exception as e:
-            return self._rerun_alone(batch, e)
-        finally:
-            try:
-                self.sessions.release(session)
-            except Exception:  # a worker that died while running: the rerun restarts it
-                pass
-        t2 = time.perf_counter()
-        results: dict[int, RunResult | BaseException] = {}
-        timings = {"session_s": (t1 - t0) / len(batch), "run_s": (t2 - t1) / len(batch), "batch": float(len(batch))}
-        answers = iter(outputs)
-        for item in batch:
-            mine = [next(answers) for _ in range(item.lowering.output_count)]
-            results[item.index] = RunResult.ok(
-                mine,
-                reached_operator=item.lowering.dml_operator,
-                notes=list(item.lowering.notes),
-                timings=dict(timings),
-            )
-        return results
+    # BatchedSessions: sessions from the host; a refused case is unsupported or an error with ORT's message.
+    def _create(self, model: bytes) -> Any:
+        return self.sessions.create(model)
 
-    def _rerun_alone(self, batch: list[_Item], error: BaseException) -> dict[int, RunResult | BaseException]:
-        """The worker died or hung on `batch` before answering any of it: each case again in a session of its own
-        (the worker restarts), so that the crash is only the case that crashes alone (as deqp-runner reruns a
-        crashed group case by case).  Halving would restart the worker once per level."""
-        if len(batch) == 1:
-            return {batch[0].index: error}  # the worker crashed or hung on this very case
-        self.stats["crash_reruns"] += len(batch)
-        results: dict[int, RunResult | BaseException] = {}
-        for item in batch:
-            results.update(self._run_batch([item]))
-        return results
+    def _run_session(self, session: Any, feeds: dict[str, np.ndarray], names: list[str]) -> list[np.ndarray]:
+        return self.sessions.run(session, feeds, names)
 
-    def _halve(self, batch: list[_Item], error: SessionFailed, phase: str) -> dict[int, RunResult | BaseException]:
-        """Find the case ORT refused: the one its message names (its node is `c<k>_<Op>`), else by halving."""
-        if len(batch) == 1:
-            item = batch[0]
-            return {item.index: self._classify(error, phase, item.lowering)}
-        match = NODE_NAME.search(str(error))
-        k = int(next(g for g in match.groups() if g)) if match else len(batch)
-        if k < len(batch):
-            culprit = {batch[k].index: self._classify(error, phase, batch[k].lowering)}
-            return {**culprit, **self._run_batch(batch[:k] + batch[k + 1 :])}
-        half = len(batch) // 2
-        return {**self._run_batch(batch[:half]), **self._run_batch(batch[half:])}
+    def _release(self, session: Any) -> None:
+        self.sessions.release(session)
+
+    def _alone(self, item: BatchItem, error: SessionFailed, phase: str) -> RunResult:
+        return self._classify(error, phase, item.lowering)
+
+    def _answer(self, item: BatchItem, outputs: list[np.ndarray], timings: dict[str, float]) -> RunResult:
+        return RunResult.ok(
+            outputs, reached_operator=item.lowering.dml_operator, notes=list(item.lowering.notes), timings=timings
+        )
 
     def _classify(self, error: SessionFailed, phase: str, lowering: Lowering) -> RunResult:
         message = str(error)

@@ -9,7 +9,9 @@ and the main loop (`poll`) only waits on the event queue, with a timeout.  So:
 - a worker that dies (segfault, os._exit, sys.exit, killed, device lost) costs only the unit
   at the head of its queue: that unit's record is `crash`, with the signal or exit code and
   the worker's last stderr lines; the rest of its queue goes back to the others, and a new
-  worker takes its place;
+  worker takes its place.  One that dies while a batching backend runs a batch of units at once
+  (its `batch` message, before any of them is `done`) blames none of them: they run again, each
+  in a message of its own and unbatched, so that only the unit that crashes alone is a crash;
 - a unit running longer than `timeout` (measured from when it started, not from when the
   backend was constructed) gets `timeout`: its worker is killed, GIL or not, and replaced;
 - backend construction has its own limit; if no worker can construct the backend at all,
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import gc
 import os
 import queue
 import signal
@@ -99,6 +102,7 @@ class _Worker:
     ready: bool = False
     closing: bool = False
     retiring: bool = False  # it said it is exiting on its own: the next unit is not to blame
+    batch: int = 0  # the units at the head of `assigned` its backend is running at once (none `done` yet)
     dead: bool = False
     clock: float = 0.0  # when the unit at the head of `assigned` started
     example: dict | None = None  # the live Hypothesis example in flight
@@ -141,6 +145,7 @@ class Pool:
         self.max_bytes = max_bytes  # each case's memory budget, checked in the worker (conformance.run.large)
         self.events: queue.Queue = queue.Queue()
         self.pending: collections.deque[Work] = collections.deque()
+        self.alone: set[int] = set()  # indices of units a worker died on in a batch: each now runs unbatched
         self.workers: list[_Worker] = []
         self.info: WorkerInfo | None = None
         self.failures: list[dict] = []  # construction failures, in order
@@ -172,6 +177,9 @@ class Pool:
 
     def submit(self, works: Iterable[Work]) -> None:
         self.pending.extend(works)
+        # The units (and the selection they came from) live until the run ends: out of the collector's sight, so
+        # that the collections the records' short-lived objects set off do not walk them each time.
+        gc.freeze()
         self._dispatch(time.monotonic())
 
     @property
@@ -287,8 +295,10 @@ class Pool:
             _, index, record = message
             if w.assigned and w.assigned[0].index == index:
                 w.assigned.popleft()
-            w.clock, w.example = now, None
+            w.clock, w.example, w.batch = now, None, 0
             records.append(record)
+        elif message[0] == "batch":
+            w.batch = message[1]
         elif message[0] == "example":
             w.clock, w.example = now, message[2]
         elif message[0] == "ready":
@@ -348,7 +358,10 @@ class Pool:
         if not w.ready:
             self._construction_failed(w, returncode)
             return
-        if w.assigned and blame and not w.retiring:
+        if w.assigned and blame and not w.retiring and w.batch:
+            # It died running a batch at once: which unit did it is unknown, so each runs again on its own.
+            self.alone.update(work.index for work in list(w.assigned)[: w.batch])
+        elif w.assigned and blame and not w.retiring:
             work = w.assigned.popleft()
             tail = w.tail()
             record = self._record(
@@ -404,18 +417,21 @@ class Pool:
         for w in live:
             while self.pending and len(w.assigned) < 2 * batch:
                 works = [self.pending.popleft()]
+                alone = works[0].index in self.alone
                 # A live Hypothesis unit is long: alone in its batch, so the units after it go to other workers.
                 while (
                     self.pending
                     and len(works) < batch
+                    and not alone
                     and not isinstance(works[0].unit, LiveUnit)
                     and not isinstance(self.pending[0].unit, LiveUnit)
+                    and self.pending[0].index not in self.alone
                 ):
                     works.append(self.pending.popleft())
                 if not w.assigned:
                     w.clock = now
                 w.assigned.extend(works)
-                w.outbox.put(frame(("run", works)))
+                w.outbox.put(frame(("run", works, alone)))
 
     # --- processes --------------------------------------------------------------------------------
     def _spawn(self, slot: int) -> None:

@@ -2,8 +2,9 @@
 
 `python -m conformance.run.worker`, started by conformance.run.pool in its own session (process
 group), so that the parent can kill it and everything it started at once.  Messages are
-length-prefixed pickles: the parent sends `init`, batches of work and `close`; the worker answers
-`ready` (or `failed`), one `done` record per unit, an `example` before each live Hypothesis
+length-prefixed pickles: the parent sends `init`, batches of work (`run`, flagged when each unit is to
+run on its own) and `close`; the worker answers `ready` (or `failed`), `batch` before a batching backend
+runs a message's cases at once, one `done` record per unit, an `example` before each live Hypothesis
 example, `retire` before it exits on its own (the backend called sys.exit), and `closed`.  The protocol uses a private copy of stdout: anything the backend
 prints goes to stderr, whose last lines the parent keeps for crash records.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import gc
 import io
 import os
 import pickle
@@ -166,9 +168,12 @@ def main() -> int:
     from oracle import FeatureLevel
 
     from .dispatch import execute
-    from .execute import describe_exception, prefetch
+    from .execute import describe_exception
     from .record import Category
 
+    # Everything imported and constructed so far lives as long as the worker: out of the collector's sight, so
+    # that the collections the cases' many short-lived objects set off do not walk it each time.
+    gc.freeze()
     level = FeatureLevel.parse(init["feature_level"] or info["feature_level"])
     inbox: queue.Queue = queue.Queue()
 
@@ -187,9 +192,7 @@ def main() -> int:
             except Exception as e:
                 worker.send("closed", [f"backend.close() raised {describe_exception(e)}"])
             return 0
-        results = prefetch(
-            message[1], backend, level, init.get("max_bytes")
-        )  # a batching backend runs the message's cases at once
+        results = _prefetch(worker, message, backend, level, init.get("max_bytes"))
         for work in message[1]:
             try:
                 record = execute(
@@ -216,6 +219,19 @@ def main() -> int:
             finally:
                 worker.send("retire")  # a fresh worker takes over; nothing here is to blame
             return 0
+
+
+def _prefetch(worker: Worker, message: tuple, backend, level, max_bytes: int | None) -> dict:
+    """A batching backend's answers for the message's cases, got at once (none for units to run on their own:
+    a worker died on them in a batch)."""
+    from .execute import prefetch
+
+    if len(message) > 2 and message[2]:
+        return {}
+    batch_size = getattr(backend, "batch_size", 1)
+    if len(message[1]) > 1 and isinstance(batch_size, int) and batch_size > 1:
+        worker.send("batch", len(message[1]))  # dying before the next `done` blames none of them (the pool)
+    return prefetch(message[1], backend, level, max_bytes)
 
 
 def _exhausted(backend) -> bool:

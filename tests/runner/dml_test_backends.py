@@ -408,6 +408,24 @@ class Batching(AllLevels):
         return [super(Batching, self).run(descriptor, inputs, level) for descriptor, inputs, level in items]
 
 
+class BatchSegfaultsOnSplit(AllLevels):
+    """batch_size 8: run_many dies (SIGSEGV) on any batch that holds a SPLIT, as run() does on a SPLIT alone (an
+    in-process runtime crashing on one node of its batched model)."""
+
+    name = "batch-segfaults-on-split"
+    batch_size = 8
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        if descriptor.operator == "SPLIT":
+            ctypes.string_at(0)
+        return super().run(descriptor, inputs, feature_level)
+
+    def run_many(self, items):
+        if any(descriptor.operator == "SPLIT" for descriptor, _, _ in items):
+            ctypes.string_at(0)
+        return [self.run(descriptor, inputs, level) for descriptor, inputs, level in items]
+
+
 class _Buffers(AllLevels):
     """The oracle's outputs in their buffers (every case, packed ones too), then `touch` changes one byte."""
 

@@ -307,6 +307,22 @@ def test_a_segfault_in_a_live_hypothesis_example_is_that_example_s(tmp_path):
     assert len(valid) > 1 and all(r["category"] == "crash" for r in valid)
 
 
+def test_a_worker_dying_in_a_batch_blames_only_the_case_that_dies_alone(tmp_path):
+    """The backend runs a batch at once and dies on it: which case did it is unknown, so the batch's cases run again
+    each on its own, and only the SPLITs (the ones that die alone) are crashes."""
+    proc = cli(
+        *("run", "--backend", "dml_test_backends:BatchSegfaultsOnSplit", "--jobs", "1"),
+        *("--cases", str(EXAMPLES), "--out", str(tmp_path)),
+    )
+    assert proc.returncode == 1, proc.stderr
+    records = case_lines(next(tmp_path.glob("results-*.jsonl")))
+    assert len(records) == len(list(EXAMPLES.glob("*.json")))
+    crashed = sorted(r["id"] for r in records if r["category"] == "crash")
+    assert crashed == ["SPLIT-example-1", "SPLIT-example-2"]
+    assert all(r["crash"]["signal_name"] == "SIGSEGV" for r in records if r["category"] == "crash")
+    assert {r["category"] for r in records if r["category"] != "crash"} == {"pass"}
+
+
 def test_a_selection_that_fails_stops_the_worker_started_beside_it(monkeypatch, tmp_path):
     """The CLI starts its first worker while the selection is built (Session(prestart=True)); a selection that
     ends in a usage error leaves no worker running."""

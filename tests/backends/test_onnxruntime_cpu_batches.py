@@ -1,0 +1,122 @@
+"""onnxruntime-cpu's batches (run_many): every case answered as run() answers it alone, in a session per batch.
+
+What a run says must not change with the batches: status, reason (ORT's words for a refusal are those of the
+case's own one-node session), the operator reached, the notes and the output bytes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import oracle
+from conformance.backends.onnxruntime_backend import OnnxRuntimeCpuBackend
+from conformance.backends.registry import resolve_backend
+from conformance.run.selection import select_cases
+from oracle import DEFAULT_FEATURE_LEVEL as FL
+from oracle import DataType, PaddingMode, TensorDesc
+
+CASES = [c for c in select_cases(generated=400, seed=11) if c.valid]
+# Cases ORT's CPU provider runs, alone and so in any batch (dense SLICE1s).
+FINE = [
+    (c.descriptor, list(c.inputs), c.feature_level)
+    for c in CASES
+    if c.operator == "SLICE1" and not oracle.layout.has_layout(c.descriptor)
+][:20]
+
+
+def t(*sizes, data_type=DataType.FLOAT32):
+    return TensorDesc(data_type, sizes)
+
+
+def same(a, b) -> bool:
+    return (
+        (a.status, a.reason, a.reached_operator, a.notes) == (b.status, b.reason, b.reached_operator, b.notes)
+        and len(a.outputs) == len(b.outputs)
+        and all(
+            x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+            for x, y in zip(a.outputs, b.outputs)
+        )
+    )
+
+
+def too_wide_reflect(data_type=DataType.FLOAT32):
+    """A reflect Pad ORT refuses while running: post-pad 4 on an axis of 4 (PAD.3 folds it; ORT does not)."""
+    x = np.arange(4).astype(data_type.numpy)
+    return oracle.PaddingDesc(
+        t(4, data_type=data_type), t(8, data_type=data_type), PaddingMode.REFLECTION, 0.0, (0,), (4,)
+    ), [x]
+
+
+def int16_pad():
+    """A Pad ORT's CPU provider has no kernel for: its session is refused."""
+    x = np.arange(3, dtype=np.int16)
+    return oracle.PaddingDesc(
+        t(3, data_type=DataType.INT16), t(4, data_type=DataType.INT16), PaddingMode.EDGE, 0.0, (1,), (0,)
+    ), [x]
+
+
+def test_the_backend_the_run_builds_batches():
+    backend = resolve_backend("onnxruntime-cpu").factory()
+    assert backend.batch_size > 1  # the run layer then hands it whole batches (conformance.run.execute.prefetch)
+
+
+def test_run_many_answers_every_case_as_run_answers_it_alone_in_a_session_per_batch():
+    items = [(c.descriptor, list(c.inputs), c.feature_level) for c in CASES]
+    alone = [OnnxRuntimeCpuBackend().run(*item) for item in items]
+    backend = OnnxRuntimeCpuBackend()
+    batched = backend.run_many(items)
+    differ = [c.id for c, a, b in zip(CASES, alone, batched) if b is None or not same(a, b)]
+    assert not differ, differ[:5]
+    assert {r.status for r in alone} >= {"ok", "unsupported"}  # refusals among them
+    assert backend.stats["batched"] > len(items) // 2
+    assert backend.stats["sessions"] <= backend.stats["batched"] // 10  # a session per batch, not per case
+
+
+def test_a_case_refused_inside_a_batch_gets_the_words_it_gets_alone_and_only_it():
+    """ORT refuses the batch naming the culprit's node (`c<k>_Pad`); the culprit is answered by the one-case path,
+    the others by the batch without it, and the missing kernel is learnt: the next such case is not batched."""
+    fine = FINE
+    assert len(fine) == 20
+    desc, xs = int16_pad()
+    backend = OnnxRuntimeCpuBackend()
+    results = backend.run_many([*fine[:10], (desc, xs, FL), *fine[10:]])
+    expected = OnnxRuntimeCpuBackend().run(desc, xs, FL)
+    assert expected.status == "unsupported" and "NOT_IMPLEMENTED" in expected.reason
+    assert same(results[10], expected)
+    assert "c10_" not in results[10].reason  # the one-case graph's words, not the batch's
+    assert all(r.status == "ok" for k, r in enumerate(results) if k != 10)
+    assert (backend.stats["refused_sessions"], backend.stats["sessions"]) == (1, 1)
+    again = backend.run_many([*fine[:3], (desc, xs, FL)])
+    assert same(again[3], expected)
+    assert (backend.stats["refused_sessions"], backend.stats["sessions"]) == (1, 2)  # learnt: not batched
+
+
+def test_a_case_whose_run_fails_inside_a_batch_is_found_by_name_and_answered_alone(monkeypatch):
+    """A reflect Pad ORT refuses while running fails the whole batch's run: were it batched (here: every case is),
+    it would still be answered as alone, and the rest of its batch would still run."""
+    backend = OnnxRuntimeCpuBackend()
+    monkeypatch.setattr(backend, "_batchable", lambda lowering, inputs: True)
+    fine = FINE[:8]
+    desc, xs = too_wide_reflect()
+    results = backend.run_many([*fine[:3], (desc, xs, FL), *fine[3:]])
+    expected = OnnxRuntimeCpuBackend().run(desc, xs, FL)
+    assert expected.status == "unsupported" and "post-pad (4) exceeds maximum allowed (3)" in expected.reason
+    assert same(results[3], expected)
+    assert [r.status for k, r in enumerate(results) if k != 3] == ["ok"] * len(fine)
+    assert backend.stats["sessions"] == 2  # the batch (its run failed) and the batch without the culprit
+
+
+def test_cases_a_batch_could_not_answer_as_alone_take_the_one_case_path():
+    """FLOAT16 (ORT may insert Casts, which the one-case session's optimized graph shows and its notes say) and a
+    reflect Pad as wide as its axis are not batched; their answers are run()'s."""
+    x = np.array([0x7D12, 0x3C00, 0x7E01], dtype=np.uint16).view(np.float16)
+    f16 = oracle.PaddingDesc(
+        t(3, data_type=DataType.FLOAT16), t(5, data_type=DataType.FLOAT16), PaddingMode.EDGE, 0.0, (1,), (1,)
+    )
+    wide, xs = too_wide_reflect()
+    backend = OnnxRuntimeCpuBackend()
+    results = backend.run_many([(f16, [x], FL), (wide, xs, FL)])
+    assert backend.stats["batched"] == 0 and backend.stats["sessions"] == 0
+    assert any("went through float32" in n for n in results[0].notes)
+    assert same(results[0], OnnxRuntimeCpuBackend().run(f16, [x], FL))
+    assert same(results[1], OnnxRuntimeCpuBackend().run(wide, xs, FL))
