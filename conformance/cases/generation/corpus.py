@@ -28,7 +28,7 @@ from .common import CaseSpec, RngChooser, choose_config
 from .operators import INVALID_FAMILIES, build_invalid, build_valid, case_clauses, corners
 
 # Bump when a builder, a value pool or the encoding changes: the same seed then gives a new corpus.
-GENERATOR_VERSION = "7"
+GENERATOR_VERSION = "8"
 
 # Share of generated cases that are invalid descriptors (one family per validation rule).
 INVALID_SHARE = 0.15
