@@ -78,7 +78,8 @@ def test_generated_corpus(backend_name):
 
     Each operator must run more than half of the cases the backend could run: its cases of a data type
     ORT has no kernel for, and those unsupported for a fact of ONNX or ORT (NOT_THE_LOWERINGS: SLICE_GRAD
-    has no ONNX form, Pad no symmetric mode, ORT's reflect Pad its limits) are left out, and nothing else.
+    has no ONNX form, Pad no symmetric mode, ORT's reflect Pad its limits, SpaceToDepth DCR only, ReverseSequence
+    axes 0 and 1 only) are left out, and nothing else.
     """
     assert not GENERATED.errors
     no_kernel = ORT_CPU_NO_KERNEL if backend_name == "onnxruntime-cpu" else {}
@@ -104,4 +105,5 @@ def test_generated_corpus(backend_name):
         ran.setdefault(operator, []).append(outcome != "unsupported")
     assert not failed, "\n".join(failed[:10])
     shares = {op: f"{sum(r)}/{len(r)}" for op, r in ran.items()}
-    assert all(sum(r) > len(r) / 2 for r in ran.values()), shares
+    few = [f"{op} {share}" for op, share in shares.items() if sum(ran[op]) <= len(ran[op]) / 2]
+    assert not few, f"at most half run: {few}"  # the operators that fall short, by name
