@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conformance.backends.directml import stack
+from conformance.support.cache import generated_cache_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,6 +46,11 @@ def machine(tmp_path, monkeypatch):
         "DML_CONFORMANCE_CACHE": str(cache),
         "DML_CONFORMANCE_VK_ICD": str(fake_lavapipe(tmp_path, "25.0.7-2~bpo12+1")),
     }
+    # The run-time generated cases stay the machine's own (warm): the stack's message is what is tested here, and a
+    # cold generation beside every command would cost seconds each.
+    generated = generated_cache_dir()
+    if generated is not None:
+        env["DML_CONFORMANCE_GENERATED"] = str(generated)
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("DISPLAY", raising=False)
