@@ -61,7 +61,9 @@ def test_the_device_and_stack_are_recorded(dml):
 
 def test_every_worked_example_passes_bit_exact(dml):
     examples = [c for c in STORED.cases if "example" in c.tags]
-    assert len(examples) == 18  # the four pages' 10, DML_PADDING1's 4 and DML_JOIN's 4
+    # the four pages' 10, DML_PADDING1's 4, DML_JOIN's 4, and issue 31's pages' 10: TILE 1, SPACE_TO_DEPTH 1,
+    # SPACE_TO_DEPTH1 2, DEPTH_TO_SPACE 1, DEPTH_TO_SPACE1 2, REVERSE_SUBSEQUENCES 2, SLICE_GRAD's diagram 1
+    assert len(examples) == 28
     outcomes = {c.id: execute(dml, c).category.value for c in examples}
     assert outcomes == {c.id: "pass" for c in examples}  # DML_SLICE, SYMMETRIC, DML_PADDING1 and DML_JOIN included
 
@@ -87,6 +89,9 @@ def test_invalid_descriptors_are_refused_by_create_operator(dml):
             continue  # DirectML's known issue: the next test
         record = execute(dml, case)
         if record.category is Category.UNSUPPORTED:
+            continue
+        if record.category is Category.WAIVED:  # DirectML accepts it: one of its known issues names it
+            assert record.waived_category is Category.FAIL, (case.id, record.reason)
             continue
         judged += 1
         assert record.category is Category.PASS, (case.id, record.reason)
@@ -157,7 +162,7 @@ def test_a_thousand_generated_cases_fail_nothing_beyond_known_issues(dml):
     assert failing == []
     assert counts[Category.PASS] >= 0.75 * len(records), counts  # executed, not silently unsupported
     reached = {r.reached_operator for r in records if r.category is Category.PASS}
-    assert reached == {"SLICE", "SLICE1", "PADDING", "SPLIT", "PADDING1", "JOIN"}
+    assert reached == set(oracle.OPERATORS)
 
 
 def _bytes(result: RunResult) -> tuple:
@@ -170,7 +175,14 @@ def test_batched_and_one_by_one_give_the_same_verdicts_case_by_case(dml):
     request per case: every case's answer (status, reason, the operator reached, every output byte) and every
     record (category, reason) are the same."""
     selection = select(RunConfig(generated=400, seed=3, hypothesis_examples=0))
-    works = [w for w in selection.works if isinstance(w.unit, Case) and w.unit.valid]
+    works = [
+        w
+        for w in selection.works
+        if isinstance(w.unit, Case)
+        and w.unit.valid
+        # what reaches run(): not a case the device cannot take (a 64-bit DML_CAST below shader model 6)
+        and dml.unsupported_reason(w.unit.descriptor, w.unit.feature_level) is None
+    ]
     assert len(works) >= 400
     alone_before = dml.stats["requests"]
     batched: dict[int, RunResult] = {}
@@ -355,7 +367,7 @@ def test_stress_cases_axes_past_65535_and_8d_are_bit_exact_and_the_ones_past_2gi
             record = execute_unit(Work(0, case), dml, None, max_bytes=budget)
             outcomes[case.id] = (record.category.value, "over the memory budget" in record.reason)
     large = {"SLICE-stress-in-past-2GiB", "PADDING-stress-out-past-2GiB", "PADDING-stress-out-past-4GiB"}
-    assert len(outcomes) == 28 and large <= set(outcomes)
+    assert len(outcomes) == 34 and large <= set(outcomes)
     beyond = {
         "PADDING1-stress-axis-past-65535",
         "PADDING1-stress-8d-edge",
@@ -369,6 +381,12 @@ def test_stress_cases_axes_past_65535_and_8d_are_bit_exact_and_the_ones_past_2gi
         "DEPTH_TO_SPACE1-stress-axis-past-65535",
         "SLICE_GRAD-stress-axis-past-65535",
         "SLICE_GRAD-stress-8d-negative-strides",
+        "SPACE_TO_DEPTH-stress-block-257",
+        "SPACE_TO_DEPTH1-stress-axis-past-65535",
+        "REVERSE_SUBSEQUENCES-stress-axis-past-65535",
+        "REVERSE_SUBSEQUENCES-stress-8d",
+        "CAST-stress-axis-past-65535",
+        "CAST-stress-8d",
     }
     assert beyond <= set(outcomes)
     assert outcomes == {i: ("unsupported", True) if i in large else ("pass", False) for i in outcomes}
@@ -376,12 +394,13 @@ def test_stress_cases_axes_past_65535_and_8d_are_bit_exact_and_the_ones_past_2gi
 
 def test_directmls_join_of_its_own_split_is_the_input(dml):
     """JOIN.6 / SPLIT.6 on DirectML alone, no oracle: DML_JOIN of DML_SPLIT's outputs is DML_SPLIT's input, bit for
-    bit, for every stored and 200 generated SPLIT cases."""
-    selection = select(RunConfig(generated=1200, seed=11, hypothesis_examples=0))
+    bit, for every stored and generated SPLIT case (200 at least)."""
+    # the generated count is over every operator: 3,000 of sixteen hold about 265 valid SPLIT cases
+    selection = select(RunConfig(generated=3000, seed=11, hypothesis_examples=0, operators=("SPLIT",)))
     splits = [c for c in (*STORED.cases, *selection.cases) if c.operator == "SPLIT" and c.valid]
     level = dml.capabilities().feature_level
     checked = 0
-    for case in splits[:260]:
+    for case in splits:
         parts = dml.run(case.descriptor, list(case.inputs), level)
         if parts.status != "ok":
             continue
