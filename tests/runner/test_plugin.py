@@ -290,7 +290,7 @@ def test_keyword_and_exclude_options_select_in_the_plugin_too(tester):
     ids = sorted(r["id"] for r in records if r["kind"] == "case")
     # -k matches words inside ids, as pytest's does: SLICE_GRAD-example-1 holds SLICE
     assert ids == ["SLICE-example-1", "SLICE-example-2", "SLICE_GRAD-example-1", "SPLIT-example-1"]
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=4)
     assert records[0]["selection"]["exclude"] == ["SLICE1-*", "SPLIT-example-2"]
 
 
