@@ -16,16 +16,16 @@ integer division and remainder (`depth_index`), as the layouts read, so the two 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from . import core
-from .checks import TensorDesc, as_ints, check_same_type_and_rank, check_sizes, fail
+from .checks import TensorDesc, as_ints, check_same_type_and_rank, check_sizes, check_support, fail
 from .descriptor_json import enumeration
-from .tables import UINT_MAX, DataType
+from .tables import UINT_MAX, DataType, FeatureLevel, OperatorTables
 
 
 class DepthSpaceOrder(enum.Enum):
@@ -237,3 +237,56 @@ def validate_to_depth(desc: BlockMover, sizes_clause: str, block_clause: str) ->
     check_divides(w, "input_tensor.sizes[3] (InputWidth)", b, "BlockSize", sizes_clause)
     expected = (n, c * b * b, h // b, w // b)
     check_output_sizes(desc, expected, f"{{N, C * {b} * {b}, H / {b}, W / {b}}} (E-S2D-1)", sizes_clause)
+
+
+@dataclass(frozen=True)
+class Direction:
+    """Which way an operator moves the elements: its index map, its literal source of an output coordinate,
+    and its own validation rules."""
+
+    regroup: Callable[[DepthSpaceOrder, Sequence[int], int], Regroup]
+    source: Callable[[BlockMover, Sequence[int]], tuple[int, ...]]
+    check: Callable[[BlockMover, str, str], None]
+
+
+TO_SPACE = Direction(to_space, space_source, validate_to_space)
+TO_DEPTH = Direction(to_depth, depth_source, validate_to_depth)
+
+
+@dataclass(frozen=True)
+class BlockOperator:
+    """The operator-module functions (registry.OperatorModule) of one of the four operators, which differ
+    only in their table, their direction, the clauses of their sizes and BlockSize rules and the formula
+    `explain` prints: each op_ module binds its own and keeps its descriptor and table."""
+
+    operator: str
+    tables: OperatorTables
+    direction: Direction
+    sizes_clause: str
+    block_clause: str
+    formula: str
+
+    def validate(self, desc: BlockMover, feature_level: FeatureLevel) -> None:
+        check_tensors(desc)
+        check_support(self.operator, self.tables, desc.tensors, desc.dimension_count, feature_level)
+        self.direction.check(desc, self.sizes_clause, self.block_clause)
+
+    def unspecified(self, desc: BlockMover) -> list[str]:
+        return []
+
+    def index_maps(self, desc: BlockMover) -> Regroup:
+        return self.direction.regroup(desc.order, desc.input_tensor.sizes, desc.block_size)
+
+    def compute(self, desc: BlockMover, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        return [self.index_maps(desc).apply(x, desc.input_tensor.data_type)]
+
+    def compute_literal(self, desc: BlockMover, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        source = self.direction.source
+        return [
+            core.copy_elementwise(x, desc.input_tensor.data_type, desc.output_tensor.sizes, lambda c: source(desc, c))
+        ]
+
+    def explain(self, desc: BlockMover, inputs: Sequence[np.ndarray]) -> list[str]:
+        return explain_lines(desc, inputs, self.direction.source, self.formula)
