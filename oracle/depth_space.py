@@ -23,7 +23,14 @@ from typing import Any, ClassVar
 import numpy as np
 
 from . import core
-from .checks import TensorDesc, as_ints, check_same_type_and_rank, check_sizes, check_support, fail
+from .checks import (
+    TensorDesc,
+    UnaryTensors,
+    as_ints,
+    check_support,
+    check_unary_tensors,
+    fail,
+)
 from .descriptor_json import enumeration
 from .tables import UINT_MAX, DataType, FeatureLevel, OperatorTables
 
@@ -55,7 +62,7 @@ DEPTH_SPACE_ORDER = enumeration(DepthSpaceOrder.parse)
 DCR = DepthSpaceOrder.DEPTH_COLUMN_ROW
 
 
-class BlockMover:
+class BlockMover(UnaryTensors):
     """Mixed into the four descriptors: one input, one output, DimensionCount their rank (the structs have no
     DimensionCount field), and the struct fields besides the tensors: BlockSize, and Order where it exists
     (by its name without DML_DEPTH_SPACE_ORDER_, as the native runner and the reproducer read it)."""
@@ -73,18 +80,6 @@ class BlockMover:
     def order(self) -> DepthSpaceOrder:
         """The plain operators' layout: DEPTH_COLUMN_ROW (D2S1's remarks: the plain one is DCR)."""
         return DCR
-
-    @property
-    def tensors(self) -> dict[str, TensorDesc]:
-        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
-
-    @property
-    def input_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.input_tensor,)
-
-    @property
-    def output_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.output_tensor,)
 
     @property
     def dimension_count(self) -> int:
@@ -180,13 +175,6 @@ def check_block_size(desc: BlockMover, clause: str) -> None:
         )
 
 
-def check_tensors(desc: BlockMover) -> None:
-    """COMMON.2 for both tensors; COMMON.1 (the pages' "must have the same DataType", and the rank)."""
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
-
-
 def check_output_sizes(desc: BlockMover, expected: Sequence[int], formula: str, clause: str) -> None:
     """The output's sizes are the page's formula of the input's, exactly."""
     if tuple(desc.output_tensor.sizes) != tuple(expected):
@@ -267,7 +255,7 @@ class BlockOperator:
     formula: str
 
     def validate(self, desc: BlockMover, feature_level: FeatureLevel) -> None:
-        check_tensors(desc)
+        check_unary_tensors(desc)
         check_support(self.operator, self.tables, desc.tensors, desc.dimension_count, feature_level)
         self.direction.check(desc, self.sizes_clause, self.block_clause)
 
