@@ -26,6 +26,7 @@ from .common import (
     budget,
     common_families,
     one_output_common_1,
+    one_output_common_2,
     replaced_tensor,
     set_at,
     with_descriptor,
@@ -76,18 +77,6 @@ def corners(desc: BlockMover) -> list[str]:
     if len(sizes) == 4 and sizes[0] > 1:
         found.append("batch of several")
     return found
-
-
-def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    """COMMON.2: one of the output's sizes is 0."""
-    d = _of(base)
-    i = ch.integer(0, len(d.output_tensor.sizes) - 1)
-    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, 0), None)
-    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
-
-
-def common_2() -> Family:
-    return Family("zero size", "COMMON.2", _common_2)
 
 
 def _block_size(tag: str):
@@ -180,7 +169,7 @@ class BlockCases:
 
     def families(self) -> list[Family]:
         """One family per validation rule, in a fixed order (the generator draws from it by index)."""
-        common = common_families(self.operator, one_output_common_1, _common_2)
+        common = common_families(self.operator, one_output_common_1, one_output_common_2)
         if self.to_space:
             return [*common, *families(self.sizes_clause, self.block_clause, (1,))]
         return [*common, *families(self.sizes_clause, self.block_clause, (2, 3), "U-S2D-1")]

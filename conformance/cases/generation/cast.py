@@ -16,6 +16,7 @@ from .common import (
     Family,
     budget,
     descriptor_of,
+    one_output_common_2,
     replaced_tensor,
     set_at,
     unsupported_rank_config,
@@ -62,14 +63,6 @@ def extra_clauses(desc: CastDesc) -> list[str]:
     return []
 
 
-def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    """One of the output's sizes is 0 (COMMON.2 fires before CAST.2)."""
-    d = descriptor_of(base, CastDesc)
-    i = ch.integer(0, d.dimension_count - 1)
-    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, 0), None)
-    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
-
-
 def _cast_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
     """The output's size on one axis one more than the input's."""
     d = descriptor_of(base, CastDesc)
@@ -89,7 +82,7 @@ def families() -> list[Family]:
     """One family per validation rule, in a fixed order (the generator draws from it by index).  No COMMON.1:
     a cast's types differ by design (CAST.3)."""
     return [
-        Family("zero size", "COMMON.2", _common_2),
+        Family("zero size", "COMMON.2", one_output_common_2),
         Family("data type unsupported at level", "CAST.4", unsupported_type, unsupported_type_config),
         Family("rank unsupported at level", "CAST.4", unsupported_type, unsupported_rank_config),
         Family("output sizes differ from the input's", "CAST.2", _cast_2),

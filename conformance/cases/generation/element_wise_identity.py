@@ -19,7 +19,8 @@ from .common import (
     budget,
     common_families,
     descriptor_of,
-    other_data_type,
+    one_output_common_1,
+    one_output_common_2,
     replaced_tensor,
     set_at,
     with_descriptor,
@@ -65,20 +66,6 @@ def extra_clauses(desc: IdentityDesc) -> list[str]:
     return found + (["IDENT.4"] if desc_kind(desc) != "packed" else [])
 
 
-def _common_1(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    d = descriptor_of(base, IdentityDesc)
-    out = replaced_tensor(d.output_tensor, None, other_data_type(ch, base))
-    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
-
-
-def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    """One of the output's sizes is 0 (COMMON.2 fires before IDENT.2)."""
-    d = descriptor_of(base, IdentityDesc)
-    i = ch.integer(0, d.dimension_count - 1)
-    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, 0), None)
-    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
-
-
 def _ident_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
     """The output's size on one axis one more (or, half the time, one fewer when it can) than the input's."""
     d = descriptor_of(base, IdentityDesc)
@@ -92,6 +79,6 @@ def _ident_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
 def families() -> list[Family]:
     """One family per validation rule, in a fixed order (the generator draws from it by index)."""
     return [
-        *common_families(OPERATOR, _common_1, _common_2),
+        *common_families(OPERATOR, one_output_common_1, one_output_common_2),
         Family("output sizes differ from the input's", "IDENT.2", _ident_2),
     ]
