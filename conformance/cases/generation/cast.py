@@ -9,16 +9,15 @@ from oracle import CastDesc, TensorDesc
 from oracle.registry import min_feature_level, support_row
 
 from .common import (
-    MAX_AXIS,
     CaseSpec,
     Chooser,
     Config,
     Family,
-    budget,
     descriptor_of,
     one_output_common_2,
     replaced_tensor,
     set_at,
+    sizes_in_budget,
     unsupported_rank_config,
     unsupported_type,
     unsupported_type_config,
@@ -34,12 +33,7 @@ VALID_CLAUSES = ("COMMON.2", "CAST.1", "CAST.2", "CAST.3", "CAST.4")
 
 def build(ch: Chooser, cfg: Config) -> CastDesc:
     """A valid descriptor for `cfg` (its data type is the input's); the output's type any the level allows."""
-    left = budget(ch, cfg)
-    sizes = []
-    for _ in range(cfg.rank):
-        n = ch.integer(1, min(MAX_AXIS, left))
-        left //= n
-        sizes.append(n)
+    sizes = sizes_in_budget(ch, cfg)
     # From the row where the input's type and rank first appear: an invalid family builds its base at the newest
     # level and then moves it to an older one, where an output type newer than the input's would break CAST.4
     # first.  The reach set (value_reach) holds every pair the tables allow.

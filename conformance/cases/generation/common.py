@@ -243,15 +243,21 @@ def budget(ch: Chooser, cfg: Config) -> int:
     return ch.choice([b for b in ELEMENT_BUDGETS if b < cfg.max_elements] + [cfg.max_elements])
 
 
-def axis_pieces(ch: Chooser, cfg: Config, max_pieces: int) -> tuple[list[int], int, list[int]]:
-    """The whole tensor's sizes, an axis, and that axis cut into 1..max_pieces pieces in order (SPLIT's outputs,
-    JOIN's inputs)."""
+def sizes_in_budget(ch: Chooser, cfg: Config) -> list[int]:
+    """One tensor's sizes, cfg.rank of them, each 1..MAX_AXIS, their product inside the case's element budget."""
     left = budget(ch, cfg)
     sizes = []
     for _ in range(cfg.rank):
-        n = ch.integer(1, min(MAX_AXIS, left))
-        left //= n
+        n = ch.integer(1, max(1, min(MAX_AXIS, left)))
+        left = max(1, left // n)
         sizes.append(n)
+    return sizes
+
+
+def axis_pieces(ch: Chooser, cfg: Config, max_pieces: int) -> tuple[list[int], int, list[int]]:
+    """The whole tensor's sizes, an axis, and that axis cut into 1..max_pieces pieces in order (SPLIT's outputs,
+    JOIN's inputs)."""
+    sizes = sizes_in_budget(ch, cfg)
     axis = ch.integer(0, cfg.rank - 1)
     count = ch.integer(1, min(sizes[axis], max_pieces))
     pieces, rest = [], sizes[axis]

@@ -11,18 +11,17 @@ from oracle.padding_value import float32_from_bits
 
 from .. import values
 from .common import (
-    MAX_AXIS,
     CaseSpec,
     Chooser,
     Config,
     Family,
-    budget,
     common_families,
     descriptor_of,
     one_output_common_1,
     one_output_common_2,
     replaced_tensor,
     set_at,
+    sizes_in_budget,
     with_descriptor,
 )
 
@@ -46,12 +45,7 @@ def scale_bias(ch: Chooser) -> ScaleBias:
 
 def build(ch: Chooser, cfg: Config) -> IdentityDesc:
     """A valid descriptor for `cfg`: input and output of one shape within the element budget."""
-    left = budget(ch, cfg)
-    sizes = []
-    for _ in range(cfg.rank):
-        n = ch.integer(1, min(MAX_AXIS, left))
-        left //= n
-        sizes.append(n)
+    sizes = sizes_in_budget(ch, cfg)
     tensor = TensorDesc(cfg.data_type, tuple(sizes))
     return IdentityDesc(tensor, tensor, scale_bias(ch) if ch.rare(SCALE_BIAS_ONE_IN) else None)
 
