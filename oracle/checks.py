@@ -176,7 +176,28 @@ def check_dimension_count(dimension_count: int, tensors: dict[str, TensorDesc], 
             )
 
 
-class OneInOneOut:
+class UnaryTensors:
+    """The tensors of a descriptor with one input and one output, by their struct names: mixed into every
+    such operator's frozen dataclass (SLICE's family and PADDING's through OneInOneOut, CAST,
+    ELEMENT_WISE_IDENTITY, TILE, the four depth-space ones)."""
+
+    input_tensor: TensorDesc
+    output_tensor: TensorDesc
+
+    @property
+    def tensors(self) -> dict[str, TensorDesc]:
+        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
+
+    @property
+    def input_tensors(self) -> tuple[TensorDesc, ...]:
+        return (self.input_tensor,)
+
+    @property
+    def output_tensors(self) -> tuple[TensorDesc, ...]:
+        return (self.output_tensor,)
+
+
+class OneInOneOut(UnaryTensors):
     """What SLICE, SLICE1 and PADDING descriptors share: one input, one output, per-dimension arrays.
 
     `ARRAYS` names the per-dimension UINT/INT fields; a missing `dimension_count` is the length
@@ -185,8 +206,6 @@ class OneInOneOut:
 
     ARRAYS: ClassVar[tuple[str, ...]] = ()
     UINT_ARRAYS: ClassVar[tuple[str, ...]] = ()  # those of ARRAYS the struct declares UINT (the rest are INT)
-    input_tensor: TensorDesc
-    output_tensor: TensorDesc
     dimension_count: int | None
 
     def __post_init__(self) -> None:
@@ -213,6 +232,24 @@ class OneInOneOut:
         return (self.output_tensor,)
 
 
+def check_unary_tensors(desc: UnaryTensors) -> None:
+    """COMMON.2 for both tensors, then COMMON.1 (the same DataType, the same rank)."""
+    check_sizes(desc.input_tensor, "input_tensor")
+    check_sizes(desc.output_tensor, "output_tensor")
+    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
+
+
+def check_same_sizes(desc: UnaryTensors, clause: str) -> None:
+    """The output's sizes are the input's, exactly (CAST.2, IDENT.2)."""
+    if desc.input_tensor.sizes != desc.output_tensor.sizes:
+        fail(
+            f"output_tensor.sizes={list(desc.output_tensor.sizes)}, but input_tensor.sizes="
+            f"{list(desc.input_tensor.sizes)}; they must be equal",
+            clause,
+            "output_tensor.sizes",
+        )
+
+
 def check_one_in_one_out(desc: OneInOneOut, count_clause: str) -> int:
     """The checks every one-input operator starts with; returns DimensionCount.
 
@@ -222,9 +259,7 @@ def check_one_in_one_out(desc: OneInOneOut, count_clause: str) -> int:
     n = desc.dimension_count
     if n is None:  # __post_init__ fills it in from the first array
         raise TypeError(f"{type(desc).__name__}.dimension_count was not filled in")
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
+    check_unary_tensors(desc)
     check_dimension_count(n, desc.tensors, count_clause)
     for name in desc.ARRAYS:
         check_length(getattr(desc, name), name, n, count_clause)

@@ -16,16 +16,23 @@ integer division and remainder (`depth_index`), as the layouts read, so the two 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from . import core
-from .checks import TensorDesc, as_ints, check_same_type_and_rank, check_sizes, fail
+from .checks import (
+    TensorDesc,
+    UnaryTensors,
+    as_ints,
+    check_support,
+    check_unary_tensors,
+    fail,
+)
 from .descriptor_json import enumeration
-from .tables import UINT_MAX, DataType
+from .tables import UINT_MAX, DataType, FeatureLevel, OperatorTables
 
 
 class DepthSpaceOrder(enum.Enum):
@@ -55,7 +62,7 @@ DEPTH_SPACE_ORDER = enumeration(DepthSpaceOrder.parse)
 DCR = DepthSpaceOrder.DEPTH_COLUMN_ROW
 
 
-class BlockMover:
+class BlockMover(UnaryTensors):
     """Mixed into the four descriptors: one input, one output, DimensionCount their rank (the structs have no
     DimensionCount field), and the struct fields besides the tensors: BlockSize, and Order where it exists
     (by its name without DML_DEPTH_SPACE_ORDER_, as the native runner and the reproducer read it)."""
@@ -73,18 +80,6 @@ class BlockMover:
     def order(self) -> DepthSpaceOrder:
         """The plain operators' layout: DEPTH_COLUMN_ROW (D2S1's remarks: the plain one is DCR)."""
         return DCR
-
-    @property
-    def tensors(self) -> dict[str, TensorDesc]:
-        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
-
-    @property
-    def input_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.input_tensor,)
-
-    @property
-    def output_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.output_tensor,)
 
     @property
     def dimension_count(self) -> int:
@@ -180,13 +175,6 @@ def check_block_size(desc: BlockMover, clause: str) -> None:
         )
 
 
-def check_tensors(desc: BlockMover) -> None:
-    """COMMON.2 for both tensors; COMMON.1 (the pages' "must have the same DataType", and the rank)."""
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
-
-
 def check_output_sizes(desc: BlockMover, expected: Sequence[int], formula: str, clause: str) -> None:
     """The output's sizes are the page's formula of the input's, exactly."""
     if tuple(desc.output_tensor.sizes) != tuple(expected):
@@ -237,3 +225,56 @@ def validate_to_depth(desc: BlockMover, sizes_clause: str, block_clause: str) ->
     check_divides(w, "input_tensor.sizes[3] (InputWidth)", b, "BlockSize", sizes_clause)
     expected = (n, c * b * b, h // b, w // b)
     check_output_sizes(desc, expected, f"{{N, C * {b} * {b}, H / {b}, W / {b}}} (E-S2D-1)", sizes_clause)
+
+
+@dataclass(frozen=True)
+class Direction:
+    """Which way an operator moves the elements: its index map, its literal source of an output coordinate,
+    and its own validation rules."""
+
+    regroup: Callable[[DepthSpaceOrder, Sequence[int], int], Regroup]
+    source: Callable[[BlockMover, Sequence[int]], tuple[int, ...]]
+    check: Callable[[BlockMover, str, str], None]
+
+
+TO_SPACE = Direction(to_space, space_source, validate_to_space)
+TO_DEPTH = Direction(to_depth, depth_source, validate_to_depth)
+
+
+@dataclass(frozen=True)
+class BlockOperator:
+    """The operator-module functions (registry.OperatorModule) of one of the four operators, which differ
+    only in their table, their direction, the clauses of their sizes and BlockSize rules and the formula
+    `explain` prints: each op_ module binds its own and keeps its descriptor and table."""
+
+    operator: str
+    tables: OperatorTables
+    direction: Direction
+    sizes_clause: str
+    block_clause: str
+    formula: str
+
+    def validate(self, desc: BlockMover, feature_level: FeatureLevel) -> None:
+        check_unary_tensors(desc)
+        check_support(self.operator, self.tables, desc.tensors, desc.dimension_count, feature_level)
+        self.direction.check(desc, self.sizes_clause, self.block_clause)
+
+    def unspecified(self, desc: BlockMover) -> list[str]:
+        return []
+
+    def index_maps(self, desc: BlockMover) -> Regroup:
+        return self.direction.regroup(desc.order, desc.input_tensor.sizes, desc.block_size)
+
+    def compute(self, desc: BlockMover, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        return [self.index_maps(desc).apply(x, desc.input_tensor.data_type)]
+
+    def compute_literal(self, desc: BlockMover, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        source = self.direction.source
+        return [
+            core.copy_elementwise(x, desc.input_tensor.data_type, desc.output_tensor.sizes, lambda c: source(desc, c))
+        ]
+
+    def explain(self, desc: BlockMover, inputs: Sequence[np.ndarray]) -> list[str]:
+        return explain_lines(desc, inputs, self.direction.source, self.formula)

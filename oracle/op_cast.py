@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import core
-from .checks import TensorDesc, check_sizes, check_support, fail
+from .checks import TensorDesc, UnaryTensors, check_same_sizes, check_sizes, check_support, fail
 from .descriptor_json import TENSOR, JsonDescriptor
 from .tables import (
     ALL_DATA_TYPES,
@@ -48,7 +48,7 @@ TABLES = OperatorTables(
 
 
 @dataclass(frozen=True)
-class CastDesc(JsonDescriptor):
+class CastDesc(UnaryTensors, JsonDescriptor):
     """Mirrors DML_CAST_OPERATOR_DESC: the output's DataType is the type cast to."""
 
     input_tensor: TensorDesc
@@ -60,18 +60,6 @@ class CastDesc(JsonDescriptor):
     @property
     def dimension_count(self) -> int:
         return self.output_tensor.dimension_count
-
-    @property
-    def tensors(self) -> dict[str, TensorDesc]:
-        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
-
-    @property
-    def input_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.input_tensor,)
-
-    @property
-    def output_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.output_tensor,)
 
     def struct_fields(self) -> dict:
         """DML_CAST_OPERATOR_DESC has its two tensor descs only."""
@@ -91,13 +79,7 @@ def validate(desc: CastDesc, feature_level: FeatureLevel) -> None:
             "CAST.2",
             "output_tensor.sizes",
         )
-    if desc.input_tensor.sizes != desc.output_tensor.sizes:
-        fail(
-            f"output_tensor.sizes={list(desc.output_tensor.sizes)}, but input_tensor.sizes="
-            f"{list(desc.input_tensor.sizes)}; they must be equal",
-            "CAST.2",
-            "output_tensor.sizes",
-        )
+    check_same_sizes(desc, "CAST.2")
     check_support(OPERATOR, TABLES, desc.tensors, desc.dimension_count, feature_level)
 
 

@@ -7,13 +7,10 @@ but the table and the clause ids is oracle.depth_space's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from . import core, depth_space
-from .checks import TensorDesc, check_support
+from . import depth_space
+from .checks import TensorDesc
 from .depth_space import BlockMover
 from .descriptor_json import TENSOR, JsonDescriptor
 from .tables import ALL_DATA_TYPES, FL30_TYPES, FeatureLevel, OperatorTables, SupportRow, types
@@ -48,32 +45,14 @@ class DepthToSpaceDesc(BlockMover, JsonDescriptor):
 DESCRIPTOR = DepthToSpaceDesc
 
 
-def validate(desc: DepthToSpaceDesc, feature_level: FeatureLevel) -> None:
-    depth_space.check_tensors(desc)
-    check_support(OPERATOR, TABLES, desc.tensors, desc.dimension_count, feature_level)
-    depth_space.validate_to_space(desc, "D2S.2", "D2S.3")
-
-
-def unspecified(desc: DepthToSpaceDesc) -> list[str]:
-    return []
-
-
-def index_maps(desc: DepthToSpaceDesc) -> depth_space.Regroup:
-    """D2S.1: the depth split as [BlockHeight, BlockWidth, Channels], transposed into the blocks."""
-    return depth_space.to_space(desc.order, desc.input_tensor.sizes, desc.block_size)
-
-
-def compute(desc: DepthToSpaceDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    (x,) = inputs
-    return [index_maps(desc).apply(x, desc.input_tensor.data_type)]
-
-
-def compute_literal(desc: DepthToSpaceDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    (x,) = inputs
-    source = depth_space.space_source
-    return [core.copy_elementwise(x, desc.input_tensor.data_type, desc.output_tensor.sizes, lambda c: source(desc, c))]
-
-
-def explain(desc: DepthToSpaceDesc, inputs: Sequence[np.ndarray]) -> list[str]:
-    formula = "Input[n, (y % b * b + x % b) * C + c, y / b, x / b]"
-    return depth_space.explain_lines(desc, inputs, depth_space.space_source, formula)
+# D2S.1: the depth split as [BlockHeight, BlockWidth, Channels], transposed into the blocks; the functions are
+# the shared body of the four (oracle.depth_space.BlockOperator).
+_FUNCTIONS = depth_space.BlockOperator(
+    OPERATOR, TABLES, depth_space.TO_SPACE, "D2S.2", "D2S.3", "Input[n, (y % b * b + x % b) * C + c, y / b, x / b]"
+)
+validate = _FUNCTIONS.validate
+unspecified = _FUNCTIONS.unspecified
+index_maps = _FUNCTIONS.index_maps
+compute = _FUNCTIONS.compute
+compute_literal = _FUNCTIONS.compute_literal
+explain = _FUNCTIONS.explain

@@ -7,13 +7,10 @@ The index map is oracle.depth_space's: a reshape and a transpose.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from . import core, depth_space
-from .checks import TensorDesc, check_support
+from . import depth_space
+from .checks import TensorDesc
 from .depth_space import DEPTH_SPACE_ORDER, BlockMover, DepthSpaceOrder
 from .descriptor_json import TENSOR, JsonDescriptor
 from .tables import ALL_DATA_TYPES, FL30_TYPES, FeatureLevel, OperatorTables, SupportRow
@@ -53,32 +50,14 @@ class DepthToSpace1Desc(BlockMover, JsonDescriptor):
 DESCRIPTOR = DepthToSpace1Desc
 
 
-def validate(desc: DepthToSpace1Desc, feature_level: FeatureLevel) -> None:
-    depth_space.check_tensors(desc)
-    check_support(OPERATOR, TABLES, desc.tensors, desc.dimension_count, feature_level)
-    depth_space.validate_to_space(desc, "D2S1.2", "D2S1.3")
-
-
-def unspecified(desc: DepthToSpace1Desc) -> list[str]:
-    return []
-
-
-def index_maps(desc: DepthToSpace1Desc) -> depth_space.Regroup:
-    """D2S1.1/D2S1.4: the depth split as Order lays it out, transposed into the blocks."""
-    return depth_space.to_space(desc.order, desc.input_tensor.sizes, desc.block_size)
-
-
-def compute(desc: DepthToSpace1Desc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    (x,) = inputs
-    return [index_maps(desc).apply(x, desc.input_tensor.data_type)]
-
-
-def compute_literal(desc: DepthToSpace1Desc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    (x,) = inputs
-    source = depth_space.space_source
-    return [core.copy_elementwise(x, desc.input_tensor.data_type, desc.output_tensor.sizes, lambda c: source(desc, c))]
-
-
-def explain(desc: DepthToSpace1Desc, inputs: Sequence[np.ndarray]) -> list[str]:
-    formula = "Input[n, depth(c, y % b, x % b), y / b, x / b]"
-    return depth_space.explain_lines(desc, inputs, depth_space.space_source, formula)
+# D2S1.1/D2S1.4: the depth split as Order lays it out, transposed into the blocks; the functions are the shared
+# body of the four (oracle.depth_space.BlockOperator).
+_FUNCTIONS = depth_space.BlockOperator(
+    OPERATOR, TABLES, depth_space.TO_SPACE, "D2S1.2", "D2S1.3", "Input[n, depth(c, y % b, x % b), y / b, x / b]"
+)
+validate = _FUNCTIONS.validate
+unspecified = _FUNCTIONS.unspecified
+index_maps = _FUNCTIONS.index_maps
+compute = _FUNCTIONS.compute
+compute_literal = _FUNCTIONS.compute_literal
+explain = _FUNCTIONS.explain

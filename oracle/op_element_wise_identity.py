@@ -14,7 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import core
-from .checks import TensorDesc, check_same_type_and_rank, check_sizes, check_support, fail
+from .checks import (
+    TensorDesc,
+    UnaryTensors,
+    check_same_sizes,
+    check_support,
+    check_unary_tensors,
+)
 from .descriptor_json import TENSOR, FieldJson, JsonDescriptor
 from .op_padding import padding_value_from_json, padding_value_to_json
 from .padding_value import float32_bits
@@ -89,7 +95,7 @@ SCALE_BIAS = FieldJson(_scale_bias_to_json, _scale_bias_from_json)
 
 
 @dataclass(frozen=True)
-class IdentityDesc(JsonDescriptor):
+class IdentityDesc(UnaryTensors, JsonDescriptor):
     """Mirrors DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC; `scale_bias` None is the struct's nullptr."""
 
     input_tensor: TensorDesc
@@ -103,18 +109,6 @@ class IdentityDesc(JsonDescriptor):
     def dimension_count(self) -> int:
         return self.output_tensor.dimension_count
 
-    @property
-    def tensors(self) -> dict[str, TensorDesc]:
-        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
-
-    @property
-    def input_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.input_tensor,)
-
-    @property
-    def output_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.output_tensor,)
-
     def struct_fields(self) -> dict:
         """The struct's field besides its tensor descs: ScaleBias, as the bits of its two FLOATs (null: nullptr)."""
         return {"scale_bias_bits": None if self.scale_bias is None else list(self.scale_bias.bits())}
@@ -124,16 +118,8 @@ DESCRIPTOR = IdentityDesc
 
 
 def validate(desc: IdentityDesc, feature_level: FeatureLevel) -> None:
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
-    if desc.input_tensor.sizes != desc.output_tensor.sizes:
-        fail(
-            f"output_tensor.sizes={list(desc.output_tensor.sizes)}, but input_tensor.sizes="
-            f"{list(desc.input_tensor.sizes)}; they must be equal",
-            "IDENT.2",
-            "output_tensor.sizes",
-        )
+    check_unary_tensors(desc)
+    check_same_sizes(desc, "IDENT.2")
     check_support(OPERATOR, TABLES, desc.tensors, desc.dimension_count, feature_level)
 
 

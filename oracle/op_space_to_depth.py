@@ -8,13 +8,10 @@ and the clause ids is oracle.depth_space's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from . import core, depth_space
-from .checks import TensorDesc, check_support
+from . import depth_space
+from .checks import TensorDesc
 from .depth_space import BlockMover
 from .descriptor_json import TENSOR, JsonDescriptor
 from .tables import ALL_DATA_TYPES, FL30_TYPES, FeatureLevel, OperatorTables, SupportRow, types
@@ -49,32 +46,14 @@ class SpaceToDepthDesc(BlockMover, JsonDescriptor):
 DESCRIPTOR = SpaceToDepthDesc
 
 
-def validate(desc: SpaceToDepthDesc, feature_level: FeatureLevel) -> None:
-    depth_space.check_tensors(desc)
-    check_support(OPERATOR, TABLES, desc.tensors, desc.dimension_count, feature_level)
-    depth_space.validate_to_depth(desc, "S2D.2", "S2D.3")
-
-
-def unspecified(desc: SpaceToDepthDesc) -> list[str]:
-    return []
-
-
-def index_maps(desc: SpaceToDepthDesc) -> depth_space.Regroup:
-    """S2D.1: the blocks of space transposed into the depth as [BlockHeight, BlockWidth, Channels]."""
-    return depth_space.to_depth(desc.order, desc.input_tensor.sizes, desc.block_size)
-
-
-def compute(desc: SpaceToDepthDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    (x,) = inputs
-    return [index_maps(desc).apply(x, desc.input_tensor.data_type)]
-
-
-def compute_literal(desc: SpaceToDepthDesc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    (x,) = inputs
-    source = depth_space.depth_source
-    return [core.copy_elementwise(x, desc.input_tensor.data_type, desc.output_tensor.sizes, lambda c: source(desc, c))]
-
-
-def explain(desc: SpaceToDepthDesc, inputs: Sequence[np.ndarray]) -> list[str]:
-    formula = "Input[n, k % C, y * b + k / C / b, x * b + k / C % b]"
-    return depth_space.explain_lines(desc, inputs, depth_space.depth_source, formula)
+# S2D.1: the blocks of space transposed into the depth as [BlockHeight, BlockWidth, Channels]; the functions are
+# the shared body of the four (oracle.depth_space.BlockOperator).
+_FUNCTIONS = depth_space.BlockOperator(
+    OPERATOR, TABLES, depth_space.TO_DEPTH, "S2D.2", "S2D.3", "Input[n, k % C, y * b + k / C / b, x * b + k / C % b]"
+)
+validate = _FUNCTIONS.validate
+unspecified = _FUNCTIONS.unspecified
+index_maps = _FUNCTIONS.index_maps
+compute = _FUNCTIONS.compute
+compute_literal = _FUNCTIONS.compute_literal
+explain = _FUNCTIONS.explain

@@ -8,13 +8,10 @@ oracle.depth_space's: a reshape and a transpose.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from . import core, depth_space
-from .checks import TensorDesc, check_support
+from . import depth_space
+from .checks import TensorDesc
 from .depth_space import DEPTH_SPACE_ORDER, BlockMover, DepthSpaceOrder
 from .descriptor_json import TENSOR, JsonDescriptor
 from .tables import ALL_DATA_TYPES, FL30_TYPES, FeatureLevel, OperatorTables, SupportRow
@@ -54,32 +51,19 @@ class SpaceToDepth1Desc(BlockMover, JsonDescriptor):
 DESCRIPTOR = SpaceToDepth1Desc
 
 
-def validate(desc: SpaceToDepth1Desc, feature_level: FeatureLevel) -> None:
-    depth_space.check_tensors(desc)
-    check_support(OPERATOR, TABLES, desc.tensors, desc.dimension_count, feature_level)
-    depth_space.validate_to_depth(desc, "S2D1.2", "S2D1.3")
-
-
-def unspecified(desc: SpaceToDepth1Desc) -> list[str]:
-    return []
-
-
-def index_maps(desc: SpaceToDepth1Desc) -> depth_space.Regroup:
-    """S2D1.1/S2D1.4: the blocks of space transposed into the depth as Order lays it out."""
-    return depth_space.to_depth(desc.order, desc.input_tensor.sizes, desc.block_size)
-
-
-def compute(desc: SpaceToDepth1Desc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    (x,) = inputs
-    return [index_maps(desc).apply(x, desc.input_tensor.data_type)]
-
-
-def compute_literal(desc: SpaceToDepth1Desc, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    (x,) = inputs
-    source = depth_space.depth_source
-    return [core.copy_elementwise(x, desc.input_tensor.data_type, desc.output_tensor.sizes, lambda c: source(desc, c))]
-
-
-def explain(desc: SpaceToDepth1Desc, inputs: Sequence[np.ndarray]) -> list[str]:
-    formula = "Input[n, c, y * b + i, x * b + j] with k = depth(c, i, j)"
-    return depth_space.explain_lines(desc, inputs, depth_space.depth_source, formula)
+# S2D1.1/S2D1.4: the blocks of space transposed into the depth as Order lays it out; the functions are the
+# shared body of the four (oracle.depth_space.BlockOperator).
+_FUNCTIONS = depth_space.BlockOperator(
+    OPERATOR,
+    TABLES,
+    depth_space.TO_DEPTH,
+    sizes_clause="S2D1.2",
+    block_clause="S2D1.3",
+    formula="Input[n, c, y * b + i, x * b + j] with k = depth(c, i, j)",
+)
+validate = _FUNCTIONS.validate
+unspecified = _FUNCTIONS.unspecified
+index_maps = _FUNCTIONS.index_maps
+compute = _FUNCTIONS.compute
+compute_literal = _FUNCTIONS.compute_literal
+explain = _FUNCTIONS.explain

@@ -14,11 +14,11 @@ import numpy as np
 from . import buffers, core
 from .checks import (
     TensorDesc,
+    UnaryTensors,
     as_ints,
-    check_same_type_and_rank,
-    check_sizes,
     check_support,
     check_uint,
+    check_unary_tensors,
     fail,
 )
 from .descriptor_json import TENSOR, JsonDescriptor
@@ -52,7 +52,7 @@ TABLES = OperatorTables(
 
 
 @dataclass(frozen=True)
-class TileDesc(JsonDescriptor):
+class TileDesc(UnaryTensors, JsonDescriptor):
     """Mirrors DML_TILE_OPERATOR_DESC; `repeats_count` None means len(repeats)."""
 
     input_tensor: TensorDesc
@@ -77,18 +77,6 @@ class TileDesc(JsonDescriptor):
         assert self.repeats_count is not None  # __post_init__ fills it in
         return self.repeats_count
 
-    @property
-    def tensors(self) -> dict[str, TensorDesc]:
-        return {"input_tensor": self.input_tensor, "output_tensor": self.output_tensor}
-
-    @property
-    def input_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.input_tensor,)
-
-    @property
-    def output_tensors(self) -> tuple[TensorDesc, ...]:
-        return (self.output_tensor,)
-
     def struct_fields(self) -> dict:
         """The C struct's fields besides its tensor descs: RepeatsCount and Repeats."""
         return {"repeats_count": self.repeats_count, "repeats": list(self.repeats)}
@@ -98,9 +86,7 @@ DESCRIPTOR = TileDesc
 
 
 def validate(desc: TileDesc, feature_level: FeatureLevel) -> None:
-    check_sizes(desc.input_tensor, "input_tensor")
-    check_sizes(desc.output_tensor, "output_tensor")
-    check_same_type_and_rank(desc.input_tensor, "input_tensor", desc.output_tensor, "output_tensor")
+    check_unary_tensors(desc)
     n = desc.input_tensor.dimension_count
     if desc.repeats_count != n:
         fail(

@@ -3,19 +3,9 @@ DirectML provider runs it as DML_DEPTH_TO_SPACE1."""
 
 from __future__ import annotations
 
-from oracle import DepthToSpaceDesc
-
-from .graph import Lowering
+from . import depth_to_space1
 
 OPERATOR = "DEPTH_TO_SPACE"
 
-
-def lower(desc: DepthToSpaceDesc) -> Lowering:
-    return Lowering(
-        "DepthToSpace",
-        "DEPTH_TO_SPACE1",
-        desc.output_tensor.data_type,
-        desc.output_tensor.dimension_count,
-        1,
-        attributes={"blocksize": desc.block_size, "mode": "DCR"},
-    )
+# DEPTH_TO_SPACE1's lowering: the plain descriptor is DEPTH_TO_SPACE1 with Order DEPTH_COLUMN_ROW, the same ONNX node.
+lower = depth_to_space1.lower

@@ -3,14 +3,15 @@ CRD (the same layouts, D2S1.4).  ONNX Runtime's DirectML provider runs it as DML
 
 from __future__ import annotations
 
-from oracle import DepthToSpace1Desc
+from oracle import DepthToSpace1Desc, DepthToSpaceDesc
 
 from .graph import Lowering
 
 OPERATOR = "DEPTH_TO_SPACE1"
 
 
-def lower(desc: DepthToSpace1Desc) -> Lowering:
+def lower(desc: DepthToSpace1Desc | DepthToSpaceDesc) -> Lowering:
+    """Also the plain operator's lowering: its order is DEPTH_COLUMN_ROW (oracle.depth_space.BlockMover)."""
     return Lowering(
         "DepthToSpace",
         "DEPTH_TO_SPACE1",

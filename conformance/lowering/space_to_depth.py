@@ -3,19 +3,9 @@ S2D1.4 makes the two one); ONNX Runtime's DirectML provider runs it as DML_SPACE
 
 from __future__ import annotations
 
-from oracle import SpaceToDepthDesc
-
-from .graph import Lowering
+from . import space_to_depth1
 
 OPERATOR = "SPACE_TO_DEPTH"
 
-
-def lower(desc: SpaceToDepthDesc) -> Lowering:
-    return Lowering(
-        "SpaceToDepth",
-        "SPACE_TO_DEPTH1",
-        desc.output_tensor.data_type,
-        desc.output_tensor.dimension_count,
-        1,
-        attributes={"blocksize": desc.block_size},
-    )
+# SPACE_TO_DEPTH1's lowering: the plain descriptor is SPACE_TO_DEPTH1 with Order DEPTH_COLUMN_ROW, the same ONNX node.
+lower = space_to_depth1.lower

@@ -7,14 +7,15 @@ then a channel Gather), so such a case is unsupported with that reason."""
 
 from __future__ import annotations
 
-from oracle import DepthSpaceOrder, SpaceToDepth1Desc
+from oracle import DepthSpaceOrder, SpaceToDepth1Desc, SpaceToDepthDesc
 
 from .graph import Inexpressible, Lowering
 
 OPERATOR = "SPACE_TO_DEPTH1"
 
 
-def lower(desc: SpaceToDepth1Desc) -> Lowering:
+def lower(desc: SpaceToDepth1Desc | SpaceToDepthDesc) -> Lowering:
+    """Also the plain operator's lowering: its order is DEPTH_COLUMN_ROW (oracle.depth_space.BlockMover)."""
     if desc.order is not DepthSpaceOrder.DEPTH_COLUMN_ROW:
         raise Inexpressible(
             "SPACE_TO_DEPTH1 with Order COLUMN_ROW_DEPTH has no one-node ONNX form: ONNX SpaceToDepth has no mode "

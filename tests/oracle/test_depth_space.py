@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from block_moves import NEWEST, assert_paths_match_reference, block_cases, rejects
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import oracle
-from oracle import DepthSpaceOrder, DepthToSpace1Desc, DepthToSpaceDesc, InvalidDescriptor, TensorDesc
-
-NEWEST = max(oracle.FeatureLevel)
+from oracle import DepthSpaceOrder, DepthToSpace1Desc, DepthToSpaceDesc, TensorDesc
 
 
 def onnx_depth_to_space(x: np.ndarray, b: int, mode: str) -> np.ndarray:
@@ -28,29 +26,10 @@ def onnx_depth_to_space(x: np.ndarray, b: int, mode: str) -> np.ndarray:
     return tmp.reshape(n, c // (b * b), h * b, w * b)
 
 
-@st.composite
-def to_space_cases(draw):
-    dt = draw(st.sampled_from(oracle.ALL_DATA_TYPES))
-    b = draw(st.integers(1, 4))
-    n, c, h, w = (draw(st.integers(1, 3)) for _ in range(4))
-    order = draw(st.sampled_from(list(DepthSpaceOrder)))
-    bits = draw(st.lists(st.integers(0, 2 ** (8 * dt.numpy.itemsize) - 1), min_size=1, max_size=1))[0]
-    depth = (n, c * b * b, h, w)
-    x = (np.arange(np.prod(depth), dtype=np.uint64) * 2654435761 + bits).astype(dt.bits).reshape(depth).view(dt.numpy)
-    desc = DepthToSpace1Desc(TensorDesc(dt, depth), TensorDesc(dt, (n, c, h * b, w * b)), b, order)
-    return desc, x
-
-
 @settings(max_examples=60, deadline=None)
-@given(to_space_cases())
+@given(block_cases(DepthToSpace1Desc, to_space=True))
 def test_depth_to_space1_fast_literal_and_onnx_agree_bit_for_bit(case) -> None:
-    desc, x = case
-    dt = desc.input_tensor.data_type
-    fast = oracle.compute(desc, [x], feature_level=NEWEST)[0]
-    literal = oracle.compute(desc, [x], literal=True, feature_level=NEWEST)[0]
-    reference = onnx_depth_to_space(x.view(dt.bits), desc.block_size, desc.order.onnx_mode)
-    assert np.array_equal(fast.view(dt.bits), literal.view(dt.bits))
-    assert np.array_equal(fast.view(dt.bits), reference)
+    assert_paths_match_reference(*case, onnx_depth_to_space)
 
 
 def test_depth_column_row_is_depth_to_space() -> None:
@@ -64,23 +43,16 @@ def test_depth_column_row_is_depth_to_space() -> None:
     assert not np.array_equal(plain, crd)
 
 
-def _rejects(desc, clause: str, text: str, level=NEWEST) -> None:
-    with pytest.raises(InvalidDescriptor) as info:
-        oracle.validate(desc, level)
-    assert info.value.clause == clause
-    assert text in str(info.value)
-
-
 @pytest.mark.parametrize(("cls", "prefix"), [(DepthToSpaceDesc, "D2S."), (DepthToSpace1Desc, "D2S1.")])
 def test_validation_rules_name_their_clauses(cls, prefix: str) -> None:
     sizes_clause, block_clause = f"{prefix}2", f"{prefix}3"
     t = TensorDesc.of
-    _rejects(cls(t("FLOAT32", (1, 4, 2, 2)), t("FLOAT32", (1, 1, 4, 4)), 0), block_clause, "block_size=0")
-    _rejects(cls(t("FLOAT32", (1, 4, 2, 2)), t("FLOAT32", (1, 1, 4, 4)), 2**32), block_clause, "UINT")
-    _rejects(cls(t("FLOAT32", (1, 5, 2, 2)), t("FLOAT32", (1, 1, 4, 4)), 2), sizes_clause, "multiple of")
-    _rejects(cls(t("FLOAT32", (1, 4, 2, 2)), t("FLOAT32", (1, 1, 4, 5)), 2), sizes_clause, "[1, 1, 4, 4]")
-    _rejects(cls(t("FLOAT32", (1, 4, 2, 2)), t("UINT32", (1, 1, 4, 4)), 2), "COMMON.1", "data_type")
-    _rejects(
+    rejects(cls(t("FLOAT32", (1, 4, 2, 2)), t("FLOAT32", (1, 1, 4, 4)), 0), block_clause, "block_size=0")
+    rejects(cls(t("FLOAT32", (1, 4, 2, 2)), t("FLOAT32", (1, 1, 4, 4)), 2**32), block_clause, "UINT")
+    rejects(cls(t("FLOAT32", (1, 5, 2, 2)), t("FLOAT32", (1, 1, 4, 4)), 2), sizes_clause, "multiple of")
+    rejects(cls(t("FLOAT32", (1, 4, 2, 2)), t("FLOAT32", (1, 1, 4, 5)), 2), sizes_clause, "[1, 1, 4, 4]")
+    rejects(cls(t("FLOAT32", (1, 4, 2, 2)), t("UINT32", (1, 1, 4, 4)), 2), "COMMON.1", "data_type")
+    rejects(
         cls(t("FLOAT32", (4, 2, 2)), t("FLOAT32", (1, 4, 4)), 2),
         oracle.REGISTRY[cls.operator].TABLES.dimension_count_clause,
         "DimensionCount=3",
@@ -91,7 +63,7 @@ def test_validation_rules_name_their_clauses(cls, prefix: str) -> None:
 def test_depth_to_space1_before_feature_level_2_1_is_refused() -> None:
     t = TensorDesc.of
     desc = DepthToSpace1Desc(t("FLOAT32", (1, 4, 2, 2)), t("FLOAT32", (1, 1, 4, 4)), 2)
-    _rejects(desc, "D2S1.7", "DML_FEATURE_LEVEL_2_1", oracle.FeatureLevel.FL_2_0)
+    rejects(desc, "D2S1.7", "DML_FEATURE_LEVEL_2_1", oracle.FeatureLevel.FL_2_0)
     oracle.validate(DepthToSpaceDesc(desc.input_tensor, desc.output_tensor, 2), oracle.FeatureLevel.FL_1_0)
 
 

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from block_moves import NEWEST, assert_paths_match_reference, block_cases, rejects
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import oracle
-from oracle import DepthSpaceOrder, InvalidDescriptor, SpaceToDepth1Desc, SpaceToDepthDesc, TensorDesc
+from oracle import DepthSpaceOrder, SpaceToDepth1Desc, SpaceToDepthDesc, TensorDesc
 
-NEWEST = max(oracle.FeatureLevel)
 t = TensorDesc.of
 
 
@@ -28,29 +27,12 @@ def onnx_space_to_depth(x: np.ndarray, b: int, mode: str) -> np.ndarray:
     return tmp.reshape(n, c * b * b, h // b, w // b)
 
 
-@st.composite
-def to_depth_cases(draw):
-    dt = draw(st.sampled_from(oracle.ALL_DATA_TYPES))
-    b = draw(st.integers(1, 4))
-    n, c, h, w = (draw(st.integers(1, 3)) for _ in range(4))
-    order = draw(st.sampled_from(list(DepthSpaceOrder)))
-    bits = draw(st.integers(0, 2 ** (8 * dt.numpy.itemsize) - 1))
-    space = (n, c, h * b, w * b)
-    x = (np.arange(np.prod(space), dtype=np.uint64) * 2654435761 + bits).astype(dt.bits).reshape(space).view(dt.numpy)
-    desc = SpaceToDepth1Desc(TensorDesc(dt, space), TensorDesc(dt, (n, c * b * b, h, w)), b, order)
-    return desc, x
-
-
 @settings(max_examples=60, deadline=None)
-@given(to_depth_cases())
+@given(block_cases(SpaceToDepth1Desc, to_space=False))
 def test_space_to_depth1_fast_literal_and_onnx_agree_bit_for_bit(case) -> None:
     desc, x = case
     dt = desc.input_tensor.data_type
-    fast = oracle.compute(desc, [x], feature_level=NEWEST)[0]
-    literal = oracle.compute(desc, [x], literal=True, feature_level=NEWEST)[0]
-    reference = onnx_space_to_depth(x.view(dt.bits), desc.block_size, desc.order.onnx_mode)
-    assert np.array_equal(fast.view(dt.bits), literal.view(dt.bits))
-    assert np.array_equal(fast.view(dt.bits), reference)
+    fast = assert_paths_match_reference(desc, x, onnx_space_to_depth)
     # S2D1.5: DEPTH_TO_SPACE1 with the same BlockSize and Order gives the input back
     back = oracle.DepthToSpace1Desc(desc.output_tensor, desc.input_tensor, desc.block_size, desc.order)
     assert np.array_equal(oracle.compute(back, [fast], feature_level=NEWEST)[0].view(dt.bits), x.view(dt.bits))
@@ -68,23 +50,16 @@ def test_depth_column_row_is_space_to_depth() -> None:
     assert np.array_equal(plain, onnx_space_to_depth(x, 3, "DCR"))
 
 
-def _rejects(desc, clause: str, text: str, level=NEWEST) -> None:
-    with pytest.raises(InvalidDescriptor) as info:
-        oracle.validate(desc, level)
-    assert info.value.clause == clause
-    assert text in str(info.value)
-
-
 @pytest.mark.parametrize(("cls", "prefix"), [(SpaceToDepthDesc, "S2D."), (SpaceToDepth1Desc, "S2D1.")])
 def test_validation_rules_name_their_clauses(cls, prefix: str) -> None:
     sizes_clause, block_clause = f"{prefix}2", f"{prefix}3"
-    _rejects(cls(t("FLOAT32", (1, 1, 4, 4)), t("FLOAT32", (1, 4, 2, 2)), 0), block_clause, "block_size=0")
-    _rejects(cls(t("FLOAT32", (1, 1, 4, 4)), t("FLOAT32", (1, 4, 2, 2)), 2**32), block_clause, "UINT")
-    _rejects(cls(t("FLOAT32", (1, 1, 5, 4)), t("FLOAT32", (1, 4, 2, 2)), 2), sizes_clause, "InputHeight")
-    _rejects(cls(t("FLOAT32", (1, 1, 4, 3)), t("FLOAT32", (1, 4, 2, 1)), 2), sizes_clause, "InputWidth")
-    _rejects(cls(t("FLOAT32", (1, 1, 4, 4)), t("FLOAT32", (1, 4, 2, 3)), 2), sizes_clause, "[1, 4, 2, 2]")
-    _rejects(cls(t("FLOAT32", (1, 1, 4, 4)), t("UINT32", (1, 4, 2, 2)), 2), "COMMON.1", "data_type")
-    _rejects(
+    rejects(cls(t("FLOAT32", (1, 1, 4, 4)), t("FLOAT32", (1, 4, 2, 2)), 0), block_clause, "block_size=0")
+    rejects(cls(t("FLOAT32", (1, 1, 4, 4)), t("FLOAT32", (1, 4, 2, 2)), 2**32), block_clause, "UINT")
+    rejects(cls(t("FLOAT32", (1, 1, 5, 4)), t("FLOAT32", (1, 4, 2, 2)), 2), sizes_clause, "InputHeight")
+    rejects(cls(t("FLOAT32", (1, 1, 4, 3)), t("FLOAT32", (1, 4, 2, 1)), 2), sizes_clause, "InputWidth")
+    rejects(cls(t("FLOAT32", (1, 1, 4, 4)), t("FLOAT32", (1, 4, 2, 3)), 2), sizes_clause, "[1, 4, 2, 2]")
+    rejects(cls(t("FLOAT32", (1, 1, 4, 4)), t("UINT32", (1, 4, 2, 2)), 2), "COMMON.1", "data_type")
+    rejects(
         cls(t("FLOAT32", (1, 4, 4)), t("FLOAT32", (4, 2, 2)), 2),
         oracle.REGISTRY[cls.operator].TABLES.dimension_count_clause,
         "DimensionCount=3",
@@ -96,13 +71,13 @@ def test_validation_rules_name_their_clauses(cls, prefix: str) -> None:
 def test_the_pages_printed_output_formula_is_refused(cls, clause: str) -> None:
     """E-S2D-1: {N, C / (b * b), H * b, W * b} is DEPTH_TO_SPACE's; the examples' {N, C * b * b, H / b, W / b}
     is meant."""
-    _rejects(cls(t("FLOAT32", (1, 4, 4, 4)), t("FLOAT32", (1, 1, 8, 8)), 2), clause, "E-S2D-1")
+    rejects(cls(t("FLOAT32", (1, 4, 4, 4)), t("FLOAT32", (1, 1, 8, 8)), 2), clause, "E-S2D-1")
     oracle.validate(cls(t("FLOAT32", (1, 4, 4, 4)), t("FLOAT32", (1, 16, 2, 2)), 2), NEWEST)
 
 
 def test_space_to_depth1_before_feature_level_2_1_is_refused() -> None:
     desc = SpaceToDepth1Desc(t("FLOAT32", (1, 1, 4, 4)), t("FLOAT32", (1, 4, 2, 2)), 2)
-    _rejects(desc, "S2D1.7", "DML_FEATURE_LEVEL_2_1", oracle.FeatureLevel.FL_2_0)
+    rejects(desc, "S2D1.7", "DML_FEATURE_LEVEL_2_1", oracle.FeatureLevel.FL_2_0)
     oracle.validate(SpaceToDepthDesc(desc.input_tensor, desc.output_tensor, 2), oracle.FeatureLevel.FL_1_0)
 
 

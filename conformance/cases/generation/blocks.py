@@ -18,7 +18,19 @@ from oracle import DataType, TensorDesc
 from oracle.depth_space import BlockMover, DepthSpaceOrder
 from oracle.tables import UINT_MAX
 
-from .common import CaseSpec, Chooser, Config, Family, budget, replaced_tensor, set_at, with_descriptor
+from .common import (
+    CaseSpec,
+    Chooser,
+    Config,
+    Family,
+    budget,
+    common_families,
+    one_output_common_1,
+    one_output_common_2,
+    replaced_tensor,
+    set_at,
+    with_descriptor,
+)
 
 # The family's descriptors (what the mutations below take and give back).
 Blocks = oracle.DepthToSpaceDesc | oracle.DepthToSpace1Desc | oracle.SpaceToDepthDesc | oracle.SpaceToDepth1Desc
@@ -65,18 +77,6 @@ def corners(desc: BlockMover) -> list[str]:
     if len(sizes) == 4 and sizes[0] > 1:
         found.append("batch of several")
     return found
-
-
-def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    """COMMON.2: one of the output's sizes is 0."""
-    d = _of(base)
-    i = ch.integer(0, len(d.output_tensor.sizes) - 1)
-    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, 0), None)
-    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
-
-
-def common_2() -> Family:
-    return Family("zero size", "COMMON.2", _common_2)
 
 
 def _block_size(tag: str):
@@ -134,3 +134,42 @@ def tensors(
     data_type: DataType, input_sizes: tuple[int, ...], output_sizes: tuple[int, ...]
 ) -> tuple[TensorDesc, TensorDesc]:
     return TensorDesc(data_type, input_sizes), TensorDesc(data_type, output_sizes)
+
+
+@dataclasses.dataclass(frozen=True)
+class BlockCases:
+    """A generation module's functions (build, corners, extra_clauses, families) for one of the four
+    operators, which differ only in their descriptor, their direction and their clause ids: each module
+    binds its own and keeps its OPERATOR, DESCRIPTOR and VALID_CLAUSES."""
+
+    operator: str
+    descriptor: type[Blocks]
+    to_space: bool  # DEPTH_TO_SPACE(1): the input is the depth side; SPACE_TO_DEPTH(1): the space side
+    sizes_clause: str
+    block_clause: str
+
+    def build(self, ch: Chooser, cfg: Config) -> Blocks:
+        """Depth {N, C * b * b, H, W} to space {N, C, H * b, W * b} or back, in either order where the
+        operator has one."""
+        b, depth, space = geometry(ch, cfg)
+        sizes = (depth, space) if self.to_space else (space, depth)
+        given = tensors(cfg.data_type, *sizes)
+        if self.descriptor.HAS_ORDER:
+            return self.descriptor(*given, b, order_of(ch, True))  # type: ignore[call-arg]
+        return self.descriptor(*given, b)
+
+    def corners(self, desc: BlockMover) -> list[str]:
+        found = corners(desc)
+        if desc.order is DepthSpaceOrder.COLUMN_ROW_DEPTH:  # the plain operators' order is DEPTH_COLUMN_ROW
+            found.append("order COLUMN_ROW_DEPTH")
+        return found
+
+    def extra_clauses(self, desc: BlockMover) -> list[str]:
+        return []
+
+    def families(self) -> list[Family]:
+        """One family per validation rule, in a fixed order (the generator draws from it by index)."""
+        common = common_families(self.operator, one_output_common_1, one_output_common_2)
+        if self.to_space:
+            return [*common, *families(self.sizes_clause, self.block_clause, (1,))]
+        return [*common, *families(self.sizes_clause, self.block_clause, (2, 3), "U-S2D-1")]

@@ -9,15 +9,15 @@ from oracle import CastDesc, TensorDesc
 from oracle.registry import min_feature_level, support_row
 
 from .common import (
-    MAX_AXIS,
     CaseSpec,
     Chooser,
     Config,
     Family,
-    budget,
     descriptor_of,
+    one_output_common_2,
     replaced_tensor,
     set_at,
+    sizes_in_budget,
     unsupported_rank_config,
     unsupported_type,
     unsupported_type_config,
@@ -33,12 +33,7 @@ VALID_CLAUSES = ("COMMON.2", "CAST.1", "CAST.2", "CAST.3", "CAST.4")
 
 def build(ch: Chooser, cfg: Config) -> CastDesc:
     """A valid descriptor for `cfg` (its data type is the input's); the output's type any the level allows."""
-    left = budget(ch, cfg)
-    sizes = []
-    for _ in range(cfg.rank):
-        n = ch.integer(1, min(MAX_AXIS, left))
-        left //= n
-        sizes.append(n)
+    sizes = sizes_in_budget(ch, cfg)
     # From the row where the input's type and rank first appear: an invalid family builds its base at the newest
     # level and then moves it to an older one, where an output type newer than the input's would break CAST.4
     # first.  The reach set (value_reach) holds every pair the tables allow.
@@ -62,14 +57,6 @@ def extra_clauses(desc: CastDesc) -> list[str]:
     return []
 
 
-def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    """One of the output's sizes is 0 (COMMON.2 fires before CAST.2)."""
-    d = descriptor_of(base, CastDesc)
-    i = ch.integer(0, d.dimension_count - 1)
-    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, 0), None)
-    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
-
-
 def _cast_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
     """The output's size on one axis one more than the input's."""
     d = descriptor_of(base, CastDesc)
@@ -89,7 +76,7 @@ def families() -> list[Family]:
     """One family per validation rule, in a fixed order (the generator draws from it by index).  No COMMON.1:
     a cast's types differ by design (CAST.3)."""
     return [
-        Family("zero size", "COMMON.2", _common_2),
+        Family("zero size", "COMMON.2", one_output_common_2),
         Family("data type unsupported at level", "CAST.4", unsupported_type, unsupported_type_config),
         Family("rank unsupported at level", "CAST.4", unsupported_type, unsupported_rank_config),
         Family("output sizes differ from the input's", "CAST.2", _cast_2),

@@ -243,15 +243,21 @@ def budget(ch: Chooser, cfg: Config) -> int:
     return ch.choice([b for b in ELEMENT_BUDGETS if b < cfg.max_elements] + [cfg.max_elements])
 
 
-def axis_pieces(ch: Chooser, cfg: Config, max_pieces: int) -> tuple[list[int], int, list[int]]:
-    """The whole tensor's sizes, an axis, and that axis cut into 1..max_pieces pieces in order (SPLIT's outputs,
-    JOIN's inputs)."""
+def sizes_in_budget(ch: Chooser, cfg: Config) -> list[int]:
+    """One tensor's sizes, cfg.rank of them, each 1..MAX_AXIS, their product inside the case's element budget."""
     left = budget(ch, cfg)
     sizes = []
     for _ in range(cfg.rank):
-        n = ch.integer(1, min(MAX_AXIS, left))
-        left //= n
+        n = ch.integer(1, max(1, min(MAX_AXIS, left)))
+        left = max(1, left // n)
         sizes.append(n)
+    return sizes
+
+
+def axis_pieces(ch: Chooser, cfg: Config, max_pieces: int) -> tuple[list[int], int, list[int]]:
+    """The whole tensor's sizes, an axis, and that axis cut into 1..max_pieces pieces in order (SPLIT's outputs,
+    JOIN's inputs)."""
+    sizes = sizes_in_budget(ch, cfg)
     axis = ch.integer(0, cfg.rank - 1)
     count = ch.integer(1, min(sizes[axis], max_pieces))
     pieces, rest = [], sizes[axis]
@@ -428,12 +434,28 @@ def replace_output(desc: OneOutput, sizes: Sequence[int] | None = None, data_typ
     return dataclasses.replace(desc, output_tensor=replaced_tensor(desc.output_tensor, sizes, data_type))
 
 
+# The descriptors whose COMMON.2 family is `one_output_common_2` (SLICE has its own: its Sizes field follows the
+# output; TILE, REVERSE_SUBSEQUENCES and SLICE_GRAD theirs: the output follows an input, or the rank is a field).
+ZERO_OUTPUT_DESCS = (
+    oracle.Slice1Desc,
+    oracle.PaddingDesc,
+    oracle.Padding1Desc,
+    oracle.CastDesc,
+    oracle.IdentityDesc,
+    oracle.DepthToSpaceDesc,
+    oracle.DepthToSpace1Desc,
+    oracle.SpaceToDepthDesc,
+    oracle.SpaceToDepth1Desc,
+)
+
+
 def one_output_common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    """COMMON.2: one of the output's sizes is 0 (SLICE has its own: its Sizes field follows the output)."""
+    """COMMON.2: one of the output's sizes is 0 (COMMON.2 fires before the operator's own size rules)."""
     d = base.descriptor
-    if not isinstance(d, (oracle.Slice1Desc, oracle.PaddingDesc, oracle.Padding1Desc)):
+    if not isinstance(d, ZERO_OUTPUT_DESCS):
         raise TypeError(f"{d.operator} has its own COMMON.2 family")
-    i = ch.integer(0, dimension_count(d) - 1)
+    rank = dimension_count(d) if isinstance(d, DIMENSION_COUNT_DESCS) else len(d.output_tensor.sizes)
+    i = ch.integer(0, rank - 1)
     out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, 0), None)
     return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
 

@@ -11,17 +11,17 @@ from oracle.padding_value import float32_from_bits
 
 from .. import values
 from .common import (
-    MAX_AXIS,
     CaseSpec,
     Chooser,
     Config,
     Family,
-    budget,
     common_families,
     descriptor_of,
-    other_data_type,
+    one_output_common_1,
+    one_output_common_2,
     replaced_tensor,
     set_at,
+    sizes_in_budget,
     with_descriptor,
 )
 
@@ -45,12 +45,7 @@ def scale_bias(ch: Chooser) -> ScaleBias:
 
 def build(ch: Chooser, cfg: Config) -> IdentityDesc:
     """A valid descriptor for `cfg`: input and output of one shape within the element budget."""
-    left = budget(ch, cfg)
-    sizes = []
-    for _ in range(cfg.rank):
-        n = ch.integer(1, min(MAX_AXIS, left))
-        left //= n
-        sizes.append(n)
+    sizes = sizes_in_budget(ch, cfg)
     tensor = TensorDesc(cfg.data_type, tuple(sizes))
     return IdentityDesc(tensor, tensor, scale_bias(ch) if ch.rare(SCALE_BIAS_ONE_IN) else None)
 
@@ -63,20 +58,6 @@ def extra_clauses(desc: IdentityDesc) -> list[str]:
     """IDENT.3 with a ScaleBias; IDENT.4 when a tensor has a layout (a strided identity)."""
     found = ["IDENT.3"] if desc.scale_bias is not None else []
     return found + (["IDENT.4"] if desc_kind(desc) != "packed" else [])
-
-
-def _common_1(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    d = descriptor_of(base, IdentityDesc)
-    out = replaced_tensor(d.output_tensor, None, other_data_type(ch, base))
-    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
-
-
-def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    """One of the output's sizes is 0 (COMMON.2 fires before IDENT.2)."""
-    d = descriptor_of(base, IdentityDesc)
-    i = ch.integer(0, d.dimension_count - 1)
-    out = replaced_tensor(d.output_tensor, set_at(d.output_tensor.sizes, i, 0), None)
-    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
 
 
 def _ident_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
@@ -92,6 +73,6 @@ def _ident_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
 def families() -> list[Family]:
     """One family per validation rule, in a fixed order (the generator draws from it by index)."""
     return [
-        *common_families(OPERATOR, _common_1, _common_2),
+        *common_families(OPERATOR, one_output_common_1, one_output_common_2),
         Family("output sizes differ from the input's", "IDENT.2", _ident_2),
     ]

@@ -18,18 +18,17 @@ from oracle.op_reverse_subsequences import LENGTHS_TABLES, lengths_types
 from oracle.tables import UINT_MAX
 
 from .common import (
-    MAX_AXIS,
     CaseSpec,
     Chooser,
     Config,
     Family,
-    budget,
     choose_config,
     common_families,
     descriptor_of,
     input_tensor,
     one_output_common_1,
     set_at,
+    sizes_in_budget,
     with_descriptor,
 )
 
@@ -55,12 +54,7 @@ LENGTH_DRAW_WEIGHTS = (0.6, 0.25, 0.15)
 
 def build(ch: Chooser, cfg: Config) -> ReverseSubsequencesDesc:
     """A valid descriptor for `cfg`: sizes inside the element budget, any axis, a lengths type the level takes."""
-    left = budget(ch, cfg)
-    sizes = []
-    for _ in range(cfg.rank):
-        n = ch.integer(1, max(1, min(MAX_AXIS, left)))
-        left = max(1, left // n)
-        sizes.append(n)
+    sizes = sizes_in_budget(ch, cfg)
     axis = ch.integer(0, cfg.rank - 1)
     lengths_type = ch.choice(lengths_types(cfg.feature_level))
     return oracle.reverse_subsequences_desc(TensorDesc(cfg.data_type, tuple(sizes)), axis, lengths_type)

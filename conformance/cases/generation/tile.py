@@ -16,8 +16,7 @@ from .common import (
     budget,
     common_families,
     descriptor_of,
-    other_data_type,
-    replaced_tensor,
+    one_output_common_1,
     set_at,
     with_descriptor,
 )
@@ -59,12 +58,6 @@ def corners(desc: TileDesc) -> list[str]:
 
 def extra_clauses(desc: TileDesc) -> list[str]:
     return []
-
-
-def _common_1(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    d = descriptor_of(base, TileDesc)
-    out = replaced_tensor(d.output_tensor, None, other_data_type(ch, base))
-    return with_descriptor(base, dataclasses.replace(d, output_tensor=out))
 
 
 def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
@@ -126,7 +119,7 @@ def _tile_4_overflow(ch: Chooser, base: CaseSpec) -> CaseSpec:
 def families() -> list[Family]:
     """One family per validation rule, in a fixed order (the generator draws from it by index)."""
     return [
-        *common_families(OPERATOR, _common_1, _common_2),
+        *common_families(OPERATOR, one_output_common_1, _common_2),
         Family("output size not Sizes * Repeats", "TILE.2", _tile_2),
         Family("output size Sizes * Repeats only modulo 2^32", "TILE.2", _tile_2_wrap),
         Family("RepeatsCount not the DimensionCount", "TILE.3", _tile_3),
