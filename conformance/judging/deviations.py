@@ -28,6 +28,7 @@ from oracle import (
     Slice1Desc,
     TensorDesc,
 )
+from oracle.op_reverse_subsequences import compute as reverse_subsequences_compute
 from oracle.op_slice1 import compute as slice1_compute
 from oracle.op_slice_grad import compute as slice_grad_compute
 
@@ -315,6 +316,20 @@ def dml_reverse_subsequences_outside(desc: Descriptor, inputs: Sequence[np.ndarr
     return [_reverse_sources(desc, inputs[1]) >= desc.input_tensor.sizes[desc.axis]]
 
 
+def ort_reverse_sequence_right(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """The page's answer (REVSEQ.1): ONNX Runtime's CPU ReverseSequence before 1.32 computes it where it writes."""
+    if not isinstance(desc, oracle.ReverseSubsequencesDesc):
+        return None
+    return reverse_subsequences_compute(desc, list(inputs))
+
+
+def ort_reverse_sequence_unwritten(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The elements ONNX Runtime 1.24's CPU ReverseSequence leaves unwritten: every subsequence of length 0, which
+    REVSEQ.4 copies unchanged; every other element must be right."""
+    assert isinstance(desc, oracle.ReverseSubsequencesDesc)
+    return [np.broadcast_to(np.asarray(inputs[1]) == 0, desc.input_tensor.sizes)]
+
+
 UINT32_MASK = 2**32 - 1
 
 DEVIATIONS: dict[str, Deviation] = {
@@ -391,6 +406,15 @@ DEVIATIONS: dict[str, Deviation] = {
             "(whatever that address holds); every element read inside it is right",
             dml_reverse_subsequences_lengths,
             dml_reverse_subsequences_outside,
+        ),
+        Deviation(
+            "ort-cpu-reverse-sequence-unwritten",
+            ("REVERSE_SUBSEQUENCES",),
+            "ONNX Runtime's CPU ReverseSequence before 1.32 does not write a subsequence of length 0 (REVSEQ.4: copied "
+            "unchanged): zeros or whatever the memory held, not the same from one run to the next; every other "
+            "element is right",
+            ort_reverse_sequence_right,
+            ort_reverse_sequence_unwritten,
         ),
         Deviation(
             "dml-slice-grad-unchecked-window",

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+from hypothesis.errors import Flaky
 
 from oracle import FeatureLevel
 
@@ -158,14 +159,18 @@ def run_live(
     try:
         with fixed_constants():
             check()
-    except AssertionError:
+    except (AssertionError, Flaky) as e:
         if not last_failure:
             raise
         case, record = last_failure[0]  # Hypothesis replays the minimal example last
         record.id, record.hypothesis, record.index = unit.id, True, work.index
-        record.reason = (
-            f"shrunk by Hypothesis (seed {unit.seed}, {unit.examples} examples) to {case.id}: {record.reason}"
+        how = (
+            f"failed once, then passed when Hypothesis ran it again (the backend answered the same case two ways), "
+            f"seed {unit.seed}: {case.id}"
+            if isinstance(e, Flaky)  # a failure that does not repeat is still a failure: the first answer was wrong
+            else f"shrunk by Hypothesis (seed {unit.seed}, {unit.examples} examples) to {case.id}"
         )
+        record.reason = f"{how}: {record.reason}"
         record.case_json = case_to_json(case, compact=False)
         return record
     live_cache.save(unit, level, ran)

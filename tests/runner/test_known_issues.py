@@ -250,3 +250,19 @@ def test_the_reverse_subsequences_models_are_what_directml_returned_past_the_axi
     assert "dml-reverse-subsequences-lengths" in explain(
         desc64, xs64, [np.array([2, 1, 3], np.float32).reshape(xs[0].shape)]
     )
+
+
+def test_the_ort_reverse_sequence_model_is_what_onnx_runtime_1_24_returned():
+    """What ORT 1.24.4's CPU provider returned in the Windows lane for REVERSE_SUBSEQUENCES-883a4925 (FLOAT16 {1, 10},
+    Axis 0, lengths 0 or 1): zeros in the columns of length 0, every other column right (REVSEQ.4: both copied)."""
+    from conformance.judging.deviations import explain
+
+    desc = oracle.reverse_subsequences_desc(TensorDesc.of("FLOAT16", (1, 10)), 0, "UINT64")
+    bits = [0x7BFF, 0x7FFF, 0x7E01, 0xFFFF, 0xFC00, 0x4600, 0x3C00, 0x8400, 0xFE01, 0x4900]
+    x = np.array(bits, np.uint16).view(np.float16).reshape(1, 10)
+    lengths = np.array([0, 0, 0, 1, 1, 1, 1, 0, 1, 1], np.uint64).reshape(1, 10)
+    seen = np.array([0, 0, 0, *bits[3:7], 0, *bits[8:]], np.uint16).view(np.float16).reshape(1, 10)
+    assert explain(desc, [x, lengths], [seen]) == ["ort-cpu-reverse-sequence-unwritten"]
+    wrong_written = seen.copy()
+    wrong_written.view(np.uint16)[0, 4] ^= 1  # a column of length 1 wrong: not the model
+    assert explain(desc, [x, lengths], [wrong_written]) == []

@@ -169,3 +169,24 @@ def test_a_torn_or_foreign_cache_entry_is_drawn_again_and_rewritten(cache: Path)
         again, _ = _run(UNIT, AllLevels())
         assert _said(again) == _said(cold)
         assert live_cache.load(UNIT, LEVEL) is not None  # rewritten whole
+
+
+class _WrongOnce(BitFlip):
+    """BitFlip's wrong answer for the first case it runs, the right one ever after (a backend that answers the same
+    case two ways: uninitialised memory, a race)."""
+
+    answered_wrong = False
+
+    def run(self, descriptor, inputs, feature_level):
+        if self.answered_wrong:
+            return AllLevels.run(self, descriptor, inputs, feature_level)
+        result = super().run(descriptor, inputs, feature_level)
+        self.answered_wrong = result.status == "ok"
+        return result
+
+
+def test_a_failure_hypothesis_cannot_repeat_is_a_failure_saying_so_not_a_crash():
+    record, _ = _run(LiveUnit("TILE", 20, 3), _WrongOnce())
+    assert record.category is Category.FAIL, record.reason
+    assert record.reason.startswith("failed once, then passed when Hypothesis ran it again"), record.reason
+    assert record.case_json is not None and record.case_json["operator"] == "TILE"
