@@ -119,7 +119,9 @@ def test_onnxruntime_directml_runs_on_both_hosts(win, host):
         "--generated",
         GENERATED,
         "--operators",
-        OPERATORS,
+        # The python host cannot ask the device its shader model (only the native programs can): there a 64-bit
+        # DML_CAST below shader model 6 (vkd3d's 5.1) is an error per case, each costing a session, not unsupported.
+        OPERATORS if host == "worker" else OPERATORS.replace(",CAST", ""),
     )
     header = _judge(lines, output)
     assert (
