@@ -412,13 +412,15 @@ def _cases_generate(args: argparse.Namespace) -> int:
     from .run.config import UsageError
     from .support.outputs import CORPUS, Output, check_outputs
 
+    if args.count is None and args.per_operator is None:
+        args.per_operator = 120
     out = Path(args.out)
     try:
         check_outputs([Output("--out", out, CORPUS, files=corpus_files())])
     except UsageError as e:
         return _error(str(e))
     try:
-        written = generate_corpus(seed=args.seed, count=args.count, out_dir=out)
+        written = generate_corpus(seed=args.seed, out_dir=out, count=args.count, per_operator=args.per_operator)
     except OSError as e:
         return _error(f"--out: cannot write in {out}: {e.strerror or e}")
     for path in written:
@@ -648,7 +650,15 @@ def _add_cases(sub) -> None:
         default=2026,
         help="the committed corpus uses 2026 (runs generate from 0). Default: %(default)r",
     )
-    gen.add_argument("--count", type=POSITIVE_COUNT_TYPE, default=3000, help="cases in all, >= 1. Default: %(default)r")
+    amount = gen.add_mutually_exclusive_group()
+    amount.add_argument(
+        "--per-operator",
+        type=POSITIVE_COUNT_TYPE,
+        default=None,
+        help="cases of each operator, >= 1 (the committed corpus: 120; an operator's file then does not change "
+        "when another operator is added). Default: 120 unless --count is given",
+    )
+    amount.add_argument("--count", type=POSITIVE_COUNT_TYPE, default=None, help="cases in all, round-robin, >= 1")
     gen.add_argument("--out", type=PATH_TYPE, default="cases/generated", help="Default: %(default)r")
     gen.set_defaults(func=_cases_generate)
 

@@ -9,7 +9,7 @@ import pytest
 
 import oracle
 from conformance.cases import corpus
-from conformance.cases.generation.corpus import GENERATOR_VERSION, generate_corpus
+from conformance.cases.generation.corpus import GENERATOR_VERSION, generate, generate_cases, generate_corpus
 from conformance.judging.compare import compare_outputs
 from oracle import InvalidDescriptor
 from oracle.registry import min_feature_level
@@ -42,6 +42,14 @@ def test_another_seed_other_cases(tmp_path):
     assert [p.read_bytes() for p in a] != [p.read_bytes() for p in b]
 
 
+def test_per_operator_gives_each_operator_that_many(tmp_path):
+    generate_corpus(seed=3, per_operator=4, out_dir=tmp_path)
+    result = corpus.load([tmp_path])
+    assert not result.errors
+    assert Counter(c.operator for c in result.cases) == dict.fromkeys(oracle.OPERATORS, 4)
+    assert {c.source for c in result.cases} == {f"generated: seed 3, 4 per operator, generator {GENERATOR_VERSION}"}
+
+
 def test_a_generated_folder_loads_with_the_requested_count(tmp_path):
     generate_corpus(seed=3, count=101, out_dir=tmp_path)
     result = corpus.load([tmp_path])
@@ -59,11 +67,27 @@ def test_committed_corpus_is_what_its_recorded_seed_generates(tmp_path):
     headers = [json.loads(p.read_text(encoding="utf-8"))["generator"] for p in sorted(GENERATED.glob("*.json"))]
     header = headers[0]
     assert all(h == header for h in headers) and header["version"] == GENERATOR_VERSION
-    for path in generate_corpus(seed=header["seed"], count=header["count"], out_dir=tmp_path):
+    assert set(header) == {"seed", "per_operator", "version"}, header  # the committed form: N of each operator
+    for path in generate_corpus(seed=header["seed"], per_operator=header["per_operator"], out_dir=tmp_path):
         assert path.read_bytes() == (GENERATED / path.name).read_bytes(), (
-            f"{path.name} differs from a fresh `cases generate --seed {header['seed']} --count {header['count']}`; "
-            "regenerate it (and bump GENERATOR_VERSION if the builders changed)"
+            f"{path.name} differs from a fresh `cases generate --seed {header['seed']} --per-operator "
+            f"{header['per_operator']}`; regenerate it (and bump GENERATOR_VERSION if the builders changed)"
         )
+
+
+def test_an_operator_s_cases_do_not_depend_on_the_other_operators():
+    """Each operator draws from its own stream: adding an operator (here: dropping all but two, reordering them)
+    leaves the others' generated cases as they were, in the committed form and at run time (a prefix per operator)."""
+    alone = generate_cases(11, operators=("TILE",), per_operator=6)["TILE"]
+    among = generate_cases(11, operators=("SLICE1", "TILE", "CAST"), per_operator=6)["TILE"]
+    assert [c["id"] for c in alone] == [c["id"] for c in among]
+    # round-robin at run time: TILE's cases among three operators are its first cases alone, in order
+    run_time = [c.id for c in generate(11, 9, operators=("CAST", "SLICE1", "TILE")) if c.operator == "TILE"]
+    assert run_time == [c.id for c in generate(11, 3, operators=("TILE",))]
+    assert run_time == [c["id"] for c in alone[:3]]
+    # and another seed gives TILE other cases (the stream is keyed on the seed too)
+    other_seed = [c["id"] for c in generate_cases(12, operators=("TILE",), per_operator=3)["TILE"]]
+    assert len(other_seed) == 3 and not set(other_seed) & set(run_time)
 
 
 def test_expected_outputs_agree_with_the_literal_path(generated):
@@ -92,7 +116,8 @@ def test_the_corpus_spreads_over_everything(generated):
     """Every operator, data type, rank its tables name (1-8, or 4 alone), padding mode and invalid family; old and
     new levels."""
     valid = [c for c in generated if c.valid]
-    assert len(generated) >= 2500
+    per_operator = Counter(c.operator for c in generated)
+    assert set(per_operator) == set(oracle.OPERATORS) and min(per_operator.values()) >= 100, per_operator
     assert 0.08 < 1 - len(valid) / len(generated) < 0.25
     for op in oracle.OPERATORS:
         mine = [c for c in valid if c.operator == op]
