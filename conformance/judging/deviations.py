@@ -361,6 +361,13 @@ DEVIATIONS: dict[str, Deviation] = {
             dml_graph_quiets_float16_snans,
         ),
         Deviation(
+            "dml-identity-strided-float16-snan-quieted",
+            ("ELEMENT_WISE_IDENTITY",),
+            "DML_ELEMENT_WISE_IDENTITY quiets every FLOAT16 signalling NaN when a tensor is strided, through "
+            "CompileOperator as well as CompileGraph (COMMON.3); packed, it copies them bit for bit",
+            dml_graph_quiets_float16_snans,
+        ),
+        Deviation(
             "dml-padding-sizes-wrap",
             ("PADDING", "PADDING1"),
             "DML_PADDING's check of PAD.2 (and DML_PADDING1's of PAD1.2) adds InputSizes + StartPadding + EndPadding in UINT32 and accepts output "
