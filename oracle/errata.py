@@ -375,5 +375,60 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_cast.open_elements",
             True,
         ),
+        # DML_FILL_VALUE_CONSTANT (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-FILLC-1",
+            "erratum",
+            ("FILLC.2",),
+            "The page's example gives 'Value = 13.0' and no ValueDataType, which the struct requires.",
+            "ValueDataType is FLOAT32, the example's OutputTensor.DataType (FILLC.2 requires it to match); typed in so.",
+            "cases/examples/FILL_VALUE_CONSTANT-example-1.json",
+            False,
+        ),
+        # DML_FILL_VALUE_SEQUENCE (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-FILLS-1",
+            "erratum",
+            ("FILLS.1", "FILLS.3"),
+            "Example 2 is titled '2D ascending step' but steps by ValueDelta = -2, and on UINT8, which holds no -2.",
+            "A descending sequence: the UINT8 union holds -2's low 8 bits, 254 (as `Value.UInt8 = -2` stores it), and "
+            "the running sum wraps modulo 256 (FILLS.3), giving the printed 10, 8, 6, 4: typed in with "
+            "value_delta 254 and judged.",
+            "oracle.op_fill_value_sequence._integer_sequence; cases/examples/FILL_VALUE_SEQUENCE-example-2.json",
+            False,
+        ),
+        Erratum(
+            "E-FILLS-2",
+            "erratum",
+            ("FILLS.1",),
+            "The pseudocode's 'for each coordinate in OutputTensor' does not say in which order the coordinates "
+            "are visited, which decides every element after the first.",
+            "Row-major over the logical coordinates (the last dimension fastest), as example 2 prints; strides "
+            "place the elements, they do not reorder the sequence: judged.",
+            "oracle.op_fill_value_sequence.compute_literal",
+            False,
+        ),
+        Erratum(
+            "E-FILLS-3",
+            "erratum",
+            ("FILLS.3",),
+            "ValueDataType is described as 'The data type of *Value* field'; the struct has no Value field (its "
+            "unions are ValueStart and ValueDelta), and the pseudocode's 'Delta' is ValueDelta.",
+            "ValueDataType types both ValueStart and ValueDelta (their own texts say so) and must match the output's.",
+            "oracle.op_fill_value_sequence.FillValueSequenceDesc",
+            False,
+        ),
+        Erratum(
+            "U-FILLS-1",
+            "unspecified",
+            ("FILLS.1",),
+            "In a floating type the pseudocode's running sum rounds at every step, ValueStart + i * ValueDelta only "
+            "once; the page says neither which an implementation computes nor in what precision the sum is kept.",
+            "Judged where ValueStart + i * ValueDelta is exact along every way to compute it (its product and sum are "
+            "values of the type, and the running sum reaches it); every other element observed and shown as the "
+            "running sum in the type, never failed. Integer types are exact (FILLS.3): judged, wrap-around included.",
+            "oracle.op_fill_value_sequence.open_elements",
+            True,
+        ),
     )
 }

@@ -334,6 +334,17 @@ CLAUSES: dict[str, str] = {
     "CAST.2": "InputTensor and OutputTensor have the same DimensionCount and Sizes",
     "CAST.3": "Any supported input type to any supported output type (the same type included)",
     "CAST.4": "Introduced in FL 1.0; 4 dims (1.0, 3.0), 1-8 (3.1), all eleven data types (4.1)",
+    # DML_FILL_VALUE_CONSTANT (docs/spec/beyond-seeds.md)
+    "FILLC.1": "Every element of OutputTensor is Value (no input tensor)",
+    "FILLC.2": "ValueDataType must match OutputTensor.DataType; Value (a DML_SCALAR_UNION) is read as that type",
+    "FILLC.3": "OutputTensor may have any sizes",
+    "FILLC.4": "Introduced in FL 2.1; 4 dims (2.1), 1-8 (4.0), all eleven data types (4.1)",
+    # DML_FILL_VALUE_SEQUENCE (docs/spec/beyond-seeds.md)
+    "FILLS.1": "OutputTensor[coordinate] = Value, then Value += ValueDelta, from Value = ValueStart, coordinate by coordinate",
+    "FILLS.2": "OutputTensor may have any sizes (no input tensor)",
+    "FILLS.3": "ValueDataType must match OutputTensor.DataType; ValueStart and ValueDelta are read as that type",
+    "FILLS.4": "ValueDelta is the step added for each element written",
+    "FILLS.5": "Introduced in FL 2.1; 4 dims (2.1), 1-8 (4.0), 64-bit integers (5.0); never FLOAT64",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -351,6 +362,8 @@ BEYOND_SEEDS_PREFIXES = (
     "S2D1.",
     "REVSEQ.",
     "CAST.",
+    "FILLC.",
+    "FILLS.",
 )
 
 

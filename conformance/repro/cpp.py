@@ -114,6 +114,18 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         Member("InputWindowStrides", "window_strides", "ints"),
     ),
     "CAST": (INPUT, OUTPUT),
+    # issue 32: no input tensor, typed DML_SCALAR_UNIONs
+    "FILL_VALUE_CONSTANT": (
+        OUTPUT,
+        Member("ValueDataType", "value_data_type", "data_type"),
+        Member("Value", "value_bits", "scalar_bits"),
+    ),
+    "FILL_VALUE_SEQUENCE": (
+        OUTPUT,
+        Member("ValueDataType", "value_data_type", "data_type"),
+        Member("ValueStart", "value_start_bits", "scalar_bits"),
+        Member("ValueDelta", "value_delta_bits", "scalar_bits"),
+    ),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).

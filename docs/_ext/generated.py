@@ -42,6 +42,9 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "REVERSE_SUBSEQUENCES": ("REVSEQ.",),
     "SLICE_GRAD": ("SGRAD.",),
     "CAST": ("CAST.",),
+    # issue 32, no input tensor
+    "FILL_VALUE_CONSTANT": ("FILLC.",),
+    "FILL_VALUE_SEQUENCE": ("FILLS.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")

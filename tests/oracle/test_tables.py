@@ -101,7 +101,7 @@ def test_parser_reads_all_three_languages() -> None:
 
 
 CLAUSE_ID = re.compile(
-    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D|REVSEQ|CAST)\.\d+)`",
+    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D|REVSEQ|CAST|FILLC|FILLS)\.\d+)`",
     re.MULTILINE,
 )
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)

@@ -300,6 +300,10 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
     if operator == "CAST":
         return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
+    if operator == "FILL_VALUE_CONSTANT":  # issue 32: the output only, Value 0 of its type
+        return oracle.FillValueConstantDesc(T(shape, data_type), data_type, 0)
+    if operator == "FILL_VALUE_SEQUENCE":
+        return oracle.FillValueSequenceDesc(T(shape, data_type), data_type, 0, 1)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -321,6 +325,8 @@ DIMENSION_CLAUSE = {
     "SLICE_GRAD": "SGRAD.8",
     "REVERSE_SUBSEQUENCES": "REVSEQ.7",
     "CAST": "CAST.4",
+    "FILL_VALUE_CONSTANT": "FILLC.4",
+    "FILL_VALUE_SEQUENCE": "FILLS.5",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}

@@ -235,7 +235,7 @@ def _ordinal(dt: DataType, sizes: tuple[int, ...]) -> np.ndarray:
 
 
 def _spec(operator: str, desc: oracle.Descriptor, rank: int, mode: PaddingMode | None = None) -> CaseSpec | None:
-    dt = desc.input_tensor.data_type
+    dt = desc.input_tensors[0].data_type
     level = min_feature_level(operator, dt, rank, mode)
     if level is None:
         return None  # the tables never allow it: nothing to reach
@@ -383,6 +383,56 @@ def _cast_cases(operator: str, dt: DataType) -> list[Built]:
     return out
 
 
+# Issue 32, no input tensor.  FILL_VALUE_CONSTANT: PADDING1's values, rank 4 (every level's rank).
+FILL_SIZES = (1, 1, 2, 3)
+
+
+def _fill_constant_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[Built] = []
+    level = min_feature_level(operator, dt, len(FILL_SIZES))
+    if level is None:
+        return out
+    for name, rule in PADDING1_VALUES.items():
+        value = rule(dt)
+        if value is not None:
+            desc = oracle.FillValueConstantDesc(TensorDesc(dt, FILL_SIZES), dt, value)
+            out.append((f"{operator}-reach-value-{name}-{dt.value}", CaseSpec(operator, level, desc, ())))
+    return out
+
+
+# FILL_VALUE_SEQUENCE: name -> (start, step) in a type (None: not in that type), 1-D of 6 (ONNX Range's form);
+# a negative step in an unsigned type is its two's-complement bits (E-FILLS-1).
+SEQUENCE_LENGTH = 6
+SEQUENCE_ROWS: dict[str, Callable[[DataType], tuple[float | int, float | int] | None]] = {
+    "up": lambda dt: (1, 2),
+    "down": lambda dt: (100, -3),
+    "max-step-zero": lambda dt: (type_range(dt)[1], 0),
+    "from-min": lambda dt: (type_range(dt)[0], 1),
+    "wraps": lambda dt: None if dt.is_float else (type_range(dt)[1] - 2, 1),
+    "rounds": lambda dt: (0.1, 0.1) if dt.is_float else None,
+}
+
+
+def _in_type(dt: DataType, value: float | int) -> np.generic:
+    if dt.is_float:
+        return _typed(dt, value)
+    return _typed_bits(dt, int(value) % (1 << (8 * dt.numpy.itemsize)))
+
+
+def _fill_sequence_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[Built] = []
+    level = min_feature_level(operator, dt, 1)
+    if level is None:
+        return out
+    for name, rule in SEQUENCE_ROWS.items():
+        row = rule(dt)
+        if row is not None:
+            start, step = (_in_type(dt, v) for v in row)
+            desc = oracle.FillValueSequenceDesc(TensorDesc(dt, (SEQUENCE_LENGTH,)), dt, start, step)
+            out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, ())))
+    return out
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -399,6 +449,8 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "REVERSE_SUBSEQUENCES": _reverse_cases,
     "SLICE_GRAD": _slice_grad_cases,
     "CAST": _cast_cases,
+    "FILL_VALUE_CONSTANT": _fill_constant_cases,
+    "FILL_VALUE_SEQUENCE": _fill_sequence_cases,
 }
 
 
