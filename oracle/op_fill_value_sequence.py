@@ -138,8 +138,8 @@ def _exact(desc: FillValueSequenceDesc) -> np.ndarray:
         exact = np.isfinite(total) & (error == 0) & (count < 2**29)
         exact &= (product.astype(dt).astype(np.float64) == product) & (total.astype(dt).astype(np.float64) == total)
         exact &= _running_sum(desc).astype(np.float64) == total
-    if np.signbit(start):  # -0.0 + 0.0 is +0.0: whether element 0 is ValueStart itself or a sum decides its sign
-        exact &= total != 0
+    if start == 0 and np.signbit(start):  # -0.0 + 0.0 is +0.0: whether an element is ValueStart itself or a sum
+        exact &= total != 0  # decides the sign of its zeros
     return exact
 
 

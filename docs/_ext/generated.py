@@ -60,6 +60,8 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "depth_to_space1_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE1"),
     "reverse_subsequences_cases": ("cases", "list", "--operators", "REVERSE_SUBSEQUENCES"),
     "slice_grad_cases": ("cases", "list", "--operators", "SLICE_GRAD"),
+    "fill_value_constant_cases": ("cases", "list", "--operators", "FILL_VALUE_CONSTANT"),
+    "fill_value_sequence_cases": ("cases", "list", "--operators", "FILL_VALUE_SEQUENCE"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

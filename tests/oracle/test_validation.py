@@ -270,6 +270,16 @@ def test_common2_zero_input_size(desc) -> None:
 # --- support tables, every row, every level ------------------------------------------------
 
 
+# The operators whose descriptor is made from one tensor desc (and its type): every tensor the same shape.
+ONE_TENSOR_SHAPE = {
+    "ELEMENT_WISE_IDENTITY": lambda t, dt: oracle.IdentityDesc(t, t),
+    "CAST": lambda t, dt: oracle.CastDesc(t, t),
+    # issue 32: the output only, Value 0 (and step 1) of its type
+    "FILL_VALUE_CONSTANT": lambda t, dt: oracle.FillValueConstantDesc(t, dt, 0),
+    "FILL_VALUE_SEQUENCE": lambda t, dt: oracle.FillValueSequenceDesc(t, dt, 0, 1),
+}
+
+
 def build(operator: str, data_type: str, rank: int):
     """A small valid-shaped descriptor of this operator, data type and rank."""
     shape = (2,) * rank
@@ -292,18 +302,12 @@ def build(operator: str, data_type: str, rank: int):
     part = T((1,) * rank, data_type) if rank == 1 else T((1, *shape[1:]), data_type)
     if operator == "JOIN":
         return oracle.join_desc((part, part), 0)
-    if operator == "ELEMENT_WISE_IDENTITY":
-        return oracle.IdentityDesc(T(shape, data_type), T(shape, data_type))
+    if operator in ONE_TENSOR_SHAPE:
+        return ONE_TENSOR_SHAPE[operator](T(shape, data_type), data_type)
     if operator == "TILE":
         return oracle.tile_desc(T(shape, data_type), (2,) * rank)
     if operator == "REVERSE_SUBSEQUENCES":  # UINT32 lengths: in every row (REVSEQ.8)
         return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
-    if operator == "CAST":
-        return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
-    if operator == "FILL_VALUE_CONSTANT":  # issue 32: the output only, Value 0 of its type
-        return oracle.FillValueConstantDesc(T(shape, data_type), data_type, 0)
-    if operator == "FILL_VALUE_SEQUENCE":
-        return oracle.FillValueSequenceDesc(T(shape, data_type), data_type, 0, 1)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
