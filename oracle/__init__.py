@@ -38,6 +38,7 @@ from .masks import unspecified_mask
 from .op_cast import CastDesc
 from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
+from .op_diagonal_matrix import DiagonalMatrixDesc
 from .op_element_wise_identity import IdentityDesc, ScaleBias
 from .op_fill_value_constant import FillValueConstantDesc
 from .op_fill_value_sequence import FillValueSequenceDesc
@@ -86,6 +87,7 @@ __all__ = [
     "DepthToSpace1Desc",
     "DepthToSpaceDesc",
     "Descriptor",
+    "DiagonalMatrixDesc",
     "Erratum",
     "FeatureLevel",
     "FillValueConstantDesc",

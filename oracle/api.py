@@ -18,6 +18,7 @@ from .descriptor_json import JsonDescriptor
 from .op_cast import CastDesc
 from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
+from .op_diagonal_matrix import DiagonalMatrixDesc
 from .op_element_wise_identity import IdentityDesc
 from .op_fill_value_constant import FillValueConstantDesc
 from .op_fill_value_sequence import FillValueSequenceDesc
@@ -57,6 +58,7 @@ Descriptor = (
     | CastDesc
     | FillValueConstantDesc
     | FillValueSequenceDesc
+    | DiagonalMatrixDesc
 )
 
 

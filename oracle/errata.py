@@ -430,5 +430,30 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_fill_value_sequence.open_elements",
             True,
         ),
+        # DML_DIAGONAL_MATRIX (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-DIAG-1",
+            "erratum",
+            ("DIAG.1",),
+            "OutputTensor's dimensions are given as { Batch1, Batch2, OutputHeight, OutputWidth }, but the table "
+            "allows 2 to 4 dimensions from FL 4.0.",
+            "The last two dimensions are the matrix (height, width), any leading ones a batch of identical matrices "
+            "(the description's 'Any leading dimensions before the last two are treated as a batch count'): judged.",
+            "oracle.op_diagonal_matrix.on_diagonal",
+            False,
+        ),
+        Erratum(
+            "U-DIAG-1",
+            "unspecified",
+            ("DIAG.2",),
+            "Value is a FLOAT; the page says only that in a type other than FLOAT16 and FLOAT32 it 'might be "
+            "truncated (for example, 10.6 will become 10)': not how FLOAT16 rounds, whether FLOAT64 truncates, nor "
+            "what out-of-range values, infinities and NaN become in an integer type.",
+            "DML_PADDING's PaddingValue policy (U-PAD-1..3: FLOAT32 exact; FLOAT16 judged when exact; FLOAT64 "
+            "widened, judged for whole numbers; integers truncated toward zero, judged in range); where it observes, "
+            "the diagonal's elements are open, observed and shown; every 0 is judged.",
+            "oracle.op_diagonal_matrix.open_elements",
+            True,
+        ),
     )
 }

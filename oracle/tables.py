@@ -202,7 +202,7 @@ class OperatorTables:
 
 # The newest level any table names: the default for validation (a test checks it against the
 # operators' tables, which import this module and so cannot be read here).
-DEFAULT_FEATURE_LEVEL: FeatureLevel = FeatureLevel.FL_5_0
+DEFAULT_FEATURE_LEVEL: FeatureLevel = FeatureLevel.FL_5_1
 
 # Largest value a UINT field (DirectML's 32-bit UINT) can hold.
 UINT_MAX = 2**32 - 1
@@ -345,6 +345,12 @@ CLAUSES: dict[str, str] = {
     "FILLS.3": "ValueDataType must match OutputTensor.DataType; ValueStart and ValueDelta are read as that type",
     "FILLS.4": "ValueDelta is the step added for each element written",
     "FILLS.5": "Introduced in FL 2.1; 4 dims (2.1), 1-8 (4.0), 64-bit integers (5.0); never FLOAT64",
+    # DML_DIAGONAL_MATRIX (docs/spec/beyond-seeds.md)
+    "DIAG.1": "OutputTensor[..., y, x] = Value where y + Offset == x, else 0; leading dimensions are a batch",
+    "DIAG.2": "Value is a FLOAT, converted to the output's type (other than FLOAT16/32 'might be truncated')",
+    "DIAG.3": "Offset (INT) shifts the diagonal: right/up when positive, left/down when negative; any value",
+    "DIAG.4": "OutputTensor's height and width need not be equal",
+    "DIAG.5": "Introduced in FL 2.0; 4 dims FLOAT32/16 (2.0), 8 types (2.1), 2-4 dims (4.0), all eleven (5.1)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -364,6 +370,7 @@ BEYOND_SEEDS_PREFIXES = (
     "CAST.",
     "FILLC.",
     "FILLS.",
+    "DIAG.",
 )
 
 

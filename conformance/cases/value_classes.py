@@ -210,6 +210,21 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         ValueClass("sequence wraps", lambda dt: not dt.is_float),
         ValueClass("sum rounds (U-FILLS-1)", lambda dt: dt in (DataType.FLOAT32, DataType.FLOAT16)),
     ),
+    # DIAGONAL_MATRIX: where the diagonal lies, the matrix's shape, and its FLOAT Value in the type (U-DIAG-1).
+    "DIAGONAL_MATRIX": (
+        *_geometry_classes(
+            "offset 0",
+            "offset right",
+            "offset left",
+            "offset past the matrix",
+            "matrix not square",
+            "batch of matrices",
+        ),
+        ValueClass("value 1"),
+        ValueClass("value fractional"),
+        ValueClass("value past the type's range", _narrower_than_float32),
+        ValueClass("value NaN"),
+    ),
 }
 
 
@@ -483,6 +498,29 @@ def _fill_sequence(desc: oracle.FillValueSequenceDesc) -> set[str]:
     return found
 
 
+def _diagonal(desc: oracle.DiagonalMatrixDesc) -> set[str]:
+    sizes, k = desc.output_tensor.sizes, desc.offset
+    height, width = sizes[-2:]
+    found = {"offset 0" if k == 0 else "offset right" if k > 0 else "offset left"}
+    if not -height < k < width:
+        found.add("offset past the matrix")
+    if height != width:
+        found.add("matrix not square")
+    if int(np.prod(sizes[:-2])) > 1:
+        found.add("batch of matrices")
+    v = float(desc.value)
+    if math.isnan(v):
+        found.add("value NaN")
+    elif v == 1.0:
+        found.add("value 1")
+    elif math.isfinite(v) and not v.is_integer():
+        found.add("value fractional")
+    lo, hi = type_range(desc.output_tensor.data_type)
+    if math.isfinite(v) and not lo <= math.trunc(v) <= hi:
+        found.add("value past the type's range")
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -501,6 +539,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "CAST": _cast,  # type: ignore[dict-item]
     "FILL_VALUE_CONSTANT": _fill_constant,  # type: ignore[dict-item]
     "FILL_VALUE_SEQUENCE": _fill_sequence,  # type: ignore[dict-item]
+    "DIAGONAL_MATRIX": _diagonal,  # type: ignore[dict-item]
 }
 
 

@@ -51,7 +51,7 @@ class Member:
 
     name: str
     source: str
-    kind: str  # tensor(s), uint(s), ints, mode, float_bits, data_type, scalar_bits, scale_bias, depth_space_order
+    kind: str  # tensor(s), uint(s), int, ints, mode, float_bits, data_type, scalar_bits, scale_bias, depth_space_order
 
 
 INPUT, OUTPUT = Member("InputTensor", "input", "tensor"), Member("OutputTensor", "output", "tensor")
@@ -126,6 +126,7 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         Member("ValueStart", "value_start_bits", "scalar_bits"),
         Member("ValueDelta", "value_delta_bits", "scalar_bits"),
     ),
+    "DIAGONAL_MATRIX": (OUTPUT, Member("Offset", "offset", "int"), Member("Value", "value_bits", "float_bits")),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).
@@ -226,7 +227,7 @@ class Section:
             self.body.append(f"{target} = &{base}Descs[{index or 0}];")
         elif m.kind == "tensors":  # "inputs" -> inputDescs (nullptr when there are none)
             self.body.append(f"{target} = {m.source[:-1]}Descs;")
-        elif m.kind == "uint":
+        elif m.kind in ("uint", "int"):
             self.body.append(f"{target} = {int(fields[m.source])};")
         elif m.kind in ("uints", "ints"):
             ctype = "UINT" if m.kind == "uints" else "INT"

@@ -45,6 +45,7 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     # issue 32, no input tensor
     "FILL_VALUE_CONSTANT": ("FILLC.",),
     "FILL_VALUE_SEQUENCE": ("FILLS.",),
+    "DIAGONAL_MATRIX": ("DIAG.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -62,6 +63,7 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "slice_grad_cases": ("cases", "list", "--operators", "SLICE_GRAD"),
     "fill_value_constant_cases": ("cases", "list", "--operators", "FILL_VALUE_CONSTANT"),
     "fill_value_sequence_cases": ("cases", "list", "--operators", "FILL_VALUE_SEQUENCE"),
+    "diagonal_matrix_cases": ("cases", "list", "--operators", "DIAGONAL_MATRIX"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -51,6 +51,10 @@ EXPECTED_IDS = {
     "FILL_VALUE_CONSTANT-example-1",
     "FILL_VALUE_SEQUENCE-example-1",
     "FILL_VALUE_SEQUENCE-example-2",
+    "DIAGONAL_MATRIX-example-1",
+    "DIAGONAL_MATRIX-example-2",
+    "DIAGONAL_MATRIX-example-3",
+    "DIAGONAL_MATRIX-example-4",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -61,6 +65,7 @@ OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1", "SPACE_TO_DE
 OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths: the 2.1 row
 OLDEST_LEVEL |= {"FILL_VALUE_CONSTANT": "2.1", "FILL_VALUE_SEQUENCE": "2.1"}  # 4-D, introduced in 2.1
+OLDEST_LEVEL["DIAGONAL_MATRIX"] = "2.0"  # 4-D FLOAT32, introduced in 2.0
 
 
 def _examples() -> list[Case]:
@@ -116,6 +121,7 @@ def test_example_metadata(case: Case) -> None:
         "REVERSE_SUBSEQUENCES",
         "FILL_VALUE_CONSTANT",
         "FILL_VALUE_SEQUENCE",
+        "DIAGONAL_MATRIX",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):

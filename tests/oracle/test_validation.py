@@ -277,6 +277,7 @@ ONE_TENSOR_SHAPE = {
     # issue 32: the output only, Value 0 (and step 1) of its type
     "FILL_VALUE_CONSTANT": lambda t, dt: oracle.FillValueConstantDesc(t, dt, 0),
     "FILL_VALUE_SEQUENCE": lambda t, dt: oracle.FillValueSequenceDesc(t, dt, 0, 1),
+    "DIAGONAL_MATRIX": lambda t, dt: oracle.DiagonalMatrixDesc(t, 0, 1.0),
 }
 
 
@@ -331,6 +332,7 @@ DIMENSION_CLAUSE = {
     "CAST": "CAST.4",
     "FILL_VALUE_CONSTANT": "FILLC.4",
     "FILL_VALUE_SEQUENCE": "FILLS.5",
+    "DIAGONAL_MATRIX": "DIAG.5",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
@@ -394,7 +396,7 @@ def test_feature_level_parse_rejects(text: str) -> None:
 def test_feature_level_order_and_default() -> None:
     assert FeatureLevel.FL_3_0 < FeatureLevel.FL_3_1 < FeatureLevel.FL_4_1 < FeatureLevel.FL_5_0
     assert FeatureLevel.parse(None) is oracle.DEFAULT_FEATURE_LEVEL
-    assert oracle.DEFAULT_FEATURE_LEVEL is FeatureLevel.FL_5_0
+    assert oracle.DEFAULT_FEATURE_LEVEL is FeatureLevel.FL_5_1  # DIAGONAL_MATRIX's 5.1 row (issue 32)
 
 
 @pytest.mark.parametrize("axis", [1.5, True, "2"])

@@ -449,6 +449,7 @@ ZERO_OUTPUT_DESCS = (
     oracle.CastDesc,
     oracle.FillValueConstantDesc,
     oracle.FillValueSequenceDesc,
+    oracle.DiagonalMatrixDesc,
     oracle.IdentityDesc,
     oracle.DepthToSpaceDesc,
     oracle.DepthToSpace1Desc,

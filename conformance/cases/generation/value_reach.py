@@ -433,6 +433,27 @@ def _fill_sequence_cases(operator: str, dt: DataType) -> list[Built]:
     return out
 
 
+# DIAGONAL_MATRIX: name -> (sizes, Offset, Value); each row holds several classes at once.
+DIAGONAL_ROWS: dict[str, tuple[tuple[int, ...], int, float]] = {
+    "identity": ((1, 1, 3, 3), 0, 1.0),
+    "batch-right-fraction": ((2, 3, 4), 1, 2.5),
+    "left": ((3, 2), -1, 7.0),
+    "past-the-matrix": ((2, 2), 5, 1.0),
+    "value-past-range": ((2, 3), 0, 1e10),
+    "nan": ((2, 2), 0, float("nan")),
+}
+
+
+def _diagonal_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[Built] = []
+    for name, (sizes, offset, value) in DIAGONAL_ROWS.items():
+        level = min_feature_level(operator, dt, len(sizes))
+        if level is not None:
+            desc = oracle.DiagonalMatrixDesc(TensorDesc(dt, sizes), offset, value)
+            out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, ())))
+    return out
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -451,6 +472,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "CAST": _cast_cases,
     "FILL_VALUE_CONSTANT": _fill_constant_cases,
     "FILL_VALUE_SEQUENCE": _fill_sequence_cases,
+    "DIAGONAL_MATRIX": _diagonal_cases,
 }
 
 

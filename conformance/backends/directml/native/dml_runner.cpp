@@ -1,6 +1,6 @@
 // dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and the data-movement family
 // (issue 31: ELEMENT_WISE_IDENTITY, CAST, TILE, SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD;
-// issue 32: FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE)
+// issue 32: FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE, DIAGONAL_MATRIX)
 // exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
@@ -126,6 +126,7 @@ struct OperatorDesc {
     // issue 32: no input tensor
     DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill_value_constant{};
     DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC fill_value_sequence{};
+    DML_DIAGONAL_MATRIX_OPERATOR_DESC diagonal_matrix{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -135,7 +136,8 @@ struct OperatorDesc {
         if (ins.kind != Json::Array) throw ProtocolError{"tensors.inputs is not an array"};
         // JOIN may state InputCount 0 with no InputTensors (JOIN.2: DirectML's to refuse); FILL_VALUE_* have no input
         // tensor; every other operator has one.
-        bool no_inputs = name == "JOIN" || name == "FILL_VALUE_CONSTANT" || name == "FILL_VALUE_SEQUENCE";
+        bool no_inputs = name == "JOIN" || name == "FILL_VALUE_CONSTANT" || name == "FILL_VALUE_SEQUENCE" ||
+                         name == "DIAGONAL_MATRIX";
         if (ins.items.empty() && !no_inputs) throw ProtocolError{"tensors.inputs is empty"};
         inputs.resize(ins.items.size());  // sized once: each desc points into its Tensor
         for (size_t i = 0; i < ins.items.size(); ++i) inputs[i].init(ins.items[i], "input_tensors");
@@ -260,6 +262,14 @@ struct OperatorDesc {
             std::memcpy(delta.Bytes, &delta_bits, sizeof delta_bits);
             fill_value_sequence = {&output_descs.at(0), value_type, start, delta};
             op = {DML_OPERATOR_FILL_VALUE_SEQUENCE, &fill_value_sequence};
+        } else if (name == "DIAGONAL_MATRIX") {
+            // Offset is INT; Value a FLOAT whose bits arrive exactly (NaN payloads included).
+            INT offset = static_cast<INT>(f.at("offset").integer("offset"));
+            uint32_t bits = static_cast<uint32_t>(f.at("value_bits").integer("value_bits"));
+            FLOAT value;
+            std::memcpy(&value, &bits, sizeof value);
+            diagonal_matrix = {&output_descs.at(0), offset, value};
+            op = {DML_OPERATOR_DIAGONAL_MATRIX, &diagonal_matrix};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
