@@ -19,6 +19,7 @@ from .op_cast import CastDesc
 from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_diagonal_matrix import DiagonalMatrixDesc
+from .op_diagonal_matrix1 import DiagonalMatrix1Desc
 from .op_element_wise_identity import IdentityDesc
 from .op_fill_value_constant import FillValueConstantDesc
 from .op_fill_value_sequence import FillValueSequenceDesc
@@ -59,6 +60,7 @@ Descriptor = (
     | FillValueConstantDesc
     | FillValueSequenceDesc
     | DiagonalMatrixDesc
+    | DiagonalMatrix1Desc
 )
 
 

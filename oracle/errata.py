@@ -455,5 +455,36 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_diagonal_matrix.open_elements",
             True,
         ),
+        # DML_DIAGONAL_MATRIX1 (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-DIAG1-1",
+            "erratum",
+            ("DIAG1.1",),
+            "The first example ('Default identity matrix') sets Value 7 and prints ones on the diagonal.",
+            "Value is written (DIAG1.1, and the second example's 7s with the same Value): the example file holds 7s, "
+            "what the page should have printed; judged.",
+            "cases/examples/DIAGONAL_MATRIX1-example-1.json",
+            False,
+        ),
+        Erratum(
+            "E-DIAG1-2",
+            "erratum",
+            ("DIAG1.5",),
+            "The page requires the same DataType and DimensionCount of InputTensor and OutputTensor, not the same "
+            "Sizes, though an element outside the band is the input's (the examples keep it in place).",
+            "The same Sizes: an input of other sizes is invalid (DIAG1.5).",
+            "oracle.op_diagonal_matrix1.validate",
+            False,
+        ),
+        Erratum(
+            "E-DIAG1-3",
+            "erratum",
+            ("DIAG1.1",),
+            "OutputTensor's dimensions are given as { Batch1, Batch2, OutputHeight, OutputWidth }, but the table "
+            "allows 2 to 4 dimensions, and the examples are 2-D.",
+            "As DML_DIAGONAL_MATRIX (E-DIAG-1): the last two dimensions are the matrix, any leading ones a batch.",
+            "oracle.op_diagonal_matrix1.filled",
+            False,
+        ),
     )
 }

@@ -351,6 +351,13 @@ CLAUSES: dict[str, str] = {
     "DIAG.3": "Offset (INT) shifts the diagonal: right/up when positive, left/down when negative; any value",
     "DIAG.4": "OutputTensor's height and width need not be equal",
     "DIAG.5": "Introduced in FL 2.0; 4 dims FLOAT32/16 (2.0), 8 types (2.1), 2-4 dims (4.0), all eleven (5.1)",
+    # DML_DIAGONAL_MATRIX1 (docs/spec/beyond-seeds.md)
+    "DIAG1.1": "Value where DiagonalFillBegin <= x - y < DiagonalFillEnd; elsewhere InputTensor's element, or 0",
+    "DIAG1.2": "ValueDataType must match OutputTensor.DataType; Value (a DML_SCALAR_UNION) is read as that type",
+    "DIAG1.3": "DiagonalFillBegin (inclusive) and DiagonalFillEnd (exclusive) are INT; begin > end reverses the fill",
+    "DIAG1.4": "InputTensor is optional (_Maybenull_)",
+    "DIAG1.5": "InputTensor and OutputTensor have the same DataType and DimensionCount (and Sizes: E-DIAG1-2)",
+    "DIAG1.6": "Introduced in FL 5.1; 2 to 4 dims, all eleven data types",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -371,6 +378,7 @@ BEYOND_SEEDS_PREFIXES = (
     "FILLC.",
     "FILLS.",
     "DIAG.",
+    "DIAG1.",
 )
 
 

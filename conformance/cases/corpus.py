@@ -88,9 +88,10 @@ class CaseFacts:
 
     @property
     def _first_tensor(self) -> TensorDesc:
-        """The input a case is drawn in; the output for an operator with no input tensor (FILL_VALUE_*)."""
+        """The input a case is drawn in; the output where there is no input tensor (FILL_VALUE_*, DIAGONAL_MATRIX,
+        DIAGONAL_MATRIX1 without its optional one)."""
         d = self.descriptor
-        return d.input_tensor if hasattr(d, "input_tensor") else d.output_tensors[0]
+        return (d.input_tensors or d.output_tensors)[0]
 
     @property
     def data_type(self) -> DataType:

@@ -225,6 +225,22 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         ValueClass("value past the type's range", _narrower_than_float32),
         ValueClass("value NaN"),
     ),
+    # DIAGONAL_MATRIX1: the optional input, the band's shape and its typed Value (exact, DIAG1.2).
+    "DIAGONAL_MATRIX1": (
+        *_geometry_classes(
+            "with an input",
+            "without input",
+            "band of one diagonal",
+            "band of several",
+            "band empty (begin = end)",
+            "band inverted",
+            "band from INT_MIN",
+            "batch of matrices",
+        ),
+        ValueClass("value 0"),
+        ValueClass("value NaN payload", _float),
+        ValueClass("value the type's max"),
+    ),
 }
 
 
@@ -521,6 +537,34 @@ def _diagonal(desc: oracle.DiagonalMatrixDesc) -> set[str]:
     return found
 
 
+def _diagonal1(desc: oracle.DiagonalMatrix1Desc) -> set[str]:
+    begin, end = desc.diagonal_fill_begin, desc.diagonal_fill_end
+    found = {"with an input" if desc.input_tensor is not None else "without input"}
+    found.add(
+        "band inverted"
+        if begin > end
+        else "band empty (begin = end)"
+        if begin == end
+        else "band of one diagonal"
+        if end == begin + 1
+        else "band of several"
+    )
+    if begin == -(2**31):
+        found.add("band from INT_MIN")
+    if int(np.prod(desc.output_tensor.sizes[:-2])) > 1:
+        found.add("batch of matrices")
+    dt = desc.output_tensor.data_type
+    bits = np.asarray(desc.value).view(dt.bits)
+    if not bits.any():
+        found.add("value 0")
+    if dt.is_float and np.isnan(desc.value):
+        found.add("value NaN payload")
+    value = float(desc.value) if dt.is_float else int(desc.value)
+    if value == type_range(dt)[1]:  # NaN is no max
+        found.add("value the type's max")
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -540,6 +584,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "FILL_VALUE_CONSTANT": _fill_constant,  # type: ignore[dict-item]
     "FILL_VALUE_SEQUENCE": _fill_sequence,  # type: ignore[dict-item]
     "DIAGONAL_MATRIX": _diagonal,  # type: ignore[dict-item]
+    "DIAGONAL_MATRIX1": _diagonal1,  # type: ignore[dict-item]
 }
 
 

@@ -46,6 +46,7 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "FILL_VALUE_CONSTANT": ("FILLC.",),
     "FILL_VALUE_SEQUENCE": ("FILLS.",),
     "DIAGONAL_MATRIX": ("DIAG.",),
+    "DIAGONAL_MATRIX1": ("DIAG1.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -64,6 +65,7 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "fill_value_constant_cases": ("cases", "list", "--operators", "FILL_VALUE_CONSTANT"),
     "fill_value_sequence_cases": ("cases", "list", "--operators", "FILL_VALUE_SEQUENCE"),
     "diagonal_matrix_cases": ("cases", "list", "--operators", "DIAGONAL_MATRIX"),
+    "diagonal_matrix1_cases": ("cases", "list", "--operators", "DIAGONAL_MATRIX1"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -55,6 +55,10 @@ EXPECTED_IDS = {
     "DIAGONAL_MATRIX-example-2",
     "DIAGONAL_MATRIX-example-3",
     "DIAGONAL_MATRIX-example-4",
+    "DIAGONAL_MATRIX1-example-1",
+    "DIAGONAL_MATRIX1-example-2",
+    "DIAGONAL_MATRIX1-example-3",
+    "DIAGONAL_MATRIX1-example-4",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -66,6 +70,7 @@ OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 
 OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths: the 2.1 row
 OLDEST_LEVEL |= {"FILL_VALUE_CONSTANT": "2.1", "FILL_VALUE_SEQUENCE": "2.1"}  # 4-D, introduced in 2.1
 OLDEST_LEVEL["DIAGONAL_MATRIX"] = "2.0"  # 4-D FLOAT32, introduced in 2.0
+OLDEST_LEVEL["DIAGONAL_MATRIX1"] = "5.1"  # introduced in 5.1
 
 
 def _examples() -> list[Case]:
@@ -109,6 +114,8 @@ def test_example_metadata(case: Case) -> None:
         assert {"E-REVSEQ-1", "E-REVSEQ-2"} <= set(case.tags)
     if case.operator == "FILL_VALUE_CONSTANT":
         assert "E-FILLC-1" in case.tags  # the page states no ValueDataType
+    if case.id == "DIAGONAL_MATRIX1-example-1":
+        assert "E-DIAG1-1" in case.tags  # Value 7, printed as ones
     if case.id == "FILL_VALUE_SEQUENCE-example-2":
         assert {"E-FILLS-1", "E-FILLS-2"} <= set(case.tags)  # -2 on UINT8, row-major
     if case.operator in (
@@ -122,6 +129,7 @@ def test_example_metadata(case: Case) -> None:
         "FILL_VALUE_CONSTANT",
         "FILL_VALUE_SEQUENCE",
         "DIAGONAL_MATRIX",
+        "DIAGONAL_MATRIX1",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):

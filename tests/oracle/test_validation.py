@@ -278,6 +278,7 @@ ONE_TENSOR_SHAPE = {
     "FILL_VALUE_CONSTANT": lambda t, dt: oracle.FillValueConstantDesc(t, dt, 0),
     "FILL_VALUE_SEQUENCE": lambda t, dt: oracle.FillValueSequenceDesc(t, dt, 0, 1),
     "DIAGONAL_MATRIX": lambda t, dt: oracle.DiagonalMatrixDesc(t, 0, 1.0),
+    "DIAGONAL_MATRIX1": lambda t, dt: oracle.DiagonalMatrix1Desc(t, t, dt, 0, 0, 1),
 }
 
 
@@ -333,6 +334,7 @@ DIMENSION_CLAUSE = {
     "FILL_VALUE_CONSTANT": "FILLC.4",
     "FILL_VALUE_SEQUENCE": "FILLS.5",
     "DIAGONAL_MATRIX": "DIAG.5",
+    "DIAGONAL_MATRIX1": "DIAG1.6",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}

@@ -450,6 +450,7 @@ ZERO_OUTPUT_DESCS = (
     oracle.FillValueConstantDesc,
     oracle.FillValueSequenceDesc,
     oracle.DiagonalMatrixDesc,
+    oracle.DiagonalMatrix1Desc,
     oracle.IdentityDesc,
     oracle.DepthToSpaceDesc,
     oracle.DepthToSpace1Desc,

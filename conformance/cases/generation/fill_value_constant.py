@@ -52,13 +52,13 @@ def extra_clauses(desc: FillValueConstantDesc) -> list[str]:
 
 def other_value_type(ch: Chooser, base: CaseSpec) -> CaseSpec:
     """ValueDataType other than the output's (its value 0 of that type: representable in every one): FILLC.2,
-    FILLS.3."""
+    FILLS.3, DIAG1.2."""
     d = base.descriptor
-    if not isinstance(d, (FillValueConstantDesc, oracle.FillValueSequenceDesc)):
-        raise TypeError(f"expected a FILL_VALUE_* descriptor, got {type(d).__name__}")
+    if not isinstance(d, (FillValueConstantDesc, oracle.FillValueSequenceDesc, oracle.DiagonalMatrix1Desc)):
+        raise TypeError(f"expected a FILL_VALUE_* or DIAGONAL_MATRIX1 descriptor, got {type(d).__name__}")
     other = ch.choice([t for t in oracle.ALL_DATA_TYPES if t is not d.output_tensor.data_type])
     zero = other.numpy.type(0)
-    if isinstance(d, FillValueConstantDesc):
+    if isinstance(d, (FillValueConstantDesc, oracle.DiagonalMatrix1Desc)):
         return with_descriptor(base, dataclasses.replace(d, value_data_type=other, value=zero))
     return with_descriptor(base, dataclasses.replace(d, value_data_type=other, value_start=zero, value_delta=zero))
 

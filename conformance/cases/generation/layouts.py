@@ -95,7 +95,7 @@ def with_tensors(desc: oracle.Descriptor, inputs: Sequence[TensorDesc], outputs:
         changes.update(zip(input_fields, inputs, strict=True))
     elif "input_tensors" in names:
         changes["input_tensors"] = tuple(inputs)
-    elif "input_tensor" in names:
+    elif "input_tensor" in names and inputs:  # DIAGONAL_MATRIX1's optional input: only when present
         changes["input_tensor"] = inputs[0]
     # else no input tensor (FILL_VALUE_*): only the output's desc changes
     changes["output_tensors" if "output_tensors" in names else "output_tensor"] = (

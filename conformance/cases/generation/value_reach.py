@@ -454,6 +454,39 @@ def _diagonal_cases(operator: str, dt: DataType) -> list[Built]:
     return out
 
 
+# DIAGONAL_MATRIX1: name -> (sizes, with an input, begin, end, Value rule); the input is ordinal (1, 2, ...).
+DIAGONAL1_ROWS: dict[str, tuple[tuple[int, ...], bool, int, int, str]] = {
+    "identity": ((4, 5), False, 0, 1, "max"),
+    "strip-batch": ((2, 3, 4), False, 0, 3, "zero"),
+    "upper-triangle": ((4, 5), True, -(2**31), 1, "zero"),
+    "diagonal-only-inverted": ((1, 2, 4, 5), True, 1, 0, "nan"),
+    "empty-band": ((3, 3), True, 2, 2, "max"),
+}
+
+
+def _diagonal1_value(dt: DataType, rule: str) -> np.generic:
+    if rule == "zero":
+        return _typed(dt, 0)
+    if rule == "nan" and dt.is_float:
+        return _typed_bits(dt, _NAN_BITS[dt][0])
+    return _typed(dt, type_range(dt)[1])
+
+
+def _diagonal1_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[Built] = []
+    for name, (sizes, with_input, begin, end, rule) in DIAGONAL1_ROWS.items():
+        level = min_feature_level(operator, dt, len(sizes))
+        if level is None:
+            continue
+        tensor = TensorDesc(dt, sizes)
+        desc = oracle.DiagonalMatrix1Desc(
+            tensor if with_input else None, tensor, dt, _diagonal1_value(dt, rule), begin, end
+        )
+        xs = (values.fill_input(dt, sizes, "ordinal", 0),) if with_input else ()
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -473,6 +506,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "FILL_VALUE_CONSTANT": _fill_constant_cases,
     "FILL_VALUE_SEQUENCE": _fill_sequence_cases,
     "DIAGONAL_MATRIX": _diagonal_cases,
+    "DIAGONAL_MATRIX1": _diagonal1_cases,
 }
 
 
