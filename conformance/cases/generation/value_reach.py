@@ -440,6 +440,7 @@ DIAGONAL_ROWS: dict[str, tuple[tuple[int, ...], int, float]] = {
     "left": ((3, 2), -1, 7.0),
     "past-the-matrix": ((2, 2), 5, 1.0),
     "value-past-range": ((2, 3), 0, 1e10),
+    "value-past-64-bits": ((2, 2), -1, 1e20),  # past INT64 and UINT64 too
     "nan": ((2, 2), 0, float("nan")),
 }
 
