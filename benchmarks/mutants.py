@@ -343,7 +343,8 @@ class OneClass(Correct):
 
     def outputs(self, descriptor, inputs, feature_level):
         ys = super().outputs(descriptor, inputs, feature_level)
-        if descriptor.operator != self.operator or descriptor.input_tensor.data_type.value != self.data_type:
+        first = (descriptor.input_tensors or descriptor.output_tensors)[0]  # FILL_VALUE_*: the output's type
+        if descriptor.operator != self.operator or first.data_type.value != self.data_type:
             return ys
         wrong = self.wrong(descriptor, inputs, ys)
         return ys if wrong is None else wrong
@@ -674,6 +675,62 @@ class Int64TileThirdCopyOnward(OneClass):
         return ys
 
 
+# --- issue 32, no input tensor --------------------------------------------------------------------------------
+
+
+class Int64FillConstantLowWordSignExtended(OneClass):
+    """DML_FILL_VALUE_CONSTANT in INT64 reading the union's low 32 bits and sign-extending them (a 32-bit
+    constant buffer): the type's max, 0x7FFFFFFFFFFFFFFF, fills as -1."""
+
+    operator, data_type, value_class = "FILL_VALUE_CONSTANT", "INT64", "value the type's max"
+
+    def wrong(self, descriptor, inputs, ys):
+        low = np.int64(np.array(int(descriptor.value) & 0xFFFFFFFF, dtype=np.uint32).view(np.int32))
+        if low == descriptor.value:
+            return None
+        return [np.full_like(ys[0], low)]
+
+
+class Uint8FillSequenceSaturates(OneClass):
+    """DML_FILL_VALUE_SEQUENCE in UINT8 computing in 32 bits and saturating into the type instead of wrapping
+    (FILLS.3): a sequence past 255 stays at 255."""
+
+    operator, data_type, value_class = "FILL_VALUE_SEQUENCE", "UINT8", "sequence wraps"
+
+    def wrong(self, descriptor, inputs, ys):
+        start, delta = int(descriptor.value_start), int(descriptor.value_delta)
+        if delta >= 128:  # a step down (E-FILLS-1): not this bug's
+            return None
+        i = np.arange(ys[0].size, dtype=np.int64)
+        flat = np.minimum(start + i * delta, 255).astype(np.uint8)
+        return None if np.array_equal(flat, ys[0].reshape(-1)) else [flat.reshape(ys[0].shape)]
+
+
+class Float16DiagonalLeftShiftedRight(OneClass):
+    """DML_DIAGONAL_MATRIX in FLOAT16 taking |Offset|: a diagonal shifted left/down (Offset < 0) is drawn to the
+    right/up instead."""
+
+    operator, data_type, value_class = "DIAGONAL_MATRIX", "FLOAT16", "offset left"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.offset >= 0:
+            return None
+        return oracle.compute(dataclasses.replace(descriptor, offset=-descriptor.offset), [], feature_level="6.4")
+
+
+class Int16Diagonal1InvertedBandEmpty(OneClass):
+    """DML_DIAGONAL_MATRIX1 in INT16 with DiagonalFillBegin > DiagonalFillEnd: the band read as empty (nothing
+    filled) instead of reversed (DIAG1.3)."""
+
+    operator, data_type, value_class = "DIAGONAL_MATRIX1", "INT16", "band inverted"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.diagonal_fill_begin <= descriptor.diagonal_fill_end:
+            return None
+        kept = np.asarray(inputs[0]) if inputs else np.zeros_like(ys[0])
+        return [kept.copy()]
+
+
 # --- issue 31, the depth-space family ---------------------------------------------------------------------
 
 
@@ -875,6 +932,9 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     # issue 31, DML_CAST
     Int64CastToFloat64LowWordOnly,
     Uint16CastToUint64SignExtended,
+    # issue 32, no input tensor (two of its four: the CI budget; the other two are benchmarked only, below)
+    Uint8FillSequenceSaturates,
+    Int16Diagonal1InvertedBandEmpty,
 ]
 
 
@@ -903,6 +963,9 @@ MUTANTS = [
     *ONE_CLASS_MUTANTS,
     # One-class, but benchmarked only: the test suite's seeded-bug test runs the two CAST bugs the issue names.
     Float16CastToFloat32DenormalsFlushed,
+    # issue 32, one-class and caught by reach cases too (tests/runner/test_seeded_bugs.py ran them once), benchmarked
+    Int64FillConstantLowWordSignExtended,
+    Float16DiagonalLeftShiftedRight,
 ]
 CORRECT = [Correct, CorrectViaLiteral]
 for _cls in MUTANTS:

@@ -149,7 +149,8 @@ FLOAT32_JSON: Schema = {
 SCALAR_JSON: Schema = {
     "type": ["number", "string"],
     "pattern": "^(nan|inf|-inf|\\+inf|0x[0-9a-fA-F]{1,16})$",
-    "description": "PADDING1's DML_SCALAR_UNION as padding_value_data_type: an integer exactly, a float number, "
+    "description": "a DML_SCALAR_UNION (PADDING1's, FILL_VALUE_*'s) as its data type field: an integer exactly, a "
+    "float number, "
     "or for a float type 'nan', 'inf', '-inf' or its bits in the type's width '0x7ff8000000000001'",
 }
 ELEMENT_JSON: Schema = {
@@ -173,7 +174,12 @@ def case_schema() -> Schema:
         names={oracle.TensorDesc: "tensor_desc"},
         float_schema=FLOAT32_JSON,
         fixed={oracle.DataType: ref("data_type")},
-        overrides={(oracle.Padding1Desc, "padding_value"): SCALAR_JSON},
+        overrides={
+            (oracle.Padding1Desc, "padding_value"): SCALAR_JSON,
+            (oracle.FillValueConstantDesc, "value"): SCALAR_JSON,
+            (oracle.FillValueSequenceDesc, "value_start"): SCALAR_JSON,
+            (oracle.FillValueSequenceDesc, "value_delta"): SCALAR_JSON,
+        },
     )
     for operator, cls in oracle.DESCRIPTOR_TYPES.items():
         hints.names[cls] = f"{operator}_descriptor"

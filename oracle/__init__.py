@@ -38,7 +38,11 @@ from .masks import unspecified_mask
 from .op_cast import CastDesc
 from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
+from .op_diagonal_matrix import DiagonalMatrixDesc
+from .op_diagonal_matrix1 import DiagonalMatrix1Desc
 from .op_element_wise_identity import IdentityDesc, ScaleBias
+from .op_fill_value_constant import FillValueConstantDesc
+from .op_fill_value_sequence import FillValueSequenceDesc
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
@@ -84,8 +88,12 @@ __all__ = [
     "DepthToSpace1Desc",
     "DepthToSpaceDesc",
     "Descriptor",
+    "DiagonalMatrix1Desc",
+    "DiagonalMatrixDesc",
     "Erratum",
     "FeatureLevel",
+    "FillValueConstantDesc",
+    "FillValueSequenceDesc",
     "IdentityDesc",
     "InvalidDescriptor",
     "JoinDesc",

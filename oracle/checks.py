@@ -197,6 +197,29 @@ class UnaryTensors:
         return (self.output_tensor,)
 
 
+class OutputOnly:
+    """The tensors of a descriptor with no input tensor, only an OutputTensor (FILL_VALUE_CONSTANT,
+    FILL_VALUE_SEQUENCE): a case of it carries no inputs, its request binds none."""
+
+    output_tensor: TensorDesc
+
+    @property
+    def tensors(self) -> dict[str, TensorDesc]:
+        return {"output_tensor": self.output_tensor}
+
+    @property
+    def input_tensors(self) -> tuple[TensorDesc, ...]:
+        return ()
+
+    @property
+    def output_tensors(self) -> tuple[TensorDesc, ...]:
+        return (self.output_tensor,)
+
+    @property
+    def dimension_count(self) -> int:
+        return self.output_tensor.dimension_count
+
+
 class OneInOneOut(UnaryTensors):
     """What SLICE, SLICE1 and PADDING descriptors share: one input, one output, per-dimension arrays.
 

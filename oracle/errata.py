@@ -375,5 +375,116 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_cast.open_elements",
             True,
         ),
+        # DML_FILL_VALUE_CONSTANT (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-FILLC-1",
+            "erratum",
+            ("FILLC.2",),
+            "The page's example gives 'Value = 13.0' and no ValueDataType, which the struct requires.",
+            "ValueDataType is FLOAT32, the example's OutputTensor.DataType (FILLC.2 requires it to match); typed in so.",
+            "cases/examples/FILL_VALUE_CONSTANT-example-1.json",
+            False,
+        ),
+        # DML_FILL_VALUE_SEQUENCE (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-FILLS-1",
+            "erratum",
+            ("FILLS.1", "FILLS.3"),
+            "Example 2 is titled '2D ascending step' but steps by ValueDelta = -2, and on UINT8, which holds no -2.",
+            "A descending sequence: the UINT8 union holds -2's low 8 bits, 254 (as `Value.UInt8 = -2` stores it), and "
+            "the running sum wraps modulo 256 (FILLS.3), giving the printed 10, 8, 6, 4: typed in with "
+            "value_delta 254 and judged.",
+            "oracle.op_fill_value_sequence._integer_sequence; cases/examples/FILL_VALUE_SEQUENCE-example-2.json",
+            False,
+        ),
+        Erratum(
+            "E-FILLS-2",
+            "erratum",
+            ("FILLS.1",),
+            "The pseudocode's 'for each coordinate in OutputTensor' does not say in which order the coordinates "
+            "are visited, which decides every element after the first.",
+            "Row-major over the logical coordinates (the last dimension fastest), as example 2 prints; strides "
+            "place the elements, they do not reorder the sequence: judged.",
+            "oracle.op_fill_value_sequence.compute_literal",
+            False,
+        ),
+        Erratum(
+            "E-FILLS-3",
+            "erratum",
+            ("FILLS.3",),
+            "ValueDataType is described as 'The data type of *Value* field'; the struct has no Value field (its "
+            "unions are ValueStart and ValueDelta), and the pseudocode's 'Delta' is ValueDelta.",
+            "ValueDataType types both ValueStart and ValueDelta (their own texts say so) and must match the output's.",
+            "oracle.op_fill_value_sequence.FillValueSequenceDesc",
+            False,
+        ),
+        Erratum(
+            "U-FILLS-1",
+            "unspecified",
+            ("FILLS.1",),
+            "In a floating type the pseudocode's running sum rounds at every step, ValueStart + i * ValueDelta only "
+            "once; the page says neither which an implementation computes nor in what precision the sum is kept.",
+            "Judged where ValueStart + i * ValueDelta is exact along every way to compute it (its product and sum are "
+            "values of the type, and the running sum reaches it); every other element observed and shown as the "
+            "running sum in the type, never failed. Integer types are exact (FILLS.3): judged, wrap-around included.",
+            "oracle.op_fill_value_sequence.open_elements",
+            True,
+        ),
+        # DML_DIAGONAL_MATRIX (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-DIAG-1",
+            "erratum",
+            ("DIAG.1",),
+            "OutputTensor's dimensions are given as { Batch1, Batch2, OutputHeight, OutputWidth }, but the table "
+            "allows 2 to 4 dimensions from FL 4.0.",
+            "The last two dimensions are the matrix (height, width), any leading ones a batch of identical matrices "
+            "(the description's 'Any leading dimensions before the last two are treated as a batch count'): judged.",
+            "oracle.op_diagonal_matrix.on_diagonal",
+            False,
+        ),
+        Erratum(
+            "U-DIAG-1",
+            "unspecified",
+            ("DIAG.2",),
+            "Value is a FLOAT; the page says only that in a type other than FLOAT16 and FLOAT32 it 'might be "
+            "truncated (for example, 10.6 will become 10)': not how FLOAT16 rounds, whether FLOAT64 truncates, nor "
+            "what out-of-range values, infinities and NaN become in an integer type.",
+            "DML_PADDING's PaddingValue policy (U-PAD-1..3: FLOAT32 exact; FLOAT16 judged when exact; FLOAT64 "
+            "widened, judged for whole numbers; integers truncated toward zero, judged in range); where it observes, "
+            "the diagonal's elements are open, observed and shown; every 0 is judged.",
+            "oracle.op_diagonal_matrix.open_elements",
+            True,
+        ),
+        # DML_DIAGONAL_MATRIX1 (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-DIAG1-1",
+            "erratum",
+            ("DIAG1.1",),
+            "The first example ('Default identity matrix') sets Value 7 and prints ones on the diagonal.",
+            "Value is written (DIAG1.1, and the second example's 7s with the same Value): the example file holds 7s, "
+            "what the page should have printed; judged.",
+            "cases/examples/DIAGONAL_MATRIX1-example-1.json",
+            False,
+        ),
+        Erratum(
+            "E-DIAG1-2",
+            "erratum",
+            ("DIAG1.5",),
+            "The page requires the same DataType and DimensionCount of InputTensor and OutputTensor, not the same "
+            "Sizes, though an element outside the band is the input's (the examples keep it in place).",
+            "The same Sizes: an input of other sizes is invalid (DIAG1.5).",
+            "oracle.op_diagonal_matrix1.validate",
+            False,
+        ),
+        Erratum(
+            "E-DIAG1-3",
+            "erratum",
+            ("DIAG1.1",),
+            "OutputTensor's dimensions are given as { Batch1, Batch2, OutputHeight, OutputWidth }, but the table "
+            "allows 2 to 4 dimensions, and the examples are 2-D.",
+            "As DML_DIAGONAL_MATRIX (E-DIAG-1): the last two dimensions are the matrix, any leading ones a batch.",
+            "oracle.op_diagonal_matrix1.filled",
+            False,
+        ),
     )
 }

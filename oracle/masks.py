@@ -20,7 +20,11 @@ from . import layout
 from .op_cast import CastDesc
 from .op_cast import open_elements as cast_open_elements
 from .op_cast import unspecified as cast_unspecified
+from .op_diagonal_matrix import DiagonalMatrixDesc
+from .op_diagonal_matrix import open_elements as diagonal_open_elements
 from .op_element_wise_identity import IdentityDesc
+from .op_fill_value_sequence import FillValueSequenceDesc
+from .op_fill_value_sequence import open_elements as sequence_open_elements
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding import unspecified as padding_unspecified
 from .op_padding1 import Padding1Desc
@@ -93,5 +97,9 @@ def _operator_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.
         if inputs is None:  # without the values: open wherever the pair can be inexact
             return [np.full(desc.output_tensor.sizes, bool(cast_unspecified(desc)))]
         return [cast_open_elements(desc, inputs[0])]
+    if isinstance(desc, DiagonalMatrixDesc):  # U-DIAG-1: the diagonal, where Value's conversion is open
+        return [np.array(diagonal_open_elements(desc))]
+    if isinstance(desc, FillValueSequenceDesc):  # U-FILLS-1: a float sequence's elements where readings differ
+        return [sequence_open_elements(desc)]
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

@@ -35,26 +35,27 @@ TABLES = OperatorTables(
 )
 
 
-def scalar(value: Any, data_type: DataType) -> np.generic:
-    """A DML_SCALAR_UNION member as a numpy scalar of `data_type`: exact, or ValueError (never converted)."""
+def scalar(value: Any, data_type: DataType, name: str = "padding_value") -> np.generic:
+    """A DML_SCALAR_UNION member as a numpy scalar of `data_type`: exact, or ValueError (never converted);
+    `name` is the field the message names (FILL_VALUE_* and DIAGONAL_MATRIX1 hold such unions too)."""
     dtype = data_type.numpy
     if isinstance(value, np.generic) and value.dtype == dtype:
         return value
     if data_type.is_float:
         if isinstance(value, np.floating) and value.dtype != dtype:
-            raise ValueError(f"padding_value {value!r} is a {value.dtype}, not {data_type.value}")
+            raise ValueError(f"{name} {value!r} is a {value.dtype}, not {data_type.value}")
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise ValueError(f"padding_value={value!r} is not a number")
+            raise ValueError(f"{name}={value!r} is not a number")
         with np.errstate(over="ignore"):
             converted = dtype.type(value)
         if np.isfinite(float(value)) and float(converted) != float(value):
-            raise ValueError(f"padding_value={value!r} is not exactly a {data_type.value}")
+            raise ValueError(f"{name}={value!r} is not exactly a {data_type.value}")
         return converted
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"padding_value={value!r} is not an integer, as {data_type.value} needs")
+        raise ValueError(f"{name}={value!r} is not an integer, as {data_type.value} needs")
     info = np.iinfo(dtype)
     if not info.min <= int(value) <= info.max:
-        raise ValueError(f"padding_value={value} is outside {data_type.value} ({info.min}..{info.max})")
+        raise ValueError(f"{name}={value} is outside {data_type.value} ({info.min}..{info.max})")
     return dtype.type(int(value))
 
 
@@ -81,7 +82,7 @@ def scalar_to_json(value: np.generic, data_type: DataType) -> int | float | str:
     return number
 
 
-def scalar_from_json(value: int | float | str, data_type: DataType) -> np.generic:
+def scalar_from_json(value: int | float | str, data_type: DataType, name: str = "padding_value") -> np.generic:
     """Inverse of scalar_to_json; a value the type cannot hold exactly is a ValueError naming it."""
     if isinstance(value, str):
         text = value.strip().lower()
@@ -89,14 +90,21 @@ def scalar_from_json(value: int | float | str, data_type: DataType) -> np.generi
             bits = int(text, 16)
             width = data_type.numpy.itemsize
             if bits >= 1 << (8 * width):
-                raise ValueError(f"padding_value={value!r} has more bits than {data_type.value}")
+                raise ValueError(f"{name}={value!r} has more bits than {data_type.value}")
             return cast(np.generic, np.array(bits, dtype=f"<u{width}").view(data_type.numpy)[()])
         if text in ("nan", "inf", "-inf", "+inf") and data_type.is_float:
             return data_type.numpy.type(float(text))
-        raise ValueError(
-            f"padding_value={value!r}: expected a number, or for a float type 'nan', 'inf', '-inf' or bits"
-        )
-    return scalar(value, data_type)
+        raise ValueError(f"{name}={value!r}: expected a number, or for a float type 'nan', 'inf', '-inf' or bits")
+    return scalar(value, data_type, name)
+
+
+def typed_value(name: str, type_field: str) -> FieldJson:
+    """The JSON form of a DML_SCALAR_UNION field `name` typed by the descriptor's `type_field` (read from the
+    same object: the value's form depends on it)."""
+    return FieldJson(
+        lambda value, desc: scalar_to_json(value, getattr(desc, type_field)),
+        lambda value, obj: scalar_from_json(value, DataType.parse(obj[type_field]), name),
+    )
 
 
 # Read with the padding_value_data_type of the same object: the value's form depends on it.

@@ -202,7 +202,7 @@ class OperatorTables:
 
 # The newest level any table names: the default for validation (a test checks it against the
 # operators' tables, which import this module and so cannot be read here).
-DEFAULT_FEATURE_LEVEL: FeatureLevel = FeatureLevel.FL_5_0
+DEFAULT_FEATURE_LEVEL: FeatureLevel = FeatureLevel.FL_5_1
 
 # Largest value a UINT field (DirectML's 32-bit UINT) can hold.
 UINT_MAX = 2**32 - 1
@@ -334,6 +334,30 @@ CLAUSES: dict[str, str] = {
     "CAST.2": "InputTensor and OutputTensor have the same DimensionCount and Sizes",
     "CAST.3": "Any supported input type to any supported output type (the same type included)",
     "CAST.4": "Introduced in FL 1.0; 4 dims (1.0, 3.0), 1-8 (3.1), all eleven data types (4.1)",
+    # DML_FILL_VALUE_CONSTANT (docs/spec/beyond-seeds.md)
+    "FILLC.1": "Every element of OutputTensor is Value (no input tensor)",
+    "FILLC.2": "ValueDataType must match OutputTensor.DataType; Value (a DML_SCALAR_UNION) is read as that type",
+    "FILLC.3": "OutputTensor may have any sizes",
+    "FILLC.4": "Introduced in FL 2.1; 4 dims (2.1), 1-8 (4.0), all eleven data types (4.1)",
+    # DML_FILL_VALUE_SEQUENCE (docs/spec/beyond-seeds.md)
+    "FILLS.1": "OutputTensor[coordinate] = Value, then Value += ValueDelta, from Value = ValueStart, coordinate by coordinate",
+    "FILLS.2": "OutputTensor may have any sizes (no input tensor)",
+    "FILLS.3": "ValueDataType must match OutputTensor.DataType; ValueStart and ValueDelta are read as that type",
+    "FILLS.4": "ValueDelta is the step added for each element written",
+    "FILLS.5": "Introduced in FL 2.1; 4 dims (2.1), 1-8 (4.0), 64-bit integers (5.0); never FLOAT64",
+    # DML_DIAGONAL_MATRIX (docs/spec/beyond-seeds.md)
+    "DIAG.1": "OutputTensor[..., y, x] = Value where y + Offset == x, else 0; leading dimensions are a batch",
+    "DIAG.2": "Value is a FLOAT, converted to the output's type (other than FLOAT16/32 'might be truncated')",
+    "DIAG.3": "Offset (INT) shifts the diagonal: right/up when positive, left/down when negative; any value",
+    "DIAG.4": "OutputTensor's height and width need not be equal",
+    "DIAG.5": "Introduced in FL 2.0; 4 dims FLOAT32/16 (2.0), 8 types (2.1), 2-4 dims (4.0), all eleven (5.1)",
+    # DML_DIAGONAL_MATRIX1 (docs/spec/beyond-seeds.md)
+    "DIAG1.1": "Value where DiagonalFillBegin <= x - y < DiagonalFillEnd; elsewhere InputTensor's element, or 0",
+    "DIAG1.2": "ValueDataType must match OutputTensor.DataType; Value (a DML_SCALAR_UNION) is read as that type",
+    "DIAG1.3": "DiagonalFillBegin (inclusive) and DiagonalFillEnd (exclusive) are INT; begin > end reverses the fill",
+    "DIAG1.4": "InputTensor is optional (_Maybenull_)",
+    "DIAG1.5": "InputTensor and OutputTensor have the same DataType and DimensionCount (and Sizes: E-DIAG1-2)",
+    "DIAG1.6": "Introduced in FL 5.1; 2 to 4 dims, all eleven data types",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -351,6 +375,10 @@ BEYOND_SEEDS_PREFIXES = (
     "S2D1.",
     "REVSEQ.",
     "CAST.",
+    "FILLC.",
+    "FILLS.",
+    "DIAG.",
+    "DIAG1.",
 )
 
 

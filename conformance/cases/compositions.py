@@ -139,8 +139,10 @@ def _graphs(case: Case) -> list[tuple[str, GraphSpec, tuple[np.ndarray, ...]]]:
                 xs,
             )
         )
-    extra = desc.input_tensors[0].logical
-    found.append(("unused-input", GraphSpec.one_node(desc, (extra,)), (*xs, np.zeros(extra.sizes, xs[0].dtype))))
+    extra = (desc.input_tensors or desc.output_tensors)[0].logical  # FILL_VALUE_*: a graph input of the output's
+    found.append(
+        ("unused-input", GraphSpec.one_node(desc, (extra,)), (*xs, np.zeros(extra.sizes, extra.data_type.numpy)))
+    )
     return found
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import oracle
-from oracle import DataType, Descriptor, FeatureLevel, InvalidDescriptor
+from oracle import DataType, Descriptor, FeatureLevel, InvalidDescriptor, TensorDesc
 from oracle.registry import HASH_ID_PATTERN, NAMED_ID_PATTERN
 
 from ..support import formats
@@ -87,12 +87,19 @@ class CaseFacts:
         return self.expected.outcome == "valid"
 
     @property
+    def _first_tensor(self) -> TensorDesc:
+        """The input a case is drawn in; the output where there is no input tensor (FILL_VALUE_*, DIAGONAL_MATRIX,
+        DIAGONAL_MATRIX1 without its optional one)."""
+        d = self.descriptor
+        return (d.input_tensors or d.output_tensors)[0]
+
+    @property
     def data_type(self) -> DataType:
-        return self.descriptor.input_tensor.data_type
+        return self._first_tensor.data_type
 
     @property
     def rank(self) -> int:
-        return self.descriptor.input_tensor.dimension_count
+        return self._first_tensor.dimension_count
 
 
 @dataclass(frozen=True)

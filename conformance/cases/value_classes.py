@@ -23,6 +23,7 @@ import numpy as np
 
 import oracle
 from oracle import DataType, PaddingMode
+from oracle.op_fill_value_sequence import open_elements as sequence_open_elements
 from oracle.tables import ALL_DATA_TYPES
 
 if TYPE_CHECKING:  # cases are only read here
@@ -186,6 +187,60 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
     ),
     # DML_CAST: the output's type, per input type (the grid's column): every pair the tables allow.
     "CAST": tuple(ValueClass(f"to {t.value}") for t in ALL_DATA_TYPES),
+    # Issue 32, no input tensor.  FILL_VALUE_CONSTANT: its typed Value, as PADDING1's.
+    "FILL_VALUE_CONSTANT": (
+        ValueClass("value 0"),
+        ValueClass("value -0.0", _float),
+        ValueClass("value negative", _signed),
+        ValueClass("value fractional", _float),
+        ValueClass("value quiet NaN payload", _float),
+        ValueClass("value signalling NaN", _float),
+        ValueClass("value +inf", _float),
+        ValueClass("value -inf", _float),
+        ValueClass("value the type's max"),
+        ValueClass("value the type's min"),
+    ),
+    # FILL_VALUE_SEQUENCE: the step's sign (an unsigned type's step down is a delta past half its range), where it
+    # starts, and what each kind of type does at its end: integers wrap (judged, FILLS.3), floats round (U-FILLS-1).
+    "FILL_VALUE_SEQUENCE": (
+        *(
+            ValueClass(name, _supported_by("FILL_VALUE_SEQUENCE"))
+            for name in ("step 0", "step up", "step down", "start the type's min", "start the type's max")
+        ),
+        ValueClass("sequence wraps", lambda dt: not dt.is_float),
+        ValueClass("sum rounds (U-FILLS-1)", lambda dt: dt in (DataType.FLOAT32, DataType.FLOAT16)),
+    ),
+    # DIAGONAL_MATRIX: where the diagonal lies, the matrix's shape, and its FLOAT Value in the type (U-DIAG-1).
+    "DIAGONAL_MATRIX": (
+        *_geometry_classes(
+            "offset 0",
+            "offset right",
+            "offset left",
+            "offset past the matrix",
+            "matrix not square",
+            "batch of matrices",
+        ),
+        ValueClass("value 1"),
+        ValueClass("value fractional"),
+        ValueClass("value past the type's range", _narrower_than_float32),
+        ValueClass("value NaN"),
+    ),
+    # DIAGONAL_MATRIX1: the optional input, the band's shape and its typed Value (exact, DIAG1.2).
+    "DIAGONAL_MATRIX1": (
+        *_geometry_classes(
+            "with an input",
+            "without input",
+            "band of one diagonal",
+            "band of several",
+            "band empty (begin = end)",
+            "band inverted",
+            "band from INT_MIN",
+            "batch of matrices",
+        ),
+        ValueClass("value 0"),
+        ValueClass("value NaN payload", _float),
+        ValueClass("value the type's max"),
+    ),
 }
 
 
@@ -423,6 +478,93 @@ def _cast(desc: oracle.CastDesc) -> set[str]:
     return {f"to {desc.output_tensor.data_type.value}"}
 
 
+def _fill_constant(desc: oracle.FillValueConstantDesc) -> set[str]:
+    dt = desc.output_tensor.data_type
+    return _value_classes(desc.value, dt, *type_range(dt))
+
+
+def signed_step(desc: oracle.FillValueSequenceDesc) -> int | float:
+    """ValueDelta as a step: an unsigned type's delta past half its range is a step down modulo 2^n (E-FILLS-1's
+    254 on UINT8 is -2)."""
+    dt, delta = desc.value_data_type, desc.value_delta
+    if dt.is_float:
+        return float(delta)
+    bits = 8 * dt.numpy.itemsize
+    d = int(delta)
+    return d - (1 << bits) if np.iinfo(dt.numpy).min == 0 and d >= 1 << (bits - 1) else d
+
+
+def _fill_sequence(desc: oracle.FillValueSequenceDesc) -> set[str]:
+    dt = desc.output_tensor.data_type
+    step, found = signed_step(desc), set()
+    if not math.isnan(step):
+        found.add("step 0" if step == 0 else "step up" if step > 0 else "step down")
+    lo, hi = type_range(dt)
+    start = float(desc.value_start) if dt.is_float else int(desc.value_start)
+    if start == lo:
+        found.add("start the type's min")
+    if start == hi:
+        found.add("start the type's max")
+    count = int(np.prod(desc.output_tensor.sizes))
+    if dt.is_float:
+        if sequence_open_elements(desc).any():
+            found.add("sum rounds (U-FILLS-1)")
+    elif not lo <= start + (count - 1) * int(step) <= hi:
+        found.add("sequence wraps")
+    return found
+
+
+def _diagonal(desc: oracle.DiagonalMatrixDesc) -> set[str]:
+    sizes, k = desc.output_tensor.sizes, desc.offset
+    height, width = sizes[-2:]
+    found = {"offset 0" if k == 0 else "offset right" if k > 0 else "offset left"}
+    if not -height < k < width:
+        found.add("offset past the matrix")
+    if height != width:
+        found.add("matrix not square")
+    if int(np.prod(sizes[:-2])) > 1:
+        found.add("batch of matrices")
+    v = float(desc.value)
+    if math.isnan(v):
+        found.add("value NaN")
+    elif v == 1.0:
+        found.add("value 1")
+    elif math.isfinite(v) and not v.is_integer():
+        found.add("value fractional")
+    lo, hi = type_range(desc.output_tensor.data_type)
+    if math.isfinite(v) and not lo <= math.trunc(v) <= hi:
+        found.add("value past the type's range")
+    return found
+
+
+def _diagonal1(desc: oracle.DiagonalMatrix1Desc) -> set[str]:
+    begin, end = desc.diagonal_fill_begin, desc.diagonal_fill_end
+    found = {"with an input" if desc.input_tensor is not None else "without input"}
+    found.add(
+        "band inverted"
+        if begin > end
+        else "band empty (begin = end)"
+        if begin == end
+        else "band of one diagonal"
+        if end == begin + 1
+        else "band of several"
+    )
+    if begin == -(2**31):
+        found.add("band from INT_MIN")
+    if int(np.prod(desc.output_tensor.sizes[:-2])) > 1:
+        found.add("batch of matrices")
+    dt = desc.output_tensor.data_type
+    bits = np.asarray(desc.value).view(dt.bits)
+    if not bits.any():
+        found.add("value 0")
+    if dt.is_float and np.isnan(desc.value):
+        found.add("value NaN payload")
+    value = float(desc.value) if dt.is_float else int(desc.value)
+    if value == type_range(dt)[1]:  # NaN is no max
+        found.add("value the type's max")
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -439,6 +581,10 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "REVERSE_SUBSEQUENCES": _reverse,  # type: ignore[dict-item]
     "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
     "CAST": _cast,  # type: ignore[dict-item]
+    "FILL_VALUE_CONSTANT": _fill_constant,  # type: ignore[dict-item]
+    "FILL_VALUE_SEQUENCE": _fill_sequence,  # type: ignore[dict-item]
+    "DIAGONAL_MATRIX": _diagonal,  # type: ignore[dict-item]
+    "DIAGONAL_MATRIX1": _diagonal1,  # type: ignore[dict-item]
 }
 
 
@@ -504,7 +650,7 @@ def grid(
     for case in cases:
         if case.operator not in cells or case.expected.outcome != "valid":
             continue
-        dt = case.descriptor.input_tensor.data_type
+        dt = case.data_type  # the first input's; the output's for FILL_VALUE_*
         rows = cells[case.operator]
         for name in classify(case.descriptor):
             if rows.get(name, {}).get(dt, NOT_APPLICABLE) != NOT_APPLICABLE:

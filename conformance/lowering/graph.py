@@ -46,6 +46,23 @@ class SideInput:
 
 
 @dataclass(frozen=True)
+class TensorAttribute:
+    """A tensor-valued node attribute (ConstantOfShape's `value`) in a hashable form, so that a Lowering's
+    signature can hold it: the element's dtype and raw bytes, made into a TensorProto when the node is."""
+
+    dtype: str
+    data: bytes
+
+    @classmethod
+    def of(cls, value: np.ndarray) -> TensorAttribute:
+        array = np.ascontiguousarray(value)
+        return cls(array.dtype.str, array.tobytes())
+
+    def proto(self) -> onnx.TensorProto:
+        return onnx.numpy_helper.from_array(np.frombuffer(self.data, dtype=np.dtype(self.dtype)).copy())
+
+
+@dataclass(frozen=True)
 class Lowering:
     """One descriptor as one ONNX node: the graph signature plus the per-case parameter values."""
 
@@ -147,7 +164,7 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
         ],
         [o.name for o in outputs],
         name=f"{prefix}{lowering.onnx_operator}",
-        **lowering.attributes,
+        **{k: v.proto() if isinstance(v, TensorAttribute) else v for k, v in lowering.attributes.items()},
     )
     return node, inputs, outputs, initializers
 
@@ -247,11 +264,12 @@ def build_graphs_model(items: Sequence[tuple]) -> tuple[onnx.ModelProto, list[tu
 
 def onnx_slice(descriptor: Descriptor, starts: list[int], ends: list[int], steps: list[int]) -> Lowering:
     """An ONNX Slice over every axis: what both DML_SLICE and DML_SLICE1 lower to (reached as DML_SLICE1)."""
-    rank = descriptor.input_tensor.dimension_count
+    (source,) = descriptor.input_tensors  # SLICE, SLICE1: one input
+    rank = source.dimension_count
     return Lowering(
         "Slice",
         "SLICE1",
-        descriptor.input_tensor.data_type,
+        source.data_type,
         rank,
         1,
         parameters={

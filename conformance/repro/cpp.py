@@ -51,7 +51,7 @@ class Member:
 
     name: str
     source: str
-    kind: str  # tensor(s), uint(s), ints, mode, float_bits, data_type, scalar_bits, scale_bias, depth_space_order
+    kind: str  # tensor(s), optional_tensor, uint(s), int, ints, mode, float_bits, data_type, scalar_bits, scale_bias, depth_space_order
 
 
 INPUT, OUTPUT = Member("InputTensor", "input", "tensor"), Member("OutputTensor", "output", "tensor")
@@ -114,12 +114,41 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         Member("InputWindowStrides", "window_strides", "ints"),
     ),
     "CAST": (INPUT, OUTPUT),
+    # issue 32: no input tensor, typed DML_SCALAR_UNIONs
+    "FILL_VALUE_CONSTANT": (
+        OUTPUT,
+        Member("ValueDataType", "value_data_type", "data_type"),
+        Member("Value", "value_bits", "scalar_bits"),
+    ),
+    "FILL_VALUE_SEQUENCE": (
+        OUTPUT,
+        Member("ValueDataType", "value_data_type", "data_type"),
+        Member("ValueStart", "value_start_bits", "scalar_bits"),
+        Member("ValueDelta", "value_delta_bits", "scalar_bits"),
+    ),
+    "DIAGONAL_MATRIX": (OUTPUT, Member("Offset", "offset", "int"), Member("Value", "value_bits", "float_bits")),
+    "DIAGONAL_MATRIX1": (
+        Member("InputTensor", "input", "optional_tensor"),
+        OUTPUT,
+        Member("ValueDataType", "value_data_type", "data_type"),
+        Member("Value", "value_bits", "scalar_bits"),
+        Member("DiagonalFillBegin", "diagonal_fill_begin", "int"),
+        Member("DiagonalFillEnd", "diagonal_fill_end", "int"),
+    ),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).
 NOT_MEMBERS: dict[str, frozenset[str]] = {
     "SPLIT": frozenset({"dimension_count"}),
     "JOIN": frozenset({"dimension_count"}),
+}
+
+
+# The enumerations a request names by their member's name, and their C prefix.
+ENUM_PREFIXES = {
+    "mode": "DML_PADDING_MODE_",
+    "depth_space_order": "DML_DEPTH_SPACE_ORDER_",
+    "data_type": "DML_TENSOR_DATA_TYPE_",
 }
 
 
@@ -212,19 +241,18 @@ class Section:
         if m.kind == "tensor":  # "input" -> &inputDescs[0]; "input:1" (a struct's second input) -> &inputDescs[1]
             base, _, index = m.source.partition(":")
             self.body.append(f"{target} = &{base}Descs[{index or 0}];")
+        elif m.kind == "optional_tensor":  # _Maybenull_: &inputDescs[0], or nullptr when the request has none
+            base = m.source
+            self.body.append(f"{target} = {base}Descs ? &{base}Descs[0] : nullptr;")
         elif m.kind == "tensors":  # "inputs" -> inputDescs (nullptr when there are none)
             self.body.append(f"{target} = {m.source[:-1]}Descs;")
-        elif m.kind == "uint":
+        elif m.kind in ("uint", "int"):
             self.body.append(f"{target} = {int(fields[m.source])};")
         elif m.kind in ("uints", "ints"):
             ctype = "UINT" if m.kind == "uints" else "INT"
             self.body.append(f"{target} = {self.array(camel(m.source), ctype, fields[m.source])};")
-        elif m.kind == "mode":
-            self.body.append(f"{target} = DML_PADDING_MODE_{fields[m.source]};")
-        elif m.kind == "depth_space_order":
-            self.body.append(f"{target} = DML_DEPTH_SPACE_ORDER_{fields[m.source]};")
-        elif m.kind == "data_type":
-            self.body.append(f"{target} = DML_TENSOR_DATA_TYPE_{fields[m.source]};")
+        elif m.kind in ENUM_PREFIXES:  # an enumeration member, by its name
+            self.body.append(f"{target} = {ENUM_PREFIXES[m.kind]}{fields[m.source]};")
         elif m.kind == "float_bits":
             bits = int(fields[m.source])
             value = struct.unpack("<f", struct.pack("<I", bits))[0]

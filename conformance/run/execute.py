@@ -326,7 +326,7 @@ def _judge(case: Case, result: RunResult, record: Record) -> None:
         # Which known deviations predict exactly this output (a waiver may name one: conformance.judging.deviations).
         comparison.explained_by = deviations.explain(case.descriptor, case.inputs, outputs)
     record.tensors = Tensors(
-        TensorData.of(case.inputs[0]),
+        TensorData.of(case.inputs[0]) if case.inputs else None,  # FILL_VALUE_*: no input tensor
         [TensorData.of(e) for e in expected],
         [_tensor(a) for a in outputs],
         [TensorData.of(x) for x in case.inputs[1:]],

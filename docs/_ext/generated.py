@@ -42,6 +42,11 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "REVERSE_SUBSEQUENCES": ("REVSEQ.",),
     "SLICE_GRAD": ("SGRAD.",),
     "CAST": ("CAST.",),
+    # issue 32, no input tensor
+    "FILL_VALUE_CONSTANT": ("FILLC.",),
+    "FILL_VALUE_SEQUENCE": ("FILLS.",),
+    "DIAGONAL_MATRIX": ("DIAG.",),
+    "DIAGONAL_MATRIX1": ("DIAG1.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -57,6 +62,10 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "depth_to_space1_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE1"),
     "reverse_subsequences_cases": ("cases", "list", "--operators", "REVERSE_SUBSEQUENCES"),
     "slice_grad_cases": ("cases", "list", "--operators", "SLICE_GRAD"),
+    "fill_value_constant_cases": ("cases", "list", "--operators", "FILL_VALUE_CONSTANT"),
+    "fill_value_sequence_cases": ("cases", "list", "--operators", "FILL_VALUE_SEQUENCE"),
+    "diagonal_matrix_cases": ("cases", "list", "--operators", "DIAGONAL_MATRIX"),
+    "diagonal_matrix1_cases": ("cases", "list", "--operators", "DIAGONAL_MATRIX1"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -47,6 +47,18 @@ EXPECTED_IDS = {
     "SLICE_GRAD-example-1",  # the page's one diagram (it has no Example section)
     "REVERSE_SUBSEQUENCES-example-1",
     "REVERSE_SUBSEQUENCES-example-2",
+    # issue 32: no input tensor
+    "FILL_VALUE_CONSTANT-example-1",
+    "FILL_VALUE_SEQUENCE-example-1",
+    "FILL_VALUE_SEQUENCE-example-2",
+    "DIAGONAL_MATRIX-example-1",
+    "DIAGONAL_MATRIX-example-2",
+    "DIAGONAL_MATRIX-example-3",
+    "DIAGONAL_MATRIX-example-4",
+    "DIAGONAL_MATRIX1-example-1",
+    "DIAGONAL_MATRIX1-example-2",
+    "DIAGONAL_MATRIX1-example-3",
+    "DIAGONAL_MATRIX1-example-4",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -56,6 +68,9 @@ OLDEST_LEVEL["TILE"] = "1.0"
 OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1", "SPACE_TO_DEPTH": "2.1", "SPACE_TO_DEPTH1": "2.1"}
 OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths: the 2.1 row
+OLDEST_LEVEL |= {"FILL_VALUE_CONSTANT": "2.1", "FILL_VALUE_SEQUENCE": "2.1"}  # 4-D, introduced in 2.1
+OLDEST_LEVEL["DIAGONAL_MATRIX"] = "2.0"  # 4-D FLOAT32, introduced in 2.0
+OLDEST_LEVEL["DIAGONAL_MATRIX1"] = "5.1"  # introduced in 5.1
 
 
 def _examples() -> list[Case]:
@@ -97,6 +112,12 @@ def test_example_metadata(case: Case) -> None:
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.operator == "REVERSE_SUBSEQUENCES":
         assert {"E-REVSEQ-1", "E-REVSEQ-2"} <= set(case.tags)
+    if case.operator == "FILL_VALUE_CONSTANT":
+        assert "E-FILLC-1" in case.tags  # the page states no ValueDataType
+    if case.id == "DIAGONAL_MATRIX1-example-1":
+        assert "E-DIAG1-1" in case.tags  # Value 7, printed as ones
+    if case.id == "FILL_VALUE_SEQUENCE-example-2":
+        assert {"E-FILLS-1", "E-FILLS-2"} <= set(case.tags)  # -2 on UINT8, row-major
     if case.operator in (
         "PADDING1",
         "JOIN",
@@ -105,6 +126,10 @@ def test_example_metadata(case: Case) -> None:
         "DEPTH_TO_SPACE1",
         "SLICE_GRAD",
         "REVERSE_SUBSEQUENCES",
+        "FILL_VALUE_CONSTANT",
+        "FILL_VALUE_SEQUENCE",
+        "DIAGONAL_MATRIX",
+        "DIAGONAL_MATRIX1",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
@@ -141,6 +166,11 @@ def test_oldest_level_is_the_oldest() -> None:
     with pytest.raises(oracle.InvalidDescriptor) as e:
         oracle.validate(by_id["REVERSE_SUBSEQUENCES-example-1"].descriptor, "2.0")
     assert e.value.clause == "REVSEQ.7"
+    # DML_FILL_VALUE_CONSTANT and DML_FILL_VALUE_SEQUENCE exist from 2.1 (FILLC.4, FILLS.5).
+    for example, clause in (("FILL_VALUE_CONSTANT-example-1", "FILLC.4"), ("FILL_VALUE_SEQUENCE-example-2", "FILLS.5")):
+        with pytest.raises(oracle.InvalidDescriptor) as e:
+            oracle.validate(by_id[example].descriptor, "2.0")
+        assert e.value.clause == clause
 
 
 def test_slice1_example_2_typo_reading_differs() -> None:

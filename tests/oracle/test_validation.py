@@ -270,6 +270,18 @@ def test_common2_zero_input_size(desc) -> None:
 # --- support tables, every row, every level ------------------------------------------------
 
 
+# The operators whose descriptor is made from one tensor desc (and its type): every tensor the same shape.
+ONE_TENSOR_SHAPE = {
+    "ELEMENT_WISE_IDENTITY": lambda t, dt: oracle.IdentityDesc(t, t),
+    "CAST": lambda t, dt: oracle.CastDesc(t, t),
+    # issue 32: the output only, Value 0 (and step 1) of its type
+    "FILL_VALUE_CONSTANT": lambda t, dt: oracle.FillValueConstantDesc(t, dt, 0),
+    "FILL_VALUE_SEQUENCE": lambda t, dt: oracle.FillValueSequenceDesc(t, dt, 0, 1),
+    "DIAGONAL_MATRIX": lambda t, dt: oracle.DiagonalMatrixDesc(t, 0, 1.0),
+    "DIAGONAL_MATRIX1": lambda t, dt: oracle.DiagonalMatrix1Desc(t, t, dt, 0, 0, 1),
+}
+
+
 def build(operator: str, data_type: str, rank: int):
     """A small valid-shaped descriptor of this operator, data type and rank."""
     shape = (2,) * rank
@@ -292,14 +304,12 @@ def build(operator: str, data_type: str, rank: int):
     part = T((1,) * rank, data_type) if rank == 1 else T((1, *shape[1:]), data_type)
     if operator == "JOIN":
         return oracle.join_desc((part, part), 0)
-    if operator == "ELEMENT_WISE_IDENTITY":
-        return oracle.IdentityDesc(T(shape, data_type), T(shape, data_type))
+    if operator in ONE_TENSOR_SHAPE:
+        return ONE_TENSOR_SHAPE[operator](T(shape, data_type), data_type)
     if operator == "TILE":
         return oracle.tile_desc(T(shape, data_type), (2,) * rank)
     if operator == "REVERSE_SUBSEQUENCES":  # UINT32 lengths: in every row (REVSEQ.8)
         return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
-    if operator == "CAST":
-        return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -321,6 +331,10 @@ DIMENSION_CLAUSE = {
     "SLICE_GRAD": "SGRAD.8",
     "REVERSE_SUBSEQUENCES": "REVSEQ.7",
     "CAST": "CAST.4",
+    "FILL_VALUE_CONSTANT": "FILLC.4",
+    "FILL_VALUE_SEQUENCE": "FILLS.5",
+    "DIAGONAL_MATRIX": "DIAG.5",
+    "DIAGONAL_MATRIX1": "DIAG1.6",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
@@ -384,7 +398,7 @@ def test_feature_level_parse_rejects(text: str) -> None:
 def test_feature_level_order_and_default() -> None:
     assert FeatureLevel.FL_3_0 < FeatureLevel.FL_3_1 < FeatureLevel.FL_4_1 < FeatureLevel.FL_5_0
     assert FeatureLevel.parse(None) is oracle.DEFAULT_FEATURE_LEVEL
-    assert oracle.DEFAULT_FEATURE_LEVEL is FeatureLevel.FL_5_0
+    assert oracle.DEFAULT_FEATURE_LEVEL is FeatureLevel.FL_5_1  # DIAGONAL_MATRIX's 5.1 row (issue 32)
 
 
 @pytest.mark.parametrize("axis", [1.5, True, "2"])

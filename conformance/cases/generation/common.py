@@ -287,10 +287,16 @@ def input_tensor(ch: Chooser, data_type: DataType, shape: tuple[int, ...]) -> np
     return values.fill_input(data_type, shape, fill, seed)
 
 
+def first_tensor(desc: oracle.Descriptor) -> TensorDesc:
+    """The tensor a case is drawn in: its first input, or its output for an operator with no input tensor
+    (FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE)."""
+    return (desc.input_tensors or desc.output_tensors)[0]
+
+
 def common_corners(desc: oracle.Descriptor) -> list[str]:
     """The corners every operator can reach: a size-1 dimension, 8-D."""
     found = []
-    sizes = desc.input_tensor.sizes
+    sizes = first_tensor(desc).sizes
     if 1 in sizes:
         found.append("size-1 dimension")
     if len(sizes) == MAX_RANK:
@@ -409,7 +415,7 @@ def common_families(operator: str, common_1: Mutation, common_2: Mutation) -> li
 
 def other_data_type(ch: Chooser, base: CaseSpec) -> DataType:
     """A data type other than the input's, for COMMON.1."""
-    dt = base.descriptor.input_tensor.data_type
+    dt = first_tensor(base.descriptor).data_type
     return ch.choice([t for t in data_type_order(base.operator) if t is not dt])
 
 
@@ -441,6 +447,10 @@ ZERO_OUTPUT_DESCS = (
     oracle.PaddingDesc,
     oracle.Padding1Desc,
     oracle.CastDesc,
+    oracle.FillValueConstantDesc,
+    oracle.FillValueSequenceDesc,
+    oracle.DiagonalMatrixDesc,
+    oracle.DiagonalMatrix1Desc,
     oracle.IdentityDesc,
     oracle.DepthToSpaceDesc,
     oracle.DepthToSpace1Desc,

@@ -27,7 +27,7 @@ from oracle import InvalidDescriptor
 
 from ...support.outputs import write_atomic
 from ..corpus import SCHEMA_VERSION, Case, Expected, case_id, case_to_json
-from .common import CaseSpec, RngChooser, choose_config
+from .common import CaseSpec, RngChooser, choose_config, first_tensor
 from .operators import INVALID_FAMILIES, build_invalid, build_valid, case_clauses, corners
 
 # Bump when a builder, a value pool or the encoding changes: the same seed then gives a new corpus.
@@ -43,14 +43,15 @@ _MAX_REDRAWS = 1000
 def case_from_spec(spec: CaseSpec, source: str, case_id_: str | None = None) -> Case:
     """The case of a built spec (expected outputs from the oracle); `case_id_` if already computed."""
     desc, level = spec.descriptor, spec.feature_level
-    dt = desc.input_tensor.data_type
+    first = first_tensor(desc)
+    dt = first.data_type
     tags = ["generated", *spec.tags]
     if spec.valid:
         tags += [f"corner:{c}" for c in corners(desc)]
         expected = Expected("valid", tuple(oracle.compute(desc, spec.inputs, feature_level=level)))
         reached = oracle.unspecified(desc)
         tags += reached
-        what = f"{spec.operator} {dt.value} rank {desc.input_tensor.dimension_count}"
+        what = f"{spec.operator} {dt.value} rank {first.dimension_count}"
         if isinstance(desc, oracle.PaddingDesc):
             what += f" {desc.padding_mode.value}"
     else:
@@ -64,7 +65,7 @@ def case_from_spec(spec: CaseSpec, source: str, case_id_: str | None = None) -> 
         reached = []
         tags.append(f"family:{spec.family}")
         expected = Expected("invalid", clause=spec.clause)
-        what = f"invalid ({spec.clause}: {spec.family}), {dt.value} rank {desc.input_tensor.dimension_count}"
+        what = f"invalid ({spec.clause}: {spec.family}), {dt.value} rank {first.dimension_count}"
     return Case(
         id=case_id_ or case_id(spec.operator, level, desc, spec.inputs),
         operator=spec.operator,

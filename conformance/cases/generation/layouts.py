@@ -93,10 +93,11 @@ def with_tensors(desc: oracle.Descriptor, inputs: Sequence[TensorDesc], outputs:
     input_fields: tuple[str, ...] = getattr(desc, "INPUT_FIELDS", ())  # several single inputs (REVERSE_SUBSEQUENCES)
     if input_fields:
         changes.update(zip(input_fields, inputs, strict=True))
-    else:
-        changes["input_tensors" if "input_tensors" in names else "input_tensor"] = (
-            tuple(inputs) if "input_tensors" in names else inputs[0]
-        )
+    elif "input_tensors" in names:
+        changes["input_tensors"] = tuple(inputs)
+    elif "input_tensor" in names and inputs:  # DIAGONAL_MATRIX1's optional input: only when present
+        changes["input_tensor"] = inputs[0]
+    # else no input tensor (FILL_VALUE_*): only the output's desc changes
     changes["output_tensors" if "output_tensors" in names else "output_tensor"] = (
         tuple(outputs) if "output_tensors" in names else outputs[0]
     )

@@ -235,7 +235,7 @@ def _ordinal(dt: DataType, sizes: tuple[int, ...]) -> np.ndarray:
 
 
 def _spec(operator: str, desc: oracle.Descriptor, rank: int, mode: PaddingMode | None = None) -> CaseSpec | None:
-    dt = desc.input_tensor.data_type
+    dt = desc.input_tensors[0].data_type
     level = min_feature_level(operator, dt, rank, mode)
     if level is None:
         return None  # the tables never allow it: nothing to reach
@@ -383,6 +383,111 @@ def _cast_cases(operator: str, dt: DataType) -> list[Built]:
     return out
 
 
+# Issue 32, no input tensor.  FILL_VALUE_CONSTANT: PADDING1's values, rank 4 (every level's rank).
+FILL_SIZES = (1, 1, 2, 3)
+
+
+def _fill_constant_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[Built] = []
+    level = min_feature_level(operator, dt, len(FILL_SIZES))
+    if level is None:
+        return out
+    for name, rule in PADDING1_VALUES.items():
+        value = rule(dt)
+        if value is not None:
+            desc = oracle.FillValueConstantDesc(TensorDesc(dt, FILL_SIZES), dt, value)
+            out.append((f"{operator}-reach-value-{name}-{dt.value}", CaseSpec(operator, level, desc, ())))
+    return out
+
+
+# FILL_VALUE_SEQUENCE: name -> (start, step) in a type (None: not in that type), 1-D of 6 (ONNX Range's form);
+# a negative step in an unsigned type is its two's-complement bits (E-FILLS-1).
+SEQUENCE_LENGTH = 6
+SEQUENCE_ROWS: dict[str, Callable[[DataType], tuple[float | int, float | int] | None]] = {
+    "up": lambda dt: (1, 2),
+    "down": lambda dt: (100, -3),
+    "max-step-zero": lambda dt: (type_range(dt)[1], 0),
+    "from-min": lambda dt: (type_range(dt)[0], 1),
+    "wraps": lambda dt: None if dt.is_float else (type_range(dt)[1] - 2, 1),
+    "rounds": lambda dt: (0.1, 0.1) if dt.is_float else None,
+}
+
+
+def _in_type(dt: DataType, value: float | int) -> np.generic:
+    if dt.is_float:
+        return _typed(dt, value)
+    return _typed_bits(dt, int(value) % (1 << (8 * dt.numpy.itemsize)))
+
+
+def _fill_sequence_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[Built] = []
+    level = min_feature_level(operator, dt, 1)
+    if level is None:
+        return out
+    for name, rule in SEQUENCE_ROWS.items():
+        row = rule(dt)
+        if row is not None:
+            start, step = (_in_type(dt, v) for v in row)
+            desc = oracle.FillValueSequenceDesc(TensorDesc(dt, (SEQUENCE_LENGTH,)), dt, start, step)
+            out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, ())))
+    return out
+
+
+# DIAGONAL_MATRIX: name -> (sizes, Offset, Value); each row holds several classes at once.
+DIAGONAL_ROWS: dict[str, tuple[tuple[int, ...], int, float]] = {
+    "identity": ((1, 1, 3, 3), 0, 1.0),
+    "batch-right-fraction": ((2, 3, 4), 1, 2.5),
+    "left": ((3, 2), -1, 7.0),
+    "past-the-matrix": ((2, 2), 5, 1.0),
+    "value-past-range": ((2, 3), 0, 1e10),
+    "value-past-64-bits": ((2, 2), -1, 1e20),  # past INT64 and UINT64 too
+    "nan": ((2, 2), 0, float("nan")),
+}
+
+
+def _diagonal_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[Built] = []
+    for name, (sizes, offset, value) in DIAGONAL_ROWS.items():
+        level = min_feature_level(operator, dt, len(sizes))
+        if level is not None:
+            desc = oracle.DiagonalMatrixDesc(TensorDesc(dt, sizes), offset, value)
+            out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, ())))
+    return out
+
+
+# DIAGONAL_MATRIX1: name -> (sizes, with an input, begin, end, Value rule); the input is ordinal (1, 2, ...).
+DIAGONAL1_ROWS: dict[str, tuple[tuple[int, ...], bool, int, int, str]] = {
+    "identity": ((4, 5), False, 0, 1, "max"),
+    "strip-batch": ((2, 3, 4), False, 0, 3, "zero"),
+    "upper-triangle": ((4, 5), True, -(2**31), 1, "zero"),
+    "diagonal-only-inverted": ((1, 2, 4, 5), True, 1, 0, "nan"),
+    "empty-band": ((3, 3), True, 2, 2, "max"),
+}
+
+
+def _diagonal1_value(dt: DataType, rule: str) -> np.generic:
+    if rule == "zero":
+        return _typed(dt, 0)
+    if rule == "nan" and dt.is_float:
+        return _typed_bits(dt, _NAN_BITS[dt][0])
+    return _typed(dt, type_range(dt)[1])
+
+
+def _diagonal1_cases(operator: str, dt: DataType) -> list[Built]:
+    out: list[Built] = []
+    for name, (sizes, with_input, begin, end, rule) in DIAGONAL1_ROWS.items():
+        level = min_feature_level(operator, dt, len(sizes))
+        if level is None:
+            continue
+        tensor = TensorDesc(dt, sizes)
+        desc = oracle.DiagonalMatrix1Desc(
+            tensor if with_input else None, tensor, dt, _diagonal1_value(dt, rule), begin, end
+        )
+        xs = (values.fill_input(dt, sizes, "ordinal", 0),) if with_input else ()
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -399,6 +504,10 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "REVERSE_SUBSEQUENCES": _reverse_cases,
     "SLICE_GRAD": _slice_grad_cases,
     "CAST": _cast_cases,
+    "FILL_VALUE_CONSTANT": _fill_constant_cases,
+    "FILL_VALUE_SEQUENCE": _fill_sequence_cases,
+    "DIAGONAL_MATRIX": _diagonal_cases,
+    "DIAGONAL_MATRIX1": _diagonal1_cases,
 }
 
 

@@ -1,5 +1,6 @@
 // dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and the data-movement family
-// (issue 31: ELEMENT_WISE_IDENTITY, CAST, TILE, SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD)
+// (issue 31: ELEMENT_WISE_IDENTITY, CAST, TILE, SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD;
+// issue 32: FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE, DIAGONAL_MATRIX, DIAGONAL_MATRIX1)
 // exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
@@ -122,6 +123,11 @@ struct OperatorDesc {
     DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse_subsequences{};
     DML_CAST_OPERATOR_DESC cast{};
+    // issue 32: no input tensor
+    DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill_value_constant{};
+    DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC fill_value_sequence{};
+    DML_DIAGONAL_MATRIX_OPERATOR_DESC diagonal_matrix{};
+    DML_DIAGONAL_MATRIX1_OPERATOR_DESC diagonal_matrix1{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -129,8 +135,11 @@ struct OperatorDesc {
         const Json& tensors = req.at("tensors");
         const Json& ins = tensors.at("inputs");
         if (ins.kind != Json::Array) throw ProtocolError{"tensors.inputs is not an array"};
-        // JOIN may state InputCount 0 with no InputTensors (JOIN.2: DirectML's to refuse); every other operator has one.
-        if (ins.items.empty() && name != "JOIN") throw ProtocolError{"tensors.inputs is empty"};
+        // JOIN may state InputCount 0 with no InputTensors (JOIN.2: DirectML's to refuse); FILL_VALUE_* have no input
+        // tensor; every other operator has one.
+        bool no_inputs = name == "JOIN" || name == "FILL_VALUE_CONSTANT" || name == "FILL_VALUE_SEQUENCE" ||
+                         name == "DIAGONAL_MATRIX" || name == "DIAGONAL_MATRIX1";  // the last: optional
+        if (ins.items.empty() && !no_inputs) throw ProtocolError{"tensors.inputs is empty"};
         inputs.resize(ins.items.size());  // sized once: each desc points into its Tensor
         for (size_t i = 0; i < ins.items.size(); ++i) inputs[i].init(ins.items[i], "input_tensors");
         for (auto& t : inputs) input_descs.push_back(t.desc);
@@ -235,6 +244,45 @@ struct OperatorDesc {
         } else if (name == "CAST") {
             cast = {&input_descs.at(0), &output_descs.at(0)};
             op = {DML_OPERATOR_CAST, &cast};
+        } else if (name == "FILL_VALUE_CONSTANT") {  // issue 32: OutputTensor only
+            // DML_SCALAR_UNION: the value's bits in its type's width, little-endian, the rest of the 8 bytes zero.
+            DML_TENSOR_DATA_TYPE value_type =
+                lookup(data_types(), f.at("value_data_type").str("value_data_type"), "data type");
+            uint64_t bits = f.at("value_bits").uint64("value_bits");
+            DML_SCALAR_UNION value{};
+            std::memcpy(value.Bytes, &bits, sizeof bits);
+            fill_value_constant = {&output_descs.at(0), value_type, value};
+            op = {DML_OPERATOR_FILL_VALUE_CONSTANT, &fill_value_constant};
+        } else if (name == "FILL_VALUE_SEQUENCE") {
+            DML_TENSOR_DATA_TYPE value_type =
+                lookup(data_types(), f.at("value_data_type").str("value_data_type"), "data type");
+            uint64_t start_bits = f.at("value_start_bits").uint64("value_start_bits");
+            uint64_t delta_bits = f.at("value_delta_bits").uint64("value_delta_bits");
+            DML_SCALAR_UNION start{}, delta{};
+            std::memcpy(start.Bytes, &start_bits, sizeof start_bits);
+            std::memcpy(delta.Bytes, &delta_bits, sizeof delta_bits);
+            fill_value_sequence = {&output_descs.at(0), value_type, start, delta};
+            op = {DML_OPERATOR_FILL_VALUE_SEQUENCE, &fill_value_sequence};
+        } else if (name == "DIAGONAL_MATRIX") {
+            // Offset is INT; Value a FLOAT whose bits arrive exactly (NaN payloads included).
+            INT offset = static_cast<INT>(f.at("offset").integer("offset"));
+            uint32_t bits = static_cast<uint32_t>(f.at("value_bits").integer("value_bits"));
+            FLOAT value;
+            std::memcpy(&value, &bits, sizeof value);
+            diagonal_matrix = {&output_descs.at(0), offset, value};
+            op = {DML_OPERATOR_DIAGONAL_MATRIX, &diagonal_matrix};
+        } else if (name == "DIAGONAL_MATRIX1") {
+            // InputTensor is _Maybenull_: null when the request has no input.
+            DML_TENSOR_DATA_TYPE value_type =
+                lookup(data_types(), f.at("value_data_type").str("value_data_type"), "data type");
+            uint64_t bits = f.at("value_bits").uint64("value_bits");
+            DML_SCALAR_UNION value{};
+            std::memcpy(value.Bytes, &bits, sizeof bits);
+            INT begin = static_cast<INT>(f.at("diagonal_fill_begin").integer("diagonal_fill_begin"));
+            INT end = static_cast<INT>(f.at("diagonal_fill_end").integer("diagonal_fill_end"));
+            const DML_TENSOR_DESC* input = input_descs.empty() ? nullptr : &input_descs.at(0);
+            diagonal_matrix1 = {input, &output_descs.at(0), value_type, value, begin, end};
+            op = {DML_OPERATOR_DIAGONAL_MATRIX1, &diagonal_matrix1};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
