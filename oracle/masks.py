@@ -17,6 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import layout
+from .gather_nd import GatherNdBase
+from .gather_nd import open_elements as gather_nd_open_elements
 from .op_cast import CastDesc
 from .op_cast import open_elements as cast_open_elements
 from .op_cast import unspecified as cast_unspecified
@@ -93,5 +95,9 @@ def _operator_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.
         if inputs is None:  # without the values: open wherever the pair can be inexact
             return [np.full(desc.output_tensor.sizes, bool(cast_unspecified(desc)))]
         return [cast_open_elements(desc, inputs[0])]
+    if isinstance(desc, GatherNdBase):  # U-GND-1: the elements of an out-of-range tuple (the indices decide)
+        if inputs is None:
+            return [np.ones(desc.output_tensor.sizes, dtype=bool)]
+        return [gather_nd_open_elements(desc, inputs[1])]
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

@@ -300,6 +300,9 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
     if operator == "CAST":
         return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
+    if operator in ("GATHER_ND", "GATHER_ND1"):  # UINT32 indices (every row: GND.9), one tuple of every dimension
+        batches = 0 if operator == "GATHER_ND1" else None
+        return oracle.gather_nd_desc(T(shape, data_type), T((1,) * (rank - 1) + (rank,), "UINT32"), rank, 1, batches)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -321,6 +324,9 @@ DIMENSION_CLAUSE = {
     "SLICE_GRAD": "SGRAD.8",
     "REVERSE_SUBSEQUENCES": "REVSEQ.7",
     "CAST": "CAST.4",
+    # issue 32
+    "GATHER_ND": "GND.8",
+    "GATHER_ND1": "GND1.8",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
