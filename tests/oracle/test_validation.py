@@ -270,6 +270,20 @@ def test_common2_zero_input_size(desc) -> None:
 # --- support tables, every row, every level ------------------------------------------------
 
 
+def _gather_nd(operator: str, shape: tuple[int, ...], data_type: str):
+    """UINT32 indices (in every row: GND.9), one tuple of every dimension."""
+    rank, batches = len(shape), 0 if operator == "GATHER_ND1" else None
+    return oracle.gather_nd_desc(T(shape, data_type), T((1,) * (rank - 1) + (rank,), "UINT32"), rank, 1, batches)
+
+
+# The operators whose descriptor here is one expression of the shape and data type.
+BUILDERS = {
+    "CAST": lambda shape, data_type: oracle.CastDesc(T(shape, data_type), T(shape, data_type)),
+    "GATHER_ND": lambda shape, data_type: _gather_nd("GATHER_ND", shape, data_type),
+    "GATHER_ND1": lambda shape, data_type: _gather_nd("GATHER_ND1", shape, data_type),
+}
+
+
 def build(operator: str, data_type: str, rank: int):
     """A small valid-shaped descriptor of this operator, data type and rank."""
     shape = (2,) * rank
@@ -298,11 +312,8 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.tile_desc(T(shape, data_type), (2,) * rank)
     if operator == "REVERSE_SUBSEQUENCES":  # UINT32 lengths: in every row (REVSEQ.8)
         return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
-    if operator == "CAST":
-        return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
-    if operator in ("GATHER_ND", "GATHER_ND1"):  # UINT32 indices (every row: GND.9), one tuple of every dimension
-        batches = 0 if operator == "GATHER_ND1" else None
-        return oracle.gather_nd_desc(T(shape, data_type), T((1,) * (rank - 1) + (rank,), "UINT32"), rank, 1, batches)
+    if operator in BUILDERS:
+        return BUILDERS[operator](shape, data_type)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
