@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -85,6 +85,7 @@ class GatherNdBase(JsonDescriptor):
 
     JSON_FIELDS = {"input_tensor": TENSOR, "indices_tensor": TENSOR, "output_tensor": TENSOR}
     INPUT_FIELDS = ("input_tensor", "indices_tensor")  # input_tensors' fields, in the struct's order
+    UINT_SCALARS: ClassVar[tuple[str, ...]] = ("input_dimension_count", "indices_dimension_count")  # UINT members
 
     @property
     def batch_count(self) -> int:

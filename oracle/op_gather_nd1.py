@@ -28,6 +28,7 @@ class GatherNd1Desc(GatherNdBase):
     batch_dimension_count: int
 
     operator = OPERATOR
+    UINT_SCALARS = ("input_dimension_count", "indices_dimension_count", "batch_dimension_count")
 
     @property
     def batch_count(self) -> int:

@@ -47,6 +47,11 @@ EXPECTED_IDS = {
     "SLICE_GRAD-example-1",  # the page's one diagram (it has no Example section)
     "REVERSE_SUBSEQUENCES-example-1",
     "REVERSE_SUBSEQUENCES-example-2",
+    # issue 32
+    "GATHER_ND-example-1",
+    "GATHER_ND-example-2",
+    "GATHER_ND1-example-1",
+    "GATHER_ND1-example-2",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -56,6 +61,8 @@ OLDEST_LEVEL["TILE"] = "1.0"
 OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1", "SPACE_TO_DEPTH": "2.1", "SPACE_TO_DEPTH1": "2.1"}
 OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths: the 2.1 row
+# GATHER_ND's example 1 is 2-D: FL 3.0 (E-GND-4); its example 2 is 4-D (the 2.1 row); GATHER_ND1 exists from 3.0.
+OLDEST_LEVEL |= {"GATHER_ND-example-1": "3.0", "GATHER_ND-example-2": "2.1", "GATHER_ND1": "3.0"}
 
 
 def _examples() -> list[Case]:
@@ -84,7 +91,9 @@ def test_example_reproduces_bit_for_bit(case: Case, literal: bool) -> None:
 def test_example_metadata(case: Case) -> None:
     """Tagged `example`, at its oldest level, with the errata the register says it shows."""
     assert "example" in case.tags
-    expected_level = "3.0" if case.id == "PADDING-example-4" else OLDEST_LEVEL[case.operator]
+    expected_level = (
+        "3.0" if case.id == "PADDING-example-4" else OLDEST_LEVEL.get(case.id, OLDEST_LEVEL.get(case.operator))
+    )
     assert str(case.feature_level) == expected_level
     if case.operator == "PADDING":
         assert "E-PAD-1" in case.tags
@@ -105,8 +114,16 @@ def test_example_metadata(case: Case) -> None:
         "DEPTH_TO_SPACE1",
         "SLICE_GRAD",
         "REVERSE_SUBSEQUENCES",
+        "GATHER_ND",
+        "GATHER_ND1",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
+    if case.id in ("GATHER_ND-example-2", "GATHER_ND1-example-2"):
+        assert "E-GND-1" in case.tags  # sized as the examples, not as the printed formula
+    if case.operator in ("GATHER_ND", "GATHER_ND1"):  # U-GND-1 is every descriptor's; no example index is open
+        assert case.unspecified == ("U-GND-1",)
+        assert not oracle.unspecified_mask(case.descriptor, case.inputs)[0].any()
+        return
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags
     if case.id == "SLICE1-example-2":
@@ -141,6 +158,11 @@ def test_oldest_level_is_the_oldest() -> None:
     with pytest.raises(oracle.InvalidDescriptor) as e:
         oracle.validate(by_id["REVERSE_SUBSEQUENCES-example-1"].descriptor, "2.0")
     assert e.value.clause == "REVSEQ.7"
+    # GATHER_ND's example 1 (2-D) is invalid at 2.1 (E-GND-4); GATHER_ND1 does not exist before 3.0 (GND1.8).
+    for case_id, clause in (("GATHER_ND-example-1", "GND.8"), ("GATHER_ND1-example-2", "GND1.8")):
+        with pytest.raises(oracle.InvalidDescriptor) as e:
+            oracle.validate(by_id[case_id].descriptor, "2.1")
+        assert e.value.clause == clause
 
 
 def test_slice1_example_2_typo_reading_differs() -> None:
