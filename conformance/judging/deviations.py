@@ -188,7 +188,7 @@ def dml_tile_float64(desc: Descriptor, level: FeatureLevel) -> bool:
 def dml_gather_nd1_unequal_batches(desc: Descriptor, level: FeatureLevel) -> bool:
     """DirectML takes a DML_GATHER_ND1 whose input and indices batch sizes differ (GND1.10; the page does not say
     they must agree: E-GND1-1): accepted where the descriptor with the input's batch sizes made the indices' is
-    valid at the newest level (the device's, not the case's). Measured on 1.15.4 with input {2}, indices {3}."""
+    valid at the newest level (the device's, not the case's). Measured on 1.12.0 and 1.15.4 with input {2}, indices {3}."""
     if not isinstance(desc, oracle.GatherNd1Desc) or not desc.batch_dimension_count:
         return False
     b, n = desc.batch_dimension_count, desc.dimension_count
