@@ -21,6 +21,7 @@ from oracle.gather_nd import GatherNdBase, meaningful
 from .graph import Inexpressible, Lowering, SideInput
 
 OPERATOR = "GATHER_ND"
+MAX_RANK = 8  # DirectML's tensors' (a 9-D GatherND input is refused with E_INVALIDARG by ONNX Runtime's DML provider)
 
 
 def lower_gather_nd(desc: GatherNdBase) -> Lowering:
@@ -39,7 +40,12 @@ def lower_gather_nd(desc: GatherNdBase) -> Lowering:
             f"GatherND's output starts with the data's {batch_dims} batch dimensions {list(x_batch)}; DirectML's "
             f"OutputTensor.Sizes {list(out)} do not"
         )
-    fed = (*out[: n - trail], q)  # the data's batches, then q position dimensions, then the tuple
+    fed = (*out[: n - trail], q)  # the data's batches, then the position dimensions, then the tuple
+    if len(fed) > MAX_RANK:
+        raise Inexpressible(
+            f"GatherND's indices would need {len(fed)} dimensions (the output's {n} and the tuple's, no trailing "
+            f"dimension copied): past the {MAX_RANK} that DirectML's tensors, which ONNX Runtime lowers them to, take"
+        )
     indexed = meaningful(desc.input_tensor.sizes, desc.input_dimension_count)[b : b + q]
 
     def to_indices(indices: np.ndarray) -> np.ndarray:
