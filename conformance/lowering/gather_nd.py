@@ -1,5 +1,6 @@
 """DML_GATHER_ND -> ONNX GatherND (opset 13, batch_dims 12+), where that one node means the same; ONNX Runtime's
-DirectML provider runs it as DML_GATHER_ND1 (so GATHER_ND's cases reach DML_GATHER_ND1 that way). The body is `lower_gather_nd`, shared with GATHER_ND1.
+DirectML provider runs it as DML_GATHER_ND1 (so GATHER_ND's cases reach DML_GATHER_ND1 that way). The body is
+`lower_gather_nd`, shared with GATHER_ND1.
 
 GatherND's batch_dims leading dimensions of data and indices are batches, each index tuple (the indices' last
 dimension) picks a slice of the data's next dimensions, and the output is indices.shape[:-1] + the rest of data's.
