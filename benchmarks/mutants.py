@@ -848,6 +848,37 @@ class Int32ReverseSubsequencesUint64LengthsLowWord(OneClass):
         return Correct.outputs(self, descriptor, [inputs[0], low], max(FeatureLevel))
 
 
+# --- issue 32, DML_GATHER_ND(1) ---------------------------------------------------------------------------------
+
+
+class Float16GatherNdNegativeIndexAsZero(OneClass):
+    """DML_GATHER_ND in FLOAT16 with INT32 indices: a negative index read as 0, not from the end (GND.6; a kernel
+    that clamps below instead of wrapping)."""
+
+    operator, data_type, value_class = "GATHER_ND", "FLOAT16", "indices INT32"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.indices_tensor.data_type.value != "INT32":
+            return None
+        indices = np.maximum(np.asarray(inputs[1]), 0).astype(np.int32)
+        return Correct.outputs(self, descriptor, [inputs[0], indices], max(FeatureLevel))
+
+
+class Uint8GatherNd1BatchesIgnored(OneClass):
+    """DML_GATHER_ND1 in UINT8 with batches: every batch reads batch 0's data (the batch offset dropped)."""
+
+    operator, data_type, value_class = "GATHER_ND1", "UINT8", "batches"
+
+    def wrong(self, descriptor, inputs, ys):
+        b = descriptor.batch_dimension_count
+        if not b:
+            return None
+        x = np.asarray(inputs[0])
+        first = descriptor.dimension_count - descriptor.input_dimension_count
+        at = tuple(slice(0, 1) if first <= d < first + b else slice(None) for d in range(x.ndim))
+        return Correct.outputs(self, descriptor, [np.broadcast_to(x[at], x.shape).copy(), inputs[1]], max(FeatureLevel))
+
+
 # --- issue 31, DML_CAST (its value classes: the output's type, per input type) ----------------------------------
 
 
@@ -929,6 +960,9 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float32SliceGradGapsNotZeroed,
     Uint16ReverseSubsequencesAxis0WholeAxis,
     Int32ReverseSubsequencesUint64LengthsLowWord,
+    # issue 32
+    Float16GatherNdNegativeIndexAsZero,
+    Uint8GatherNd1BatchesIgnored,
     # issue 31, DML_CAST
     Int64CastToFloat64LowWordOnly,
     Uint16CastToUint64SignExtended,

@@ -12,6 +12,7 @@ from .api import (
     descriptor_from_json,
     descriptor_to_json,
     explain,
+    gather_nd_desc,
     join,
     join_desc,
     padding,
@@ -43,6 +44,8 @@ from .op_diagonal_matrix1 import DiagonalMatrix1Desc
 from .op_element_wise_identity import IdentityDesc, ScaleBias
 from .op_fill_value_constant import FillValueConstantDesc
 from .op_fill_value_sequence import FillValueSequenceDesc
+from .op_gather_nd import GatherNdDesc
+from .op_gather_nd1 import GatherNd1Desc
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
@@ -94,6 +97,9 @@ __all__ = [
     "FeatureLevel",
     "FillValueConstantDesc",
     "FillValueSequenceDesc",
+    # Issue 32
+    "GatherNd1Desc",
+    "GatherNdDesc",
     "IdentityDesc",
     "InvalidDescriptor",
     "JoinDesc",
@@ -122,6 +128,7 @@ __all__ = [
     "descriptor_from_json",
     "descriptor_to_json",
     "explain",
+    "gather_nd_desc",
     "join",
     "join_desc",
     "layout",

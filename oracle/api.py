@@ -12,7 +12,7 @@ from typing import cast
 
 import numpy as np
 
-from . import core, layout, op_slice1
+from . import core, gather_nd, layout, op_slice1
 from .checks import TensorDesc, as_ints
 from .descriptor_json import JsonDescriptor
 from .op_cast import CastDesc
@@ -23,6 +23,8 @@ from .op_diagonal_matrix1 import DiagonalMatrix1Desc
 from .op_element_wise_identity import IdentityDesc
 from .op_fill_value_constant import FillValueConstantDesc
 from .op_fill_value_sequence import FillValueSequenceDesc
+from .op_gather_nd import GatherNdDesc
+from .op_gather_nd1 import GatherNd1Desc
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
@@ -61,6 +63,9 @@ Descriptor = (
     | FillValueSequenceDesc
     | DiagonalMatrixDesc
     | DiagonalMatrix1Desc
+    # issue 32
+    | GatherNdDesc
+    | GatherNd1Desc
 )
 
 
@@ -211,6 +216,30 @@ def reverse_subsequences_desc(
     axis = as_ints((axis,), "axis")[0]
     lengths = TensorDesc(DataType.parse(lengths_data_type), lengths_sizes(input_tensor.sizes, axis))
     return ReverseSubsequencesDesc(input_tensor, lengths, TensorDesc(input_tensor.data_type, input_tensor.sizes), axis)
+
+
+def gather_nd_desc(
+    input_tensor: TensorDesc,
+    indices_tensor: TensorDesc,
+    input_dimension_count: int,
+    indices_dimension_count: int,
+    batch_dimension_count: int | None = None,
+) -> GatherNdDesc | GatherNd1Desc:
+    """DML_GATHER_ND's descriptor (DML_GATHER_ND1's with `batch_dimension_count`): the output's sizes are the
+    batches, the indices' leading segment and the input's trailing one, with leading ones (GND.3, E-GND-1)."""
+    sizes = gather_nd.output_sizes(
+        input_tensor.sizes,
+        indices_tensor.sizes,
+        input_dimension_count,
+        indices_dimension_count,
+        batch_dimension_count or 0,
+    )
+    out = TensorDesc(input_tensor.data_type, sizes)
+    if batch_dimension_count is None:
+        return GatherNdDesc(input_tensor, indices_tensor, out, input_dimension_count, indices_dimension_count)
+    return GatherNd1Desc(
+        input_tensor, indices_tensor, out, input_dimension_count, indices_dimension_count, batch_dimension_count
+    )
 
 
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:

@@ -486,5 +486,71 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_diagonal_matrix1.filled",
             False,
         ),
+        # DML_GATHER_ND and DML_GATHER_ND1 (docs/spec/beyond-seeds.md): one text on both pages, one entry for both
+        Erratum(
+            "E-GND-1",
+            "erratum",
+            ("GND.3", "GND1.3"),
+            "The OutputTensor.Sizes formula takes the input's LAST indexTupleSize sizes (and, on GATHER_ND1's page, "
+            "no batch): its own example ({3,4,5,6,7}, tuples of 3) says {6,7} and prints {1,1,2,6,7} where the "
+            "formula gives {1,2,5,6,7}, and every worked example's output contradicts it too.",
+            "The examples' sizes: the batches, the indices' meaningful sizes past them but the last, the input's "
+            "meaningful sizes past the batches and the tuple, right-aligned with leading ones: judged.",
+            "oracle.gather_nd.output_sizes",
+            False,
+        ),
+        Erratum(
+            "E-GND-2",
+            "erratum",
+            ("GND.2", "GND1.2"),
+            "The tuple size (the indices' last size) 'cannot exceed InputTensor.DimensionCount', but a tuple "
+            "indexes the meaningful dimensions (InputDimensionCount), past the batches on GATHER_ND1's page.",
+            "At most InputDimensionCount - BatchDimensionCount; a larger one is an invalid descriptor.",
+            "oracle.gather_nd.GatherNdFunctions.validate",
+            False,
+        ),
+        Erratum(
+            "E-GND-3",
+            "erratum",
+            ("GND.7", "GND1.7"),
+            "OutputTensor's text says 'The DimensionCount and DataType of this tensor must match "
+            "InputTensor.DimensionCount' (a DataType cannot match a count).",
+            "DimensionCount equal to the input's and DataType equal to the input's, as the constraints say.",
+            "oracle.gather_nd.GatherNdFunctions.validate",
+            False,
+        ),
+        Erratum(
+            "E-GND-4",
+            "erratum",
+            ("GND.8",),
+            "GATHER_ND's example 1 uses 2-D tensors, which the FL 2.1 table (where the operator is introduced) "
+            "does not allow: 4 dimensions only.",
+            "Typed in at FL 3.0, the first level whose table allows 2 dimensions; its values as printed.",
+            "cases/examples/GATHER_ND-example-1.json",
+            False,
+        ),
+        Erratum(
+            "U-GND-1",
+            "unspecified",
+            ("GND.1", "GND1.1"),
+            "Neither page says what an index outside its dimension gives (after a negative one counts from the "
+            "end), nor promises anything of the elements its tuple writes.",
+            "The elements of an out-of-range tuple are open: observed and shown (as 0), never failed; every other "
+            "element judged, and the guard bytes around every buffer judged on such cases too.",
+            "oracle.gather_nd.open_elements",
+            True,
+        ),
+        Erratum(
+            "E-GND1-1",
+            "erratum",
+            ("GND1.10",),
+            "BatchDimensionCount ranges in [0, DimensionCount) of each tensor, yet its own example and example 2 "
+            "take the batches from the first MEANINGFUL dimensions (after the ignored leading ones); the page "
+            "does not say the batch sizes of the input and the indices must agree.",
+            "The batches are the first BatchDimensionCount of each tensor's meaningful dimensions, fewer than "
+            "both counts, of equal sizes in the input and the indices (no broadcast); anything else invalid.",
+            "oracle.gather_nd.GatherNdFunctions.validate",
+            False,
+        ),
     )
 }

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import layout
+from .gather_nd import GatherNdBase
+from .gather_nd import open_elements as gather_nd_open_elements
 from .op_cast import CastDesc
 from .op_cast import open_elements as cast_open_elements
 from .op_cast import unspecified as cast_unspecified
@@ -101,5 +103,9 @@ def _operator_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.
         return [np.array(diagonal_open_elements(desc))]
     if isinstance(desc, FillValueSequenceDesc):  # U-FILLS-1: a float sequence's elements where readings differ
         return [sequence_open_elements(desc)]
+    if isinstance(desc, GatherNdBase):  # U-GND-1: the elements of an out-of-range tuple (the indices decide)
+        if inputs is None:
+            return [np.ones(desc.output_tensor.sizes, dtype=bool)]
+        return [gather_nd_open_elements(desc, inputs[1])]
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

@@ -358,6 +358,27 @@ CLAUSES: dict[str, str] = {
     "DIAG1.4": "InputTensor is optional (_Maybenull_)",
     "DIAG1.5": "InputTensor and OutputTensor have the same DataType and DimensionCount (and Sizes: E-DIAG1-2)",
     "DIAG1.6": "Introduced in FL 5.1; 2 to 4 dims, all eleven data types",
+    # DML_GATHER_ND and DML_GATHER_ND1 (docs/spec/beyond-seeds.md): the pages share their text but GND1.10-11
+    "GND.1": "Each index tuple picks a sub-block of the input: Output[p, t] = Input[indices[p, :], t]",
+    "GND.2": "IndicesTensor's last size is the tuple size q, at most InputDimensionCount (E-GND-2)",
+    "GND.3": "OutputTensor.Sizes: the indices' leading segment, then the input's trailing one, right-aligned (E-GND-1)",
+    "GND.4": "InputDimensionCount in [1, DimensionCount]; the leading dimensions it ignores are 1",
+    "GND.5": "IndicesDimensionCount in [1, DimensionCount]; the leading dimensions it ignores are 1",
+    "GND.6": "From FL 3.0, a negative index in a signed type counts from the end of its dimension",
+    "GND.7": "The three tensors have one DimensionCount; InputTensor and OutputTensor one DataType (E-GND-3)",
+    "GND.8": "Introduced in FL 2.1; 4 dims (2.1), 1-8 (3.0), all eleven data types (4.1)",
+    "GND.9": "IndicesTensor is UINT32 (2.1); INT64, INT32, UINT64 or UINT32 (3.0)",
+    "GND1.1": "Per batch, each index tuple picks a sub-block: Output[b, p, t] = Input[b, indices[b, p, :], t]",
+    "GND1.2": "IndicesTensor's last size is the tuple size q, at most InputDimensionCount - batches (E-GND-2)",
+    "GND1.3": "OutputTensor.Sizes: batches, the indices' segment, the input's trailing one, right-aligned (E-GND-1)",
+    "GND1.4": "InputDimensionCount in [1, DimensionCount]; the leading dimensions it ignores are 1",
+    "GND1.5": "IndicesDimensionCount in [1, DimensionCount]; the leading dimensions it ignores are 1",
+    "GND1.6": "A negative index in a signed type counts from the end of its dimension",
+    "GND1.7": "The three tensors have one DimensionCount; InputTensor and OutputTensor one DataType (E-GND-3)",
+    "GND1.8": "Introduced in FL 3.0; 1-8 dims (3.0), all eleven data types (4.1)",
+    "GND1.9": "IndicesTensor is INT64, INT32, UINT64 or UINT32",
+    "GND1.10": "BatchDimensionCount: the first meaningful dimensions, equal in input and indices (E-GND1-1)",
+    "GND1.11": "With BatchDimensionCount 0, GATHER_ND1 is GATHER_ND",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -379,6 +400,8 @@ BEYOND_SEEDS_PREFIXES = (
     "FILLS.",
     "DIAG.",
     "DIAG1.",
+    "GND.",
+    "GND1.",
 )
 
 

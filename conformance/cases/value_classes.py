@@ -77,6 +77,12 @@ _PADDING_GEOMETRY = (
 # DEPTH_TO_SPACE's output, SPACE_TO_DEPTH's input; depth / BlockSize^2), and DML_DEPTH_SPACE_ORDER.
 BLOCK_CLASSES = ("block 1", "block 2", "block 3+", "batch 1", "batch several", "channels 1", "channels several")
 ORDER_CLASSES = tuple(f"order {o.value}" for o in oracle.DepthSpaceOrder)
+GATHER_ND_CLASSES = (
+    *(f"indices {t}" for t in ("UINT32", "INT32", "UINT64", "INT64")),
+    "tuples pick elements",
+    "tuples pick blocks",
+    "leading ones ignored",
+)
 
 # Operator -> its classes, in the order the grid prints them (data: the one list of classes).
 CLASSES: dict[str, tuple[ValueClass, ...]] = {
@@ -185,6 +191,10 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         "input gradient = MaxCopiedElements",
         "input gradient < MaxCopiedElements",
     ),
+    # Issue 32: GATHER_ND(1): the indices' type, what a tuple picks, the ignored leading ones (and the batches);
+    # the indices' values (negative from the end, out of range: U-GND-1) are the reach rows' own (value_reach.GND_ROWS).
+    "GATHER_ND": _geometry_classes(*GATHER_ND_CLASSES),
+    "GATHER_ND1": _geometry_classes(*GATHER_ND_CLASSES, "no batch", "batches"),
     # DML_CAST: the output's type, per input type (the grid's column): every pair the tables allow.
     "CAST": tuple(ValueClass(f"to {t.value}") for t in ALL_DATA_TYPES),
     # Issue 32, no input tensor.  FILL_VALUE_CONSTANT: its typed Value, as PADDING1's.
@@ -474,6 +484,17 @@ def _slice_grad(desc: oracle.SliceGradDesc) -> set[str]:
     return found
 
 
+def _gather_nd(desc: oracle.GatherNdDesc | oracle.GatherNd1Desc) -> set[str]:
+    found = {f"indices {desc.indices_tensor.data_type.value}"}
+    whole = desc.tuple_size == desc.input_dimension_count - desc.batch_count
+    found.add("tuples pick elements" if whole else "tuples pick blocks")
+    if desc.input_dimension_count < desc.dimension_count:
+        found.add("leading ones ignored")
+    if isinstance(desc, oracle.GatherNd1Desc):
+        found.add("batches" if desc.batch_dimension_count else "no batch")
+    return found
+
+
 def _cast(desc: oracle.CastDesc) -> set[str]:
     return {f"to {desc.output_tensor.data_type.value}"}
 
@@ -585,6 +606,8 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "FILL_VALUE_SEQUENCE": _fill_sequence,  # type: ignore[dict-item]
     "DIAGONAL_MATRIX": _diagonal,  # type: ignore[dict-item]
     "DIAGONAL_MATRIX1": _diagonal1,  # type: ignore[dict-item]
+    "GATHER_ND": _gather_nd,  # type: ignore[dict-item]
+    "GATHER_ND1": _gather_nd,  # type: ignore[dict-item]
 }
 
 

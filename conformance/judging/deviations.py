@@ -185,6 +185,26 @@ def dml_tile_float64(desc: Descriptor, level: FeatureLevel) -> bool:
     return desc.output_tensor.data_type is DataType.FLOAT64
 
 
+def dml_gather_nd1_unequal_batches(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML takes a DML_GATHER_ND1 whose input and indices batch sizes differ (GND1.10; the page does not say
+    they must agree: E-GND1-1): accepted where the descriptor with the input's batch sizes made the indices' is
+    valid at the newest level (the device's, not the case's). Measured on 1.12.0 and 1.15.4 with input {2}, indices {3}."""
+    if not isinstance(desc, oracle.GatherNd1Desc) or not desc.batch_dimension_count:
+        return False
+    b, n = desc.batch_dimension_count, desc.dimension_count
+    x, ind = desc.input_tensor.sizes, desc.indices_tensor.sizes
+    x_at, ind_at = n - desc.input_dimension_count, n - desc.indices_dimension_count
+    if min(x_at, ind_at) < 0 or x[x_at : x_at + b] == ind[ind_at : ind_at + b]:
+        return False
+    sizes = x[:x_at] + ind[ind_at : ind_at + b] + x[x_at + b :]
+    equal = dataclasses.replace(desc, input_tensor=dataclasses.replace(desc.input_tensor, sizes=sizes))
+    try:
+        oracle.validate(equal, max(FeatureLevel))
+    except InvalidDescriptor:
+        return False
+    return True
+
+
 def dml_graph_quiets_float16_snans(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
     """DirectML 1.15.4's CompileGraph on a FLOAT16 node with a strided tensor: every signalling NaN of the outputs
     comes back quiet (its quiet bit, 0x0200, set), the rest bit-exact, as if the graph's layout conversion went
@@ -432,6 +452,13 @@ DEVIATIONS: dict[str, Deviation] = {
             "all land inside OutputGradientTensor",
             lambda desc, inputs: None,
             accepts=dml_slice_grad_unchecked_window,
+        ),
+        Deviation(
+            "dml-gather-nd1-unequal-batches",
+            ("GATHER_ND1",),
+            "DML_GATHER_ND1 accepts input and indices batch sizes that differ (GND1.10, E-GND1-1)",
+            lambda desc, inputs: None,
+            accepts=dml_gather_nd1_unequal_batches,
         ),
     )
 }

@@ -59,6 +59,9 @@ DIMS = Member("DimensionCount", "dimension_count", "uint")
 PADS = (Member("StartPadding", "start_padding", "uints"), Member("EndPadding", "end_padding", "uints"))
 MODE = Member("PaddingMode", "padding_mode", "mode")
 AXIS = Member("Axis", "axis", "uint")
+INDICES = Member("IndicesTensor", "input:1", "tensor")
+INPUT_COUNT = Member("InputDimensionCount", "input_dimension_count", "uint")
+INDICES_COUNT = Member("IndicesDimensionCount", "indices_dimension_count", "uint")
 BLOCK, ORDER = Member("BlockSize", "block_size", "uint"), Member("Order", "order", "depth_space_order")
 
 # Every member of each struct, in DirectML.h's order (tests/directml/test_repro.py reads the header).
@@ -134,6 +137,16 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         Member("Value", "value_bits", "scalar_bits"),
         Member("DiagonalFillBegin", "diagonal_fill_begin", "int"),
         Member("DiagonalFillEnd", "diagonal_fill_end", "int"),
+    ),
+    # issue 32: the indices, of their own data type, are the request's inputs[1]
+    "GATHER_ND": (INPUT, INDICES, OUTPUT, INPUT_COUNT, INDICES_COUNT),
+    "GATHER_ND1": (
+        INPUT,
+        INDICES,
+        OUTPUT,
+        INPUT_COUNT,
+        INDICES_COUNT,
+        Member("BatchDimensionCount", "batch_dimension_count", "uint"),
     ),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner

@@ -47,6 +47,9 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "FILL_VALUE_SEQUENCE": ("FILLS.",),
     "DIAGONAL_MATRIX": ("DIAG.",),
     "DIAGONAL_MATRIX1": ("DIAG1.",),
+    # issue 32
+    "GATHER_ND": ("GND.",),
+    "GATHER_ND1": ("GND1.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -66,6 +69,8 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "fill_value_sequence_cases": ("cases", "list", "--operators", "FILL_VALUE_SEQUENCE"),
     "diagonal_matrix_cases": ("cases", "list", "--operators", "DIAGONAL_MATRIX"),
     "diagonal_matrix1_cases": ("cases", "list", "--operators", "DIAGONAL_MATRIX1"),
+    "gather_nd_cases": ("cases", "list", "--operators", "GATHER_ND"),
+    "gather_nd1_cases": ("cases", "list", "--operators", "GATHER_ND1"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -40,6 +40,11 @@ CASES = [
     and "reach" not in c.tags  # generated at random: the mix of types and ranks this stand-in expects
     and c.operator not in ("SLICE", "SLICE_GRAD")  # SLICE_GRAD has no ONNX form
     and (c.operator != "REVERSE_SUBSEQUENCES" or _has_onnx_form(c))  # ReverseSequence's shapes only
+    # GatherND: INT64 indices only, and an out-of-range index's elements are open (U-GND-1), not bit-exact
+    and (
+        not c.operator.startswith("GATHER_ND")
+        or (_has_onnx_form(c) and not oracle.unspecified_mask(c.descriptor, c.inputs)[0].any())
+    )
     and getattr(c.descriptor, "padding_mode", None) is not oracle.PaddingMode.WRAP  # its padding is observed
     and getattr(c.descriptor, "scale_bias", None) is None  # ELEMENT_WISE_IDENTITY's ScaleBias: no ONNX form
     and not (c.operator in (*PADS, "TILE", *D2S) and c.data_type.value == "FLOAT16")  # ORT CPU's NaN known issues

@@ -62,8 +62,9 @@ def test_the_device_and_stack_are_recorded(dml):
 def test_every_worked_example_passes_bit_exact(dml):
     examples = [c for c in STORED.cases if "example" in c.tags]
     # the four pages' 10, DML_PADDING1's 4, DML_JOIN's 4, and issue 31's pages' 10: TILE 1, SPACE_TO_DEPTH 1,
-    # SPACE_TO_DEPTH1 2, DEPTH_TO_SPACE 1, DEPTH_TO_SPACE1 2, REVERSE_SUBSEQUENCES 2, SLICE_GRAD's diagram 1
-    assert len(examples) == 28
+    # SPACE_TO_DEPTH1 2, DEPTH_TO_SPACE 1, DEPTH_TO_SPACE1 2, REVERSE_SUBSEQUENCES 2, SLICE_GRAD's diagram 1; issue 32's:
+    # GATHER_ND 2, GATHER_ND1 2
+    assert len(examples) == 32
     outcomes = {c.id: execute(dml, c).category.value for c in examples}
     assert outcomes == {c.id: "pass" for c in examples}  # DML_SLICE, SYMMETRIC, DML_PADDING1 and DML_JOIN included
 

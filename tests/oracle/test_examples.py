@@ -59,6 +59,11 @@ EXPECTED_IDS = {
     "DIAGONAL_MATRIX1-example-2",
     "DIAGONAL_MATRIX1-example-3",
     "DIAGONAL_MATRIX1-example-4",
+    # issue 32
+    "GATHER_ND-example-1",
+    "GATHER_ND-example-2",
+    "GATHER_ND1-example-1",
+    "GATHER_ND1-example-2",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -71,6 +76,8 @@ OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths
 OLDEST_LEVEL |= {"FILL_VALUE_CONSTANT": "2.1", "FILL_VALUE_SEQUENCE": "2.1"}  # 4-D, introduced in 2.1
 OLDEST_LEVEL["DIAGONAL_MATRIX"] = "2.0"  # 4-D FLOAT32, introduced in 2.0
 OLDEST_LEVEL["DIAGONAL_MATRIX1"] = "5.1"  # introduced in 5.1
+# GATHER_ND's example 1 is 2-D: FL 3.0 (E-GND-4); its example 2 is 4-D (the 2.1 row); GATHER_ND1 exists from 3.0.
+OLDEST_LEVEL |= {"GATHER_ND-example-1": "3.0", "GATHER_ND-example-2": "2.1", "GATHER_ND1": "3.0"}
 
 
 def _examples() -> list[Case]:
@@ -95,29 +102,34 @@ def test_example_reproduces_bit_for_bit(case: Case, literal: bool) -> None:
     assert result.equal, result.summary()
 
 
+# The errata each worked example shows, by operator (every example of it) or by case id.
+EXAMPLE_ERRATA: dict[str, set[str]] = {
+    "PADDING": {"E-PAD-1"},
+    "PADDING1": {"E-PAD1-1"},
+    "TILE": {"E-TILE-1", "E-TILE-2"},
+    "SPACE_TO_DEPTH": {"E-S2D-1"},  # sized as the examples, not as the printed formula
+    "SPACE_TO_DEPTH1": {"E-S2D-1"},
+    "REVERSE_SUBSEQUENCES": {"E-REVSEQ-1", "E-REVSEQ-2"},
+    "FILL_VALUE_CONSTANT": {"E-FILLC-1"},  # the page states no ValueDataType
+    "DIAGONAL_MATRIX1-example-1": {"E-DIAG1-1"},  # Value 7, printed as ones
+    "FILL_VALUE_SEQUENCE-example-2": {"E-FILLS-1", "E-FILLS-2"},  # -2 on UINT8, row-major
+    "GATHER_ND-example-2": {"E-GND-1"},  # sized as the examples, not as the printed formula
+    "GATHER_ND1-example-2": {"E-GND-1"},
+}
+
+
 @pytest.mark.parametrize("case", EXAMPLES, ids=lambda c: c.id)
 def test_example_metadata(case: Case) -> None:
     """Tagged `example`, at its oldest level, with the errata the register says it shows."""
     assert "example" in case.tags
-    expected_level = "3.0" if case.id == "PADDING-example-4" else OLDEST_LEVEL[case.operator]
+    expected_level = (
+        "3.0" if case.id == "PADDING-example-4" else OLDEST_LEVEL.get(case.id, OLDEST_LEVEL.get(case.operator))
+    )
     assert str(case.feature_level) == expected_level
-    if case.operator == "PADDING":
-        assert "E-PAD-1" in case.tags
-    if case.operator == "PADDING1":
-        assert "E-PAD1-1" in case.tags
-    if case.operator == "TILE":
-        assert {"E-TILE-1", "E-TILE-2"} <= set(case.tags)
+    tagged = EXAMPLE_ERRATA.get(case.operator, set()) | EXAMPLE_ERRATA.get(case.id, set())
+    assert tagged <= set(case.tags), tagged - set(case.tags)
     if case.operator in ("SPACE_TO_DEPTH", "SPACE_TO_DEPTH1"):
-        assert "E-S2D-1" in case.tags  # sized as the examples, not as the printed formula
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
-    if case.operator == "REVERSE_SUBSEQUENCES":
-        assert {"E-REVSEQ-1", "E-REVSEQ-2"} <= set(case.tags)
-    if case.operator == "FILL_VALUE_CONSTANT":
-        assert "E-FILLC-1" in case.tags  # the page states no ValueDataType
-    if case.id == "DIAGONAL_MATRIX1-example-1":
-        assert "E-DIAG1-1" in case.tags  # Value 7, printed as ones
-    if case.id == "FILL_VALUE_SEQUENCE-example-2":
-        assert {"E-FILLS-1", "E-FILLS-2"} <= set(case.tags)  # -2 on UINT8, row-major
     if case.operator in (
         "PADDING1",
         "JOIN",
@@ -130,8 +142,14 @@ def test_example_metadata(case: Case) -> None:
         "FILL_VALUE_SEQUENCE",
         "DIAGONAL_MATRIX",
         "DIAGONAL_MATRIX1",
+        "GATHER_ND",
+        "GATHER_ND1",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
+    if case.operator in ("GATHER_ND", "GATHER_ND1"):  # U-GND-1 is every descriptor's; no example index is open
+        assert case.unspecified == ("U-GND-1",)
+        assert not oracle.unspecified_mask(case.descriptor, case.inputs)[0].any()
+        return
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags
     if case.id == "SLICE1-example-2":
@@ -170,6 +188,11 @@ def test_oldest_level_is_the_oldest() -> None:
     for example, clause in (("FILL_VALUE_CONSTANT-example-1", "FILLC.4"), ("FILL_VALUE_SEQUENCE-example-2", "FILLS.5")):
         with pytest.raises(oracle.InvalidDescriptor) as e:
             oracle.validate(by_id[example].descriptor, "2.0")
+        assert e.value.clause == clause
+    # GATHER_ND's example 1 (2-D) is invalid at 2.1 (E-GND-4); GATHER_ND1 does not exist before 3.0 (GND1.8).
+    for case_id, clause in (("GATHER_ND-example-1", "GND.8"), ("GATHER_ND1-example-2", "GND1.8")):
+        with pytest.raises(oracle.InvalidDescriptor) as e:
+            oracle.validate(by_id[case_id].descriptor, "2.1")
         assert e.value.clause == clause
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from oracle import op_reverse_subsequences
+from oracle import op_gather_nd, op_gather_nd1, op_reverse_subsequences
 from oracle.registry import SUPPORT
 from oracle.tables import DataType, FeatureLevel, SupportRow
 
@@ -101,7 +101,7 @@ def test_parser_reads_all_three_languages() -> None:
 
 
 CLAUSE_ID = re.compile(
-    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D|REVSEQ|CAST|FILLC|FILLS|DIAG1|DIAG)\.\d+)`",
+    r"^- `([A-Z][A-Z0-9]*\.\d+)`",  # any clause id (an operator's prefix, COMMON, LAYOUT, GRAPH, WRAP)
     re.MULTILINE,
 )
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
@@ -152,6 +152,8 @@ def _beyond_section(struct: str) -> str:
         ("SLICE_GRAD", "DML_SLICE_GRAD_OPERATOR_DESC"),
         ("REVERSE_SUBSEQUENCES", "DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC"),
         ("CAST", "DML_CAST_OPERATOR_DESC"),
+        ("GATHER_ND", "DML_GATHER_ND_OPERATOR_DESC"),
+        ("GATHER_ND1", "DML_GATHER_ND1_OPERATOR_DESC"),
     ],
 )
 def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, struct: str) -> None:
@@ -172,6 +174,26 @@ def test_reverse_subsequences_lengths_table_matches_its_restated_page() -> None:
         if not line.strip().startswith(("InputTensor", "OutputTensor"))
     )
     assert parse_support_tables(as_lengths) == op_reverse_subsequences.LENGTHS_TABLES.support
+
+
+@pytest.mark.parametrize(
+    ("operator", "struct"),
+    [("GATHER_ND", "DML_GATHER_ND_OPERATOR_DESC"), ("GATHER_ND1", "DML_GATHER_ND1_OPERATOR_DESC")],
+)
+def test_gather_nd_indices_table_matches_its_restated_page(operator: str, struct: str) -> None:
+    """GND.9, GND1.9: the IndicesTensor rows of docs/spec/beyond-seeds.md's copy of each page, as data."""
+    text = _beyond_section(struct)
+    as_indices = "\n".join(
+        line.replace("IndicesTensor Input", "InputTensor Input")
+        + "\n"
+        + line.replace("IndicesTensor Input", "OutputTensor Output")
+        if line.strip().startswith("IndicesTensor")
+        else line
+        for line in text.splitlines()
+        if not line.strip().startswith(("InputTensor", "OutputTensor"))
+    )
+    module = op_gather_nd if operator == "GATHER_ND" else op_gather_nd1
+    assert parse_support_tables(as_indices) == module.INDICES_TABLES.support
 
 
 def test_errata_point_at_real_clauses_and_code() -> None:

@@ -282,6 +282,19 @@ ONE_TENSOR_SHAPE = {
 }
 
 
+def _gather_nd(operator: str, shape: tuple[int, ...], data_type: str):
+    """UINT32 indices (in every row: GND.9), one tuple of every dimension."""
+    rank, batches = len(shape), 0 if operator == "GATHER_ND1" else None
+    return oracle.gather_nd_desc(T(shape, data_type), T((1,) * (rank - 1) + (rank,), "UINT32"), rank, 1, batches)
+
+
+# The operators whose descriptor here is one expression of the shape and data type.
+BUILDERS = {
+    "GATHER_ND": lambda shape, data_type: _gather_nd("GATHER_ND", shape, data_type),
+    "GATHER_ND1": lambda shape, data_type: _gather_nd("GATHER_ND1", shape, data_type),
+}
+
+
 def build(operator: str, data_type: str, rank: int):
     """A small valid-shaped descriptor of this operator, data type and rank."""
     shape = (2,) * rank
@@ -310,6 +323,8 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.tile_desc(T(shape, data_type), (2,) * rank)
     if operator == "REVERSE_SUBSEQUENCES":  # UINT32 lengths: in every row (REVSEQ.8)
         return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
+    if operator in BUILDERS:
+        return BUILDERS[operator](shape, data_type)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -335,6 +350,9 @@ DIMENSION_CLAUSE = {
     "FILL_VALUE_SEQUENCE": "FILLS.5",
     "DIAGONAL_MATRIX": "DIAG.5",
     "DIAGONAL_MATRIX1": "DIAG1.6",
+    # issue 32
+    "GATHER_ND": "GND.8",
+    "GATHER_ND1": "GND1.8",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}

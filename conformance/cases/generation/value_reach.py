@@ -224,6 +224,73 @@ REVERSE_ROWS: dict[str, ReverseRow] = {
 }
 
 
+# --- GATHER_ND(1): the counts, the tuples and the indices' values --------------------------------------------
+
+
+@dataclass(frozen=True)
+class GatherNdRow:
+    """Input and indices sizes, InputDimensionCount, IndicesDimensionCount, BatchDimensionCount (GATHER_ND1 only:
+    a row with batches is GATHER_ND1's alone), the indices' type and values (row-major), and the entries it
+    reaches (U-GND-1: an out-of-range tuple, observed)."""
+
+    x_sizes: tuple[int, ...]
+    ind_sizes: tuple[int, ...]
+    input_count: int
+    indices_count: int
+    batches: int
+    ind_type: DataType
+    indices: tuple[int, ...]
+    tags: tuple[str, ...] = ()
+
+
+GND_ROWS: dict[str, GatherNdRow] = {
+    # rows of a 3x4 picked by UINT32 tuples of 1 (FL 2.1's one type and rank), past two ignored ones
+    "rows-uint32": GatherNdRow((1, 1, 3, 4), (1, 1, 2, 1), 2, 2, 0, DataType.UINT32, (2, 0)),
+    # single elements of a 2x3x4 by INT32 tuples of 3, negatives counting from the end (GND.6)
+    "elements-int32-negative": GatherNdRow(
+        (2, 3, 4), (1, 4, 3), 3, 2, 0, DataType.INT32, (0, 0, 0, -1, -1, -1, 1, -3, 2, -2, 0, -4)
+    ),
+    # 2x2 blocks by INT64 tuples of 1, the last block by -1
+    "blocks-int64": GatherNdRow((3, 2, 2), (1, 2, 1), 3, 2, 0, DataType.INT64, (-1, 0)),
+    # elements of a 4x5 by UINT64 tuples of 2
+    "elements-uint64": GatherNdRow((4, 5), (3, 2), 2, 2, 0, DataType.UINT64, (3, 4, 0, 0, 2, 1)),
+    # one tuple in range, one past axis 0 and one past axis 1: their elements open (U-GND-1)
+    "out-of-range": GatherNdRow((1, 1, 3, 4), (1, 1, 3, 2), 2, 2, 0, DataType.UINT32, (0, 0, 3, 0, 2, 9), ("U-GND-1",)),
+    # GATHER_ND1: GATHER_ND1's example 2 with INT32 and negatives; then blocks of 4 per batch by UINT64 tuples
+    "batches-int32": GatherNdRow(
+        (1, 3, 2, 2), (1, 3, 2, 2), 3, 3, 1, DataType.INT32, (0, 0, -1, -1, 1, 1, 0, 0, 0, -1, -1, 0)
+    ),
+    "batches-blocks-uint64": GatherNdRow((2, 3, 4), (2, 2, 1), 3, 3, 1, DataType.UINT64, (2, 0, 1, 1)),
+}
+
+
+def _gather_nd_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each GND_ROWS row (GATHER_ND: those without batches) at the oldest level taking its data type, rank and
+    indices' type (GND.9)."""
+    module = oracle.REGISTRY[operator]
+    tables = module.INDICES_TABLES  # type: ignore[attr-defined]
+    out = []
+    for name, row in GND_ROWS.items():
+        nd1 = operator == "GATHER_ND1"
+        if row.batches and not nd1:
+            continue
+        rank = len(row.x_sizes)
+        levels = [min_feature_level(operator, dt, rank), tables.min_level(row.ind_type, rank)]
+        if None in levels:
+            continue
+        level = max(lv for lv in levels if lv is not None)
+        desc = oracle.gather_nd_desc(
+            TensorDesc(dt, row.x_sizes),
+            TensorDesc(row.ind_type, row.ind_sizes),
+            row.input_count,
+            row.indices_count,
+            row.batches if nd1 else None,
+        )
+        xs = (_ordinal(dt, row.x_sizes), np.asarray(row.indices, dtype=row.ind_type.numpy).reshape(row.ind_sizes))
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs, tags=row.tags)))
+    return out
+
+
 # --- building ---------------------------------------------------------------------------------------
 
 Built = tuple[str, CaseSpec]  # (the case's name, its spec)
@@ -508,6 +575,8 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "FILL_VALUE_SEQUENCE": _fill_sequence_cases,
     "DIAGONAL_MATRIX": _diagonal_cases,
     "DIAGONAL_MATRIX1": _diagonal1_cases,
+    "GATHER_ND": _gather_nd_cases,
+    "GATHER_ND1": _gather_nd_cases,
 }
 
 

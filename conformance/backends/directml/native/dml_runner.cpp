@@ -1,6 +1,6 @@
 // dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and the data-movement family
 // (issue 31: ELEMENT_WISE_IDENTITY, CAST, TILE, SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD;
-// issue 32: FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE, DIAGONAL_MATRIX, DIAGONAL_MATRIX1)
+// issue 32: FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE, DIAGONAL_MATRIX, DIAGONAL_MATRIX1, GATHER_ND(1))
 // exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
@@ -100,7 +100,7 @@ static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
-    std::vector<Tensor> inputs;  // one, but for JOIN and REVERSE_SUBSEQUENCES
+    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES and GATHER_ND(1)
     std::vector<DML_TENSOR_DESC> input_descs;
     std::vector<Tensor> outputs;
     std::vector<DML_TENSOR_DESC> output_descs;
@@ -128,6 +128,9 @@ struct OperatorDesc {
     DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC fill_value_sequence{};
     DML_DIAGONAL_MATRIX_OPERATOR_DESC diagonal_matrix{};
     DML_DIAGONAL_MATRIX1_OPERATOR_DESC diagonal_matrix1{};
+    // issue 32
+    DML_GATHER_ND_OPERATOR_DESC gather_nd{};
+    DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -283,6 +286,19 @@ struct OperatorDesc {
             const DML_TENSOR_DESC* input = input_descs.empty() ? nullptr : &input_descs.at(0);
             diagonal_matrix1 = {input, &output_descs.at(0), value_type, value, begin, end};
             op = {DML_OPERATOR_DIAGONAL_MATRIX1, &diagonal_matrix1};
+        } else if (name == "GATHER_ND" || name == "GATHER_ND1") {  // issue 32
+            // Two inputs: InputTensor, then IndicesTensor (INT64/INT32/UINT64/UINT32, not the data's type: GND.9).
+            if (input_descs.size() != 2) throw ProtocolError{name + " takes two input tensors"};
+            UINT input_count = static_cast<UINT>(f.at("input_dimension_count").integer("input_dimension_count"));
+            UINT indices_count = static_cast<UINT>(f.at("indices_dimension_count").integer("indices_dimension_count"));
+            if (name == "GATHER_ND") {
+                gather_nd = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), input_count, indices_count};
+                op = {DML_OPERATOR_GATHER_ND, &gather_nd};
+            } else {
+                UINT batches = static_cast<UINT>(f.at("batch_dimension_count").integer("batch_dimension_count"));
+                gather_nd1 = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), input_count, indices_count, batches};
+                op = {DML_OPERATOR_GATHER_ND1, &gather_nd1};
+            }
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
