@@ -14,6 +14,7 @@ from .api import (
     explain,
     join,
     join_desc,
+    one_hot_desc,
     padding,
     padding1,
     padding1_desc,
@@ -40,6 +41,7 @@ from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_element_wise_identity import IdentityDesc, ScaleBias
 from .op_join import JoinDesc
+from .op_one_hot import OneHotDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_reverse_subsequences import ReverseSubsequencesDesc
@@ -89,6 +91,7 @@ __all__ = [
     "IdentityDesc",
     "InvalidDescriptor",
     "JoinDesc",
+    "OneHotDesc",
     "OperatorModule",
     "Padding1Desc",
     "PaddingDesc",
@@ -118,6 +121,7 @@ __all__ = [
     "join_desc",
     "layout",
     "min_feature_level",
+    "one_hot_desc",
     "padding",
     "padding1",
     "padding1_desc",

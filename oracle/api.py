@@ -20,6 +20,7 @@ from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_element_wise_identity import IdentityDesc
 from .op_join import JoinDesc
+from .op_one_hot import OneHotDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_reverse_subsequences import ReverseSubsequencesDesc, lengths_sizes
@@ -53,6 +54,8 @@ Descriptor = (
     | SliceGradDesc
     | ReverseSubsequencesDesc
     | CastDesc
+    # issue 32
+    | OneHotDesc
 )
 
 
@@ -203,6 +206,20 @@ def reverse_subsequences_desc(
     axis = as_ints((axis,), "axis")[0]
     lengths = TensorDesc(DataType.parse(lengths_data_type), lengths_sizes(input_tensor.sizes, axis))
     return ReverseSubsequencesDesc(input_tensor, lengths, TensorDesc(input_tensor.data_type, input_tensor.sizes), axis)
+
+
+def one_hot_desc(
+    indices_tensor: TensorDesc, depth, axis, values_data_type: DataType | str = DataType.FLOAT32, values_sizes=None
+) -> OneHotDesc:
+    """DML_ONE_HOT's descriptor from its indices (size 1 along Axis: ONEHOT.4) and the axis' size in the output
+    (`depth`); ValuesTensor is [off, on] along the last axis unless `values_sizes` says otherwise (ONEHOT.5)."""
+    axis = as_ints((axis,), "axis")[0]
+    depth = as_ints((depth,), "depth")[0]
+    rank = indices_tensor.dimension_count
+    out_sizes = tuple(depth if d == axis else n for d, n in enumerate(indices_tensor.sizes))
+    dt = DataType.parse(values_data_type)
+    sizes = tuple(values_sizes) if values_sizes is not None else (1,) * (rank - 1) + (2,)
+    return OneHotDesc(indices_tensor, TensorDesc(dt, sizes), TensorDesc(dt, out_sizes), axis)
 
 
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:

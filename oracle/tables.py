@@ -334,6 +334,17 @@ CLAUSES: dict[str, str] = {
     "CAST.2": "InputTensor and OutputTensor have the same DimensionCount and Sizes",
     "CAST.3": "Any supported input type to any supported output type (the same type included)",
     "CAST.4": "Introduced in FL 1.0; 4 dims (1.0, 3.0), 1-8 (3.1), all eleven data types (4.1)",
+    # DML_ONE_HOT (docs/spec/beyond-seeds.md)
+    "ONEHOT.1": "Each sequence along Axis is OffValue but at its index (from the sequence's start): OnValue",
+    "ONEHOT.2": "An index that exceeds the axis' size is ignored: its whole sequence is OffValue",
+    "ONEHOT.3": "From FL 3.0, a negative index of a signed type counts from the sequence's end (-1: the last)",
+    "ONEHOT.4": "IndicesTensor has the output's DimensionCount and Sizes, but 1 along Axis",
+    "ONEHOT.5": "ValuesTensor: at least two elements; element 0 OffValue, the 1st along the fastest dimension > 1 OnValue",
+    "ONEHOT.6": "OutputTensor's Axis dimension may have any size greater than 0",
+    "ONEHOT.7": "Axis (UINT) is less than IndicesTensor's DimensionCount",
+    "ONEHOT.8": "The three tensors have one DimensionCount; ValuesTensor has OutputTensor's DataType (COMMON.1)",
+    "ONEHOT.9": "Introduced in FL 2.0; 4 dims FLOAT32/16 (2.0), 8 types (2.1), 1-8 dims (3.0), 64-bit types (4.1)",
+    "ONEHOT.10": "IndicesTensor is UINT32 (2.0, 2.1); INT64, INT32, UINT64 or UINT32 (3.0)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -351,6 +362,7 @@ BEYOND_SEEDS_PREFIXES = (
     "S2D1.",
     "REVSEQ.",
     "CAST.",
+    "ONEHOT.",
 )
 
 

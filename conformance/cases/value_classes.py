@@ -186,6 +186,11 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
     ),
     # DML_CAST: the output's type, per input type (the grid's column): every pair the tables allow.
     "CAST": tuple(ValueClass(f"to {t.value}") for t in ALL_DATA_TYPES),
+    # DML_ONE_HOT: where Axis lies and the indices' type (their values, inside, past and before the axis, are the
+    # reach rows' own: value_reach.ONE_HOT_ROWS; a class is read from the descriptor alone).
+    "ONE_HOT": _geometry_classes(
+        "axis first", "axis middle", "axis last", "indices UINT32", "indices UINT64", "indices INT32", "indices INT64"
+    ),
 }
 
 
@@ -423,6 +428,13 @@ def _cast(desc: oracle.CastDesc) -> set[str]:
     return {f"to {desc.output_tensor.data_type.value}"}
 
 
+def _one_hot(desc: oracle.OneHotDesc) -> set[str]:
+    n = desc.output_tensor.dimension_count
+    found = {f"indices {desc.indices_tensor.data_type.value}"}
+    found.add("axis last" if desc.axis == n - 1 else "axis first" if desc.axis == 0 else "axis middle")
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -439,6 +451,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "REVERSE_SUBSEQUENCES": _reverse,  # type: ignore[dict-item]
     "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
     "CAST": _cast,  # type: ignore[dict-item]
+    "ONE_HOT": _one_hot,  # type: ignore[dict-item]
 }
 
 

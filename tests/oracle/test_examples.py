@@ -47,6 +47,11 @@ EXPECTED_IDS = {
     "SLICE_GRAD-example-1",  # the page's one diagram (it has no Example section)
     "REVERSE_SUBSEQUENCES-example-1",
     "REVERSE_SUBSEQUENCES-example-2",
+    # issue 32
+    "ONE_HOT-example-1",
+    "ONE_HOT-example-2",
+    "ONE_HOT-example-3",
+    "ONE_HOT-example-4",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -56,6 +61,8 @@ OLDEST_LEVEL["TILE"] = "1.0"
 OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1", "SPACE_TO_DEPTH": "2.1", "SPACE_TO_DEPTH1": "2.1"}
 OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths: the 2.1 row
+OLDEST_LEVEL["ONE_HOT"] = "2.0"  # 4-D FLOAT32 values, UINT32 indices; example 4's INT32 indices: 3.0 (ONEHOT.10)
+NEWER_EXAMPLE_LEVEL = {"PADDING-example-4": "3.0", "ONE_HOT-example-4": "3.0"}
 
 
 def _examples() -> list[Case]:
@@ -84,7 +91,7 @@ def test_example_reproduces_bit_for_bit(case: Case, literal: bool) -> None:
 def test_example_metadata(case: Case) -> None:
     """Tagged `example`, at its oldest level, with the errata the register says it shows."""
     assert "example" in case.tags
-    expected_level = "3.0" if case.id == "PADDING-example-4" else OLDEST_LEVEL[case.operator]
+    expected_level = NEWER_EXAMPLE_LEVEL.get(case.id, OLDEST_LEVEL[case.operator])
     assert str(case.feature_level) == expected_level
     if case.operator == "PADDING":
         assert "E-PAD-1" in case.tags
@@ -105,13 +112,18 @@ def test_example_metadata(case: Case) -> None:
         "DEPTH_TO_SPACE1",
         "SLICE_GRAD",
         "REVERSE_SUBSEQUENCES",
+        "ONE_HOT",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags
     if case.id == "SLICE1-example-2":
         assert {"E-SLICE1-2", "E-SLICE1-3"} <= set(case.tags)
-    assert case.unspecified == ()
+    if case.id == "ONE_HOT-example-4":  # signed indices can be below -size (U-ONEHOT-1); these are not
+        assert case.unspecified == ("U-ONEHOT-1",)
+        assert not any(m.any() for m in oracle.unspecified_mask(case.descriptor, case.inputs))
+    else:
+        assert case.unspecified == ()
     assert set(case.clauses) <= set(oracle.CLAUSES)
 
 
@@ -141,6 +153,13 @@ def test_oldest_level_is_the_oldest() -> None:
     with pytest.raises(oracle.InvalidDescriptor) as e:
         oracle.validate(by_id["REVERSE_SUBSEQUENCES-example-1"].descriptor, "2.0")
     assert e.value.clause == "REVSEQ.7"
+    # DML_ONE_HOT exists from 2.0 (ONEHOT.9); signed indices from 3.0 (ONEHOT.10).
+    with pytest.raises(oracle.InvalidDescriptor) as e:
+        oracle.validate(by_id["ONE_HOT-example-1"].descriptor, "1.0")
+    assert e.value.clause == "ONEHOT.9"
+    with pytest.raises(oracle.InvalidDescriptor) as e:
+        oracle.validate(by_id["ONE_HOT-example-4"].descriptor, "2.1")
+    assert e.value.clause == "ONEHOT.10"
 
 
 def test_slice1_example_2_typo_reading_differs() -> None:

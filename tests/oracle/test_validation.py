@@ -270,8 +270,20 @@ def test_common2_zero_input_size(desc) -> None:
 # --- support tables, every row, every level ------------------------------------------------
 
 
+# One builder each (data type, rank) -> descriptor, for the operators added since (build's branches are many).
+BUILDERS = {
+    "CAST": lambda data_type, rank: oracle.CastDesc(T((2,) * rank, data_type), T((2,) * rank, data_type)),
+    # UINT32 indices: in every row (ONEHOT.10)
+    "ONE_HOT": lambda data_type, rank: oracle.one_hot_desc(
+        T((2,) * (rank - 1) + (1,), "UINT32"), 2, rank - 1, data_type
+    ),
+}
+
+
 def build(operator: str, data_type: str, rank: int):
     """A small valid-shaped descriptor of this operator, data type and rank."""
+    if operator in BUILDERS:
+        return BUILDERS[operator](data_type, rank)
     shape = (2,) * rank
     if operator == "SLICE":
         return SliceDesc(T(shape, data_type), T((1,) * rank, data_type), (1,) * rank, (1,) * rank, (1,) * rank)
@@ -298,8 +310,6 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.tile_desc(T(shape, data_type), (2,) * rank)
     if operator == "REVERSE_SUBSEQUENCES":  # UINT32 lengths: in every row (REVSEQ.8)
         return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
-    if operator == "CAST":
-        return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -321,6 +331,7 @@ DIMENSION_CLAUSE = {
     "SLICE_GRAD": "SGRAD.8",
     "REVERSE_SUBSEQUENCES": "REVSEQ.7",
     "CAST": "CAST.4",
+    "ONE_HOT": "ONEHOT.9",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}
