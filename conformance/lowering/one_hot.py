@@ -8,7 +8,8 @@ wherever it speaks: an index inside [0, depth) puts on_value there (ONEHOT.1), a
 unsigned index past 2^63 is not read as a negative INT64, the indices are fed as INT64 with every unsigned value
 past the axis fed as the axis' size (ignored either way).  A signed index below -depth is open on the page
 (U-ONEHOT-1): ONNX gives all off_value there.  ValuesTensor's OffValue and OnValue are its elements 0 and 1 in
-row-major order (ONEHOT.5): fed as OneHot's two-element `values`.  Every descriptor has this form.
+row-major order (ONEHOT.5): fed as OneHot's two-element `values`.  Every descriptor has this form but a 1-D one:
+its indices without the axis would be a scalar, and OneHot takes indices of rank >= 1.
 """
 
 from __future__ import annotations
@@ -18,12 +19,16 @@ import numpy as np
 from oracle import OneHotDesc
 from oracle.op_one_hot import SIGNED_INDICES
 
-from .graph import Lowering, SideInput
+from .graph import Inexpressible, Lowering, SideInput
 
 OPERATOR = "ONE_HOT"
 
 
 def lower(desc: OneHotDesc) -> Lowering:
+    if desc.output_tensor.dimension_count == 1:
+        raise Inexpressible(
+            "ONNX OneHot takes indices of rank >= 1: a 1-D ONE_HOT's indices without its axis are a scalar"
+        )
     axis = desc.axis
     depth = desc.output_tensor.sizes[axis]
     shape = tuple(n for d, n in enumerate(desc.indices_tensor.sizes) if d != axis)
