@@ -43,6 +43,7 @@ VALID_CLAUSES = (
     "ONEHOT.1",
     "ONEHOT.4",
     "ONEHOT.5",
+    "ONEHOT.6",
     "ONEHOT.7",
     "ONEHOT.8",
     "ONEHOT.9",

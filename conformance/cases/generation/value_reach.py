@@ -397,7 +397,7 @@ class OneHotRow:
 
 
 ONE_HOT_ROWS: dict[str, OneHotRow] = {
-    "indices-uint32": OneHotRow((1, 1, 3, 5), 3, DataType.UINT32, (0, 4, 5)),
+    "indices-uint32": OneHotRow((1, 5, 3, 1), 1, DataType.UINT32, (0, 4, 5)),  # a middle axis: 4-D, FL 2.0
     "indices-uint64": OneHotRow((4, 4), 1, DataType.UINT64, (2**32 + 1, 2**63, U64_MAX, 1)),
     "indices-int32": OneHotRow((3, 4), 1, DataType.INT32, (-1, -4, -5)),
     "indices-int64": OneHotRow((3, 4), 0, DataType.INT64, (0, -1, 2**40, -3)),
