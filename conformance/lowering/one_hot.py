@@ -27,7 +27,8 @@ OPERATOR = "ONE_HOT"
 def lower(desc: OneHotDesc) -> Lowering:
     if desc.output_tensor.dimension_count == 1:
         raise Inexpressible(
-            "ONNX OneHot takes indices of rank >= 1: a 1-D ONE_HOT's indices without its axis are a scalar"
+            "a 1-D ONE_HOT has no ONNX form: OneHot takes indices of rank >= 1, and its indices without the axis "
+            "are a scalar"
         )
     axis = desc.axis
     depth = desc.output_tensor.sizes[axis]
