@@ -928,6 +928,22 @@ class Float16CastToFloat32DenormalsFlushed(CastOneClass):
         return ys
 
 
+# --- issue 32, DML_ONE_HOT ------------------------------------------------------------------------------------
+
+
+class Uint8OneHotUint64IndicesLowWord(OneClass):
+    """DML_ONE_HOT in UINT8 with UINT64 indices read as their low 32 bits: 2^32 + 1 puts OnValue at 1 where the page
+    ignores the index (ONEHOT.2; the public report of large UINT64 indices, fixed in DirectML 1.9.1)."""
+
+    operator, data_type, value_class = "ONE_HOT", "UINT8", "indices UINT64"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.indices_tensor.data_type.value != "UINT64":
+            return None
+        low = np.asarray(inputs[0], dtype=np.uint64) & np.uint64(2**32 - 1)
+        return Correct.outputs(self, descriptor, [low, inputs[1]], max(FeatureLevel))
+
+
 # Each acts on one class of one operator in one type: the quick profile must catch each (test_seeded_bugs.py).
 ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float16PaddingNegativeZeroPositive,
@@ -969,6 +985,8 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     # issue 32, no input tensor (two of its four: the CI budget; the other two are benchmarked only, below)
     Uint8FillSequenceSaturates,
     Int16Diagonal1InvertedBandEmpty,
+    # issue 32
+    Uint8OneHotUint64IndicesLowWord,
 ]
 
 

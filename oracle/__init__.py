@@ -15,6 +15,7 @@ from .api import (
     gather_nd_desc,
     join,
     join_desc,
+    one_hot_desc,
     padding,
     padding1,
     padding1_desc,
@@ -47,6 +48,7 @@ from .op_fill_value_sequence import FillValueSequenceDesc
 from .op_gather_nd import GatherNdDesc
 from .op_gather_nd1 import GatherNd1Desc
 from .op_join import JoinDesc
+from .op_one_hot import OneHotDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_reverse_subsequences import ReverseSubsequencesDesc
@@ -103,6 +105,7 @@ __all__ = [
     "IdentityDesc",
     "InvalidDescriptor",
     "JoinDesc",
+    "OneHotDesc",
     "OperatorModule",
     "Padding1Desc",
     "PaddingDesc",
@@ -133,6 +136,7 @@ __all__ = [
     "join_desc",
     "layout",
     "min_feature_level",
+    "one_hot_desc",
     "padding",
     "padding1",
     "padding1_desc",

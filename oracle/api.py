@@ -26,6 +26,7 @@ from .op_fill_value_sequence import FillValueSequenceDesc
 from .op_gather_nd import GatherNdDesc
 from .op_gather_nd1 import GatherNd1Desc
 from .op_join import JoinDesc
+from .op_one_hot import OneHotDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_reverse_subsequences import ReverseSubsequencesDesc, lengths_sizes
@@ -66,6 +67,8 @@ Descriptor = (
     # issue 32
     | GatherNdDesc
     | GatherNd1Desc
+    # issue 32
+    | OneHotDesc
 )
 
 
@@ -240,6 +243,20 @@ def gather_nd_desc(
     return GatherNd1Desc(
         input_tensor, indices_tensor, out, input_dimension_count, indices_dimension_count, batch_dimension_count
     )
+
+
+def one_hot_desc(
+    indices_tensor: TensorDesc, depth, axis, values_data_type: DataType | str = DataType.FLOAT32, values_sizes=None
+) -> OneHotDesc:
+    """DML_ONE_HOT's descriptor from its indices (size 1 along Axis: ONEHOT.4) and the axis' size in the output
+    (`depth`); ValuesTensor is [off, on] along the last axis unless `values_sizes` says otherwise (ONEHOT.5)."""
+    axis = as_ints((axis,), "axis")[0]
+    depth = as_ints((depth,), "depth")[0]
+    rank = indices_tensor.dimension_count
+    out_sizes = tuple(depth if d == axis else n for d, n in enumerate(indices_tensor.sizes))
+    dt = DataType.parse(values_data_type)
+    sizes = tuple(values_sizes) if values_sizes is not None else (1,) * (rank - 1) + (2,)
+    return OneHotDesc(indices_tensor, TensorDesc(dt, sizes), TensorDesc(dt, out_sizes), axis)
 
 
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:

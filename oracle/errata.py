@@ -552,5 +552,38 @@ ERRATA: dict[str, Erratum] = {
             "oracle.gather_nd.GatherNdFunctions.validate",
             False,
         ),
+        # DML_ONE_HOT (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-ONEHOT-1",
+            "erratum",
+            ("ONEHOT.2",),
+            "The page ignores an index that 'exceeds the number of elements along the Axis dimension': an index "
+            "equal to that number names no element either, and the page does not say so.",
+            "An index >= the axis' size (after ONEHOT.3's adjustment of a negative one) is ignored: its whole "
+            "sequence is OffValue, judged.",
+            "oracle.op_one_hot.positions",
+            False,
+        ),
+        Erratum(
+            "E-ONEHOT-2",
+            "erratum",
+            ("ONEHOT.9", "ONEHOT.10"),
+            "The feature-level history lists DML_OPERATOR_ONE_HOT under FL 4.0's extended data types and dimension "
+            "counts, but the page's tables have no 4.0 row: 1-8 dimensions and 64-bit indices come at 3.0 there.",
+            "The page's tables are the truth: an 8-D case with INT64 indices is valid at FL 3.0.",
+            "oracle.op_one_hot.INDICES_TABLES",
+            False,
+        ),
+        Erratum(
+            "U-ONEHOT-1",
+            "unspecified",
+            ("ONEHOT.2", "ONEHOT.3"),
+            "The page says a negative index counts from the sequence's end and that an index exceeding the axis is "
+            "ignored, but not what a negative index before the sequence's start (below -size) does.",
+            "Every element of such a sequence is open: observed and shown (the suite shows OffValue, as ONNX's "
+            "OneHot defines), never failed; the guard bytes around the buffers are still judged.",
+            "oracle.op_one_hot.open_elements",
+            True,
+        ),
     )
 }

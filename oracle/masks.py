@@ -4,7 +4,8 @@ A case that reaches an `observed` entry (oracle.unspecified) is not open everywh
 verdict must not be either.  U-PAD-1..3 leave open only the elements filled with
 PaddingValue; U-WRAP-1 only the padding elements (the interior is a copy); U-PAD-4 only the elements read across a reflected size-1 axis from its padding;
 U-SLICE-1 only the repeats along a stride-0 axis (element 0 of such an axis reads Offsets
-whatever a zero stride means).  Every other element is judged bit for bit.
+whatever a zero stride means); U-CAST-1 and U-ONEHOT-1 only the elements their inputs' values
+leave open.  Every other element is judged bit for bit.
 
 Built from the descriptor's fields alone, independent of both compute paths, so a change to
 the fast path cannot widen what is exempt.
@@ -27,6 +28,9 @@ from .op_diagonal_matrix import open_elements as diagonal_open_elements
 from .op_element_wise_identity import IdentityDesc
 from .op_fill_value_sequence import FillValueSequenceDesc
 from .op_fill_value_sequence import open_elements as sequence_open_elements
+from .op_one_hot import OneHotDesc
+from .op_one_hot import open_elements as one_hot_open_elements
+from .op_one_hot import unspecified as one_hot_unspecified
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding import unspecified as padding_unspecified
 from .op_padding1 import Padding1Desc
@@ -107,5 +111,9 @@ def _operator_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.
         if inputs is None:
             return [np.ones(desc.output_tensor.sizes, dtype=bool)]
         return [gather_nd_open_elements(desc, inputs[1])]
+    if isinstance(desc, OneHotDesc):  # U-ONEHOT-1: the sequences whose index is below -size (values decide)
+        if inputs is None:
+            return [np.full(desc.output_tensor.sizes, bool(one_hot_unspecified(desc)))]
+        return [one_hot_open_elements(desc, inputs[0])]
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

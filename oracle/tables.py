@@ -379,6 +379,17 @@ CLAUSES: dict[str, str] = {
     "GND1.9": "IndicesTensor is INT64, INT32, UINT64 or UINT32",
     "GND1.10": "BatchDimensionCount: the first meaningful dimensions, equal in input and indices (E-GND1-1)",
     "GND1.11": "With BatchDimensionCount 0, GATHER_ND1 is GATHER_ND",
+    # DML_ONE_HOT (docs/spec/beyond-seeds.md)
+    "ONEHOT.1": "Each sequence along Axis is OffValue but at its index (from the sequence's start): OnValue",
+    "ONEHOT.2": "An index that exceeds the axis' size is ignored: its whole sequence is OffValue",
+    "ONEHOT.3": "From FL 3.0, a negative index of a signed type counts from the sequence's end (-1: the last)",
+    "ONEHOT.4": "IndicesTensor has the output's DimensionCount and Sizes, but 1 along Axis",
+    "ONEHOT.5": "ValuesTensor: at least two elements; element 0 OffValue, the 1st along the fastest dimension > 1 OnValue",
+    "ONEHOT.6": "OutputTensor's Axis dimension may have any size greater than 0",
+    "ONEHOT.7": "Axis (UINT) is less than IndicesTensor's DimensionCount",
+    "ONEHOT.8": "The three tensors have one DimensionCount; ValuesTensor has OutputTensor's DataType (COMMON.1)",
+    "ONEHOT.9": "Introduced in FL 2.0; 4 dims FLOAT32/16 (2.0), 8 types (2.1), 1-8 dims (3.0), 64-bit types (4.1)",
+    "ONEHOT.10": "IndicesTensor is UINT32 (2.0, 2.1); INT64, INT32, UINT64 or UINT32 (3.0)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -402,6 +413,7 @@ BEYOND_SEEDS_PREFIXES = (
     "DIAG1.",
     "GND.",
     "GND1.",
+    "ONEHOT.",
 )
 
 

@@ -28,9 +28,16 @@ def lower_graph(backend: Backend, graph: GraphSpec, level: FeatureLevel) -> list
     lowerings = []
     for node in graph.nodes:
         try:
-            lowerings.append(lower(node))
+            lowering = lower(node)
         except Inexpressible as e:
             return RunResult.unsupported(f"{backend.name}: {e}")
+        if lowering.side_inputs:  # fed converted (OneHot's indices as INT64): an edge carries DirectML's tensor as is
+            names = ", ".join(side.name for side in lowering.side_inputs)
+            return RunResult.unsupported(
+                f"{backend.name}: ONNX {lowering.onnx_operator} takes {names} converted from DirectML's tensors, "
+                "which a graph's edges carry unconverted"
+            )
+        lowerings.append(lowering)
         reason = backend.unsupported_reason(node, level)
         if reason is not None:
             return RunResult.unsupported(reason)

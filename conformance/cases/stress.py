@@ -97,6 +97,12 @@ def make_input(case: StressCase, j: int = 0) -> np.ndarray:
         index = np.arange(count, dtype=np.uint64)
         lengths = (block[index % np.uint64(PERIOD)] * np.uint64(7919) + index) % np.uint64(size + 1)
         return lengths.astype(dtype).reshape(tensor.sizes)
+    # ONE_HOT's indices: 0 to the axis' size (that one ignored: ONEHOT.2, E-ONEHOT-1), unsigned (no U-ONEHOT-1).
+    if isinstance(case.descriptor, oracle.OneHotDesc) and j == 0:
+        size = case.descriptor.output_tensor.sizes[case.descriptor.axis]
+        index = np.arange(count, dtype=np.uint64)
+        indices = (block[index % np.uint64(PERIOD)] * np.uint64(7919) + index) % np.uint64(size + 1)
+        return indices.astype(dtype).reshape(tensor.sizes)
     out = np.empty(count, dtype=dtype)
     wrap = 1 << (8 * dtype.itemsize)
     base = None if tensor.data_type.is_float else block.astype(bits)  # the low bits: the same as wrapping
@@ -330,7 +336,16 @@ def _cases() -> list[StressCase]:
         c("CAST-stress-axis-past-65535", _cast("UINT8", "INT16", [2, 1, 1, 70001]), "UINT8 into INT16 along an axis of 70,001", ("CAST.1", "CAST.2")),
         c("CAST-stress-8d", _cast("INT16", "FLOAT32", [2, 3, 2, 3, 2, 3, 2, 5]), "8-D INT16 into FLOAT32", ("CAST.1",)),
         c("CAST-stress-256MiB", _cast("UINT16", "UINT32", [16, 4, 1024, 1024]), "128 MiB of UINT16 into 256 MiB of UINT32", ("CAST.1",)),
+        # DML_ONE_HOT (issue 32): an axis past 65,535, 8-D with UINT64 indices, 64 MiB generated from 16 KiB of indices;
+        # indices from 0 to the axis' size (make_input).
+        c("ONE_HOT-stress-axis-past-65535", _one_hot("UINT32", [3, 1], 70001, 1, "UINT16"), "three sequences of 70,001", ("ONEHOT.1", "ONEHOT.2")),
+        c("ONE_HOT-stress-8d", _one_hot("UINT64", [2, 3, 2, 3, 1, 3, 2, 5], 2, 4, "INT8"), "8-D along axis 4, UINT64 indices", ("ONEHOT.1", "ONEHOT.10")),
+        c("ONE_HOT-stress-64MiB", _one_hot("UINT32", [4096, 1], 4096, 1, "FLOAT32"), "4,096 sequences of 4,096 FLOAT32: 64 MiB", ("ONEHOT.1",)),
     ]  # fmt: skip
+
+
+def _one_hot(indices_type: str, indices_sizes, depth: int, axis: int, values_type: str) -> oracle.OneHotDesc:
+    return oracle.one_hot_desc(TensorDesc.of(indices_type, indices_sizes), depth, axis, values_type)
 
 
 STRESS_CASES: tuple[StressCase, ...] = tuple(_cases())

@@ -251,6 +251,11 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
         ValueClass("value NaN payload", _float),
         ValueClass("value the type's max"),
     ),
+    # DML_ONE_HOT: where Axis lies and the indices' type (their values, inside, past and before the axis, are the
+    # reach rows' own: value_reach.ONE_HOT_ROWS; a class is read from the descriptor alone).
+    "ONE_HOT": _geometry_classes(
+        "axis first", "axis middle", "axis last", "indices UINT32", "indices UINT64", "indices INT32", "indices INT64"
+    ),
 }
 
 
@@ -586,6 +591,13 @@ def _diagonal1(desc: oracle.DiagonalMatrix1Desc) -> set[str]:
     return found
 
 
+def _one_hot(desc: oracle.OneHotDesc) -> set[str]:
+    n = desc.output_tensor.dimension_count
+    found = {f"indices {desc.indices_tensor.data_type.value}"}
+    found.add("axis last" if desc.axis == n - 1 else "axis first" if desc.axis == 0 else "axis middle")
+    return found
+
+
 CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "PADDING": _padding,  # type: ignore[dict-item]
     "PADDING1": _padding1,  # type: ignore[dict-item]
@@ -608,6 +620,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "DIAGONAL_MATRIX1": _diagonal1,  # type: ignore[dict-item]
     "GATHER_ND": _gather_nd,  # type: ignore[dict-item]
     "GATHER_ND1": _gather_nd,  # type: ignore[dict-item]
+    "ONE_HOT": _one_hot,  # type: ignore[dict-item]
 }
 
 

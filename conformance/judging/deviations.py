@@ -28,6 +28,7 @@ from oracle import (
     Slice1Desc,
     TensorDesc,
 )
+from oracle.op_one_hot import compute as one_hot_compute
 from oracle.op_reverse_subsequences import compute as reverse_subsequences_compute
 from oracle.op_slice1 import compute as slice1_compute
 from oracle.op_slice_grad import compute as slice_grad_compute
@@ -353,6 +354,81 @@ def ort_reverse_sequence_unwritten(desc: Descriptor, inputs: Sequence[np.ndarray
 
 UINT32_MASK = 2**32 - 1
 
+
+def _one_hot_int32_indices(desc: oracle.OneHotDesc, indices: np.ndarray) -> np.ndarray:
+    """INT64 indices as DirectML 1.15.4 reads them: their low 32 bits, signed (2^40 is 0, 2^63 - 1 is -1); the
+    other index types as they are (UINT64 past 2^32 is read whole: the 1.9.1 fix)."""
+    if desc.indices_tensor.data_type is not DataType.INT64:
+        return np.asarray(indices)
+    return np.asarray(indices, dtype=np.int64).astype(np.int32).astype(np.int64)
+
+
+def _one_hot_on_offset(desc: oracle.OneHotDesc, graph: bool) -> int:
+    """Where DirectML reads OnValue in ValuesTensor's buffer: one step along its LAST dimension (that dimension's
+    stride, in elements), not along the fastest-changing dimension of size > 1 (ONEHOT.5).  Through CompileGraph a
+    size-1 last dimension steps 0 (OnValue is OffValue)."""
+    t = desc.values_tensor
+    if graph and t.sizes[-1] == 1:
+        return 0
+    return int(oracle.layout.element_strides(t)[-1])
+
+
+def _one_hot_as_read(desc: Descriptor, inputs: Sequence[np.ndarray], graph: bool) -> list[np.ndarray] | None:
+    if not isinstance(desc, oracle.OneHotDesc):
+        return None
+    indices, values = inputs
+    where = np.flatnonzero(oracle.layout.offsets(desc.values_tensor).reshape(-1) == _one_hot_on_offset(desc, graph))
+    flat = np.asarray(values).reshape(-1)
+    on = flat[where[0]] if len(where) else flat[1]  # no element there: OnValue's elements are free (any value)
+    as_read = np.array([flat[0], on], dtype=flat.dtype).reshape((1,) * (desc.dimension_count - 1) + (2,))
+    packed = dataclasses.replace(desc, values_tensor=oracle.TensorDesc(desc.values_tensor.data_type, as_read.shape))
+    return one_hot_compute(packed, [_one_hot_int32_indices(desc, indices), as_read])
+
+
+def dml_one_hot_reads(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """DML_ONE_HOT as DirectML 1.15.4 computes it through CompileOperator: INT64 indices read as their low 32 bits
+    (signed), and OnValue read one step along ValuesTensor's last dimension (its stride) whatever that dimension's
+    size: the same element for a packed ValuesTensor, another (or an address past the tensor) for a strided one."""
+    return _one_hot_as_read(desc, inputs, graph=False)
+
+
+def dml_graph_one_hot_reads(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """As `dml_one_hot_reads`, through CompileGraph: a packed ValuesTensor whose last dimension has size 1 gives
+    OnValue = OffValue (the step along it is 0)."""
+    return _one_hot_as_read(desc, inputs, graph=True)
+
+
+def _one_hot_on_unread(desc: Descriptor, inputs: Sequence[np.ndarray], graph: bool) -> list[np.ndarray]:
+    """Where OnValue is read from an address that holds no element of ValuesTensor: every OnValue position of the
+    model is free (whatever the address holds)."""
+    assert isinstance(desc, oracle.OneHotDesc)
+    offsets = oracle.layout.offsets(desc.values_tensor).reshape(-1)
+    if (offsets == _one_hot_on_offset(desc, graph)).any():
+        return [np.zeros(desc.output_tensor.sizes, dtype=bool)]
+    indices = inputs[0]
+    marker = np.array([0, 1], dtype=np.uint8).reshape((1,) * (desc.dimension_count - 1) + (2,))
+    packed = dataclasses.replace(desc, values_tensor=oracle.TensorDesc(DataType.UINT8, marker.shape))
+    packed = dataclasses.replace(packed, output_tensor=oracle.TensorDesc(DataType.UINT8, desc.output_tensor.sizes))
+    return [one_hot_compute(packed, [_one_hot_int32_indices(desc, indices), marker])[0] == 1]
+
+
+def dml_one_hot_values_rank(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML does not check ONEHOT.8's DimensionCount for ValuesTensor: it accepts a ValuesTensor of another
+    DimensionCount when the descriptor is otherwise valid (its sizes brought to the output's count)."""
+    if not isinstance(desc, oracle.OneHotDesc):
+        return False
+    values, n = desc.values_tensor, desc.output_tensor.dimension_count
+    if values.dimension_count == n or values.strides is not None:
+        return False
+    count = int(np.prod(values.sizes, dtype=object))
+    sizes = (1,) * (n - 1) + (count,)
+    try:
+        oracle.validate(dataclasses.replace(desc, values_tensor=oracle.TensorDesc(values.data_type, sizes)), level)
+    except InvalidDescriptor:
+        return False
+    return True
+
+
 DEVIATIONS: dict[str, Deviation] = {
     d.name: d
     for d in (
@@ -443,6 +519,30 @@ DEVIATIONS: dict[str, Deviation] = {
             "element is right",
             ort_reverse_sequence_right,
             ort_reverse_sequence_unwritten,
+        ),
+        Deviation(
+            "dml-one-hot-reads",
+            ("ONE_HOT",),
+            "DML_ONE_HOT reads INT64 indices as their low 32 bits (2^40 is 0, 2^63 - 1 is -1) and OnValue one step "
+            "along ValuesTensor's last dimension (its stride) whatever that dimension's size (ONEHOT.5: along the "
+            "fastest-changing dimension of size > 1): right for a packed ValuesTensor, not for a strided one",
+            dml_one_hot_reads,
+            lambda desc, inputs: _one_hot_on_unread(desc, inputs, graph=False),
+        ),
+        Deviation(
+            "dml-graph-one-hot-reads",
+            ("ONE_HOT",),
+            "DML_ONE_HOT through CompileGraph: as dml-one-hot-reads, and a ValuesTensor whose last dimension has size "
+            "1 gives OnValue = OffValue (the step along that dimension is 0)",
+            dml_graph_one_hot_reads,
+            lambda desc, inputs: _one_hot_on_unread(desc, inputs, graph=True),
+        ),
+        Deviation(
+            "dml-one-hot-values-rank",
+            ("ONE_HOT",),
+            "DML_ONE_HOT does not check that ValuesTensor has the output's DimensionCount (ONEHOT.8, COMMON.1)",
+            lambda desc, inputs: None,
+            accepts=dml_one_hot_values_rank,
         ),
         Deviation(
             "dml-slice-grad-unchecked-window",

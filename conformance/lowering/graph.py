@@ -80,6 +80,9 @@ class Lowering:
     opset: int = OPSET  # the node's opset: OPSET, or WRAP_OPSET for Pad 'wrap' (a model takes its nodes' highest)
     side_inputs: tuple[SideInput, ...] = ()  # case inputs after the data ones, fed converted, before the parameters
     output_data_type: DataType | None = None  # the outputs' type when it is not the inputs' (CAST's Cast)
+    # The node's inputs in its own order, where that is not data, side inputs, parameters (OneHot: indices, depth,
+    # values); () keeps that order.
+    node_inputs: tuple[str, ...] = ()
 
     @property
     def data_names(self) -> list[str]:
@@ -101,6 +104,7 @@ class Lowering:
             tuple(sorted(self.attributes.items())),
             params,
             tuple((side.name, side.dtype.str, side.shape) for side in self.side_inputs),
+            self.node_inputs,
         )
 
     @property
@@ -155,13 +159,14 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
         elem if lowering.output_data_type is None else helper.np_dtype_to_tensor_dtype(lowering.output_data_type.numpy)
     )
     outputs = [data_info(f"{prefix}out{j}", f"{prefix}out{j}_", out_elem) for j in range(lowering.output_count)]
+    names = lowering.node_inputs or (
+        *lowering.data_names,
+        *(side.name for side in lowering.side_inputs),
+        *lowering.parameters,
+    )
     node = helper.make_node(
         lowering.onnx_operator,
-        [
-            *(prefix + n for n in lowering.data_names),
-            *(prefix + side.name for side in lowering.side_inputs),
-            *(prefix + n for n in lowering.parameters),
-        ],
+        [prefix + n for n in names],
         [o.name for o in outputs],
         name=f"{prefix}{lowering.onnx_operator}",
         **{k: v.proto() if isinstance(v, TensorAttribute) else v for k, v in lowering.attributes.items()},

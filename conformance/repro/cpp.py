@@ -108,6 +108,13 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
     "SPACE_TO_DEPTH1": (INPUT, OUTPUT, BLOCK, ORDER),
     # its second input, of its own data type, is the request's inputs[1]
     "REVERSE_SUBSEQUENCES": (INPUT, Member("SequenceLengthsTensor", "input:1", "tensor"), OUTPUT, AXIS),
+    # issue 32: IndicesTensor (its own index type) and ValuesTensor are the request's inputs[0] and inputs[1]
+    "ONE_HOT": (
+        Member("IndicesTensor", "input", "tensor"),
+        Member("ValuesTensor", "input:1", "tensor"),
+        OUTPUT,
+        AXIS,
+    ),
     "SLICE_GRAD": (
         Member("InputGradientTensor", "input", "tensor"),
         Member("OutputGradientTensor", "output", "tensor"),

@@ -50,6 +50,8 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     # issue 32
     "GATHER_ND": ("GND.",),
     "GATHER_ND1": ("GND1.",),
+    # issue 32
+    "ONE_HOT": ("ONEHOT.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -71,6 +73,7 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "diagonal_matrix1_cases": ("cases", "list", "--operators", "DIAGONAL_MATRIX1"),
     "gather_nd_cases": ("cases", "list", "--operators", "GATHER_ND"),
     "gather_nd1_cases": ("cases", "list", "--operators", "GATHER_ND1"),
+    "one_hot_cases": ("cases", "list", "--operators", "ONE_HOT"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -253,3 +253,27 @@ def test_reverse_subsequences_lowers_to_reverse_sequence_with_int64_lengths_per_
 def test_reverse_subsequences_beyond_reverse_sequence_is_inexpressible(sizes, axis, reason):
     with pytest.raises(Inexpressible, match=reason):
         lower(oracle.reverse_subsequences_desc(t(*sizes), axis))
+
+
+def test_one_hot_lowers_to_one_hot_with_unsigned_indices_past_the_axis_fed_as_depth():
+    """UINT64 indices 2^63, 2^64 - 1, 2^32 + 1 and 1 on an axis of 3: fed as INT64 without the axis, the three past
+    it as 3 (as INT64 they would be negative: counted from the end), values {1,2,2} as OneHot's [off, on] (ONEHOT.5);
+    on every ONNX backend, against the page's rule typed in (ONEHOT.2: ignored, the row all OffValue)."""
+    indices = TensorDesc(DataType.UINT64, (4, 1))
+    desc = oracle.one_hot_desc(indices, 3, 1, DataType.FLOAT32, (1, 3))
+    xs = [np.array([[2**63], [2**64 - 1], [2**32 + 1], [1]], np.uint64), np.array([[-2.0, 8.0, 5.0]], np.float32)]
+    lowering = lower(desc)
+    assert (lowering.onnx_operator, lowering.dml_operator) == ("OneHot", "ONE_HOT")
+    assert lowering.attributes == {"axis": 1}
+    feeds = lowering.feeds(xs)
+    assert feeds["indices"].tolist() == [3, 3, 3, 1]
+    assert feeds["values"].tolist() == [-2.0, 8.0]
+    assert build_model(lowering).graph.node[0].input == ["indices", "depth", "values"]
+    expected = np.array([[-2, -2, -2], [-2, -2, -2], [-2, -2, -2], [-2, 8, -2]], np.float32)
+    for name in BACKENDS:
+        assert BACKENDS[name].run(desc, xs, FL).outputs[0].tobytes() == expected.tobytes(), name
+
+
+def test_one_hot_of_one_dimension_is_inexpressible():
+    with pytest.raises(Inexpressible, match="rank >= 1"):
+        lower(oracle.one_hot_desc(TensorDesc(DataType.UINT32, (1,)), 4, 0))

@@ -196,7 +196,8 @@ def _same_input(a, b) -> bool:
 
 def test_a_crash_on_the_kth_case_of_a_batch_costs_exactly_that_case():
     """The batch answered nothing: each of its cases runs again alone, and only the one that crashes alone crashes."""
-    batch = [c for c in CASES if c.operator not in PADS][:40]  # no stand-in limits: every case comes back
+    # no stand-in limits: every case comes back (ORT CPU's OneHot has kernels for a few type pairs only)
+    batch = [c for c in CASES if c.operator not in (*PADS, "ONE_HOT")][:40]
     # The stand-in dies on an input: the victim's must be its own (examples of one page share theirs).
     k = next(i for i in range(17, len(batch)) if sum(_same_input(c, batch[i]) for c in batch) == 1)
     victim = batch[k]

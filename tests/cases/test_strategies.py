@@ -150,6 +150,16 @@ CORNERS["REVERSE_SUBSEQUENCES"] = [
     "8-D",
 ]
 CORNERS["CAST"] = ["CAST to the same type", "CAST float to integer", "8-D"]
+CORNERS["ONE_HOT"] = [
+    "size-1 dimension",
+    "axis 0 (the outermost)",
+    "last axis",
+    "axis of size 1",
+    "UINT64 indices",
+    "INT32 indices",
+    "values past two elements",
+    "8-D",
+]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

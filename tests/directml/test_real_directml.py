@@ -63,8 +63,8 @@ def test_every_worked_example_passes_bit_exact(dml):
     examples = [c for c in STORED.cases if "example" in c.tags]
     # the four pages' 10, DML_PADDING1's 4, DML_JOIN's 4, and issue 31's pages' 10: TILE 1, SPACE_TO_DEPTH 1,
     # SPACE_TO_DEPTH1 2, DEPTH_TO_SPACE 1, DEPTH_TO_SPACE1 2, REVERSE_SUBSEQUENCES 2, SLICE_GRAD's diagram 1; issue 32's:
-    # GATHER_ND 2, GATHER_ND1 2
-    assert len(examples) == 32
+    # FILL_VALUE_CONSTANT 1, FILL_VALUE_SEQUENCE 2, DIAGONAL_MATRIX 4, DIAGONAL_MATRIX1 4, GATHER_ND 2, GATHER_ND1 2, ONE_HOT 4
+    assert len(examples) == 47
     outcomes = {c.id: execute(dml, c).category.value for c in examples}
     assert outcomes == {c.id: "pass" for c in examples}  # DML_SLICE, SYMMETRIC, DML_PADDING1 and DML_JOIN included
 
@@ -368,7 +368,7 @@ def test_stress_cases_axes_past_65535_and_8d_are_bit_exact_and_the_ones_past_2gi
             record = execute_unit(Work(0, case), dml, None, max_bytes=budget)
             outcomes[case.id] = (record.category.value, "over the memory budget" in record.reason)
     large = {"SLICE-stress-in-past-2GiB", "PADDING-stress-out-past-2GiB", "PADDING-stress-out-past-4GiB"}
-    assert len(outcomes) == 34 and large <= set(outcomes)
+    assert len(outcomes) == 36 and large <= set(outcomes)
     beyond = {
         "PADDING1-stress-axis-past-65535",
         "PADDING1-stress-8d-edge",
@@ -388,6 +388,8 @@ def test_stress_cases_axes_past_65535_and_8d_are_bit_exact_and_the_ones_past_2gi
         "REVERSE_SUBSEQUENCES-stress-8d",
         "CAST-stress-axis-past-65535",
         "CAST-stress-8d",
+        "ONE_HOT-stress-axis-past-65535",
+        "ONE_HOT-stress-8d",
     }
     assert beyond <= set(outcomes)
     assert outcomes == {i: ("unsupported", True) if i in large else ("pass", False) for i in outcomes}

@@ -64,6 +64,11 @@ EXPECTED_IDS = {
     "GATHER_ND-example-2",
     "GATHER_ND1-example-1",
     "GATHER_ND1-example-2",
+    # issue 32
+    "ONE_HOT-example-1",
+    "ONE_HOT-example-2",
+    "ONE_HOT-example-3",
+    "ONE_HOT-example-4",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -78,6 +83,8 @@ OLDEST_LEVEL["DIAGONAL_MATRIX"] = "2.0"  # 4-D FLOAT32, introduced in 2.0
 OLDEST_LEVEL["DIAGONAL_MATRIX1"] = "5.1"  # introduced in 5.1
 # GATHER_ND's example 1 is 2-D: FL 3.0 (E-GND-4); its example 2 is 4-D (the 2.1 row); GATHER_ND1 exists from 3.0.
 OLDEST_LEVEL |= {"GATHER_ND-example-1": "3.0", "GATHER_ND-example-2": "2.1", "GATHER_ND1": "3.0"}
+OLDEST_LEVEL["ONE_HOT"] = "2.0"  # 4-D FLOAT32 values, UINT32 indices; example 4's INT32 indices: 3.0 (ONEHOT.10)
+NEWER_EXAMPLE_LEVEL = {"PADDING-example-4": "3.0", "ONE_HOT-example-4": "3.0"}
 
 
 def _examples() -> list[Case]:
@@ -122,9 +129,7 @@ EXAMPLE_ERRATA: dict[str, set[str]] = {
 def test_example_metadata(case: Case) -> None:
     """Tagged `example`, at its oldest level, with the errata the register says it shows."""
     assert "example" in case.tags
-    expected_level = (
-        "3.0" if case.id == "PADDING-example-4" else OLDEST_LEVEL.get(case.id, OLDEST_LEVEL.get(case.operator))
-    )
+    expected_level = NEWER_EXAMPLE_LEVEL.get(case.id, OLDEST_LEVEL.get(case.id, OLDEST_LEVEL.get(case.operator)))
     assert str(case.feature_level) == expected_level
     tagged = EXAMPLE_ERRATA.get(case.operator, set()) | EXAMPLE_ERRATA.get(case.id, set())
     assert tagged <= set(case.tags), tagged - set(case.tags)
@@ -144,6 +149,7 @@ def test_example_metadata(case: Case) -> None:
         "DIAGONAL_MATRIX1",
         "GATHER_ND",
         "GATHER_ND1",
+        "ONE_HOT",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.operator in ("GATHER_ND", "GATHER_ND1"):  # U-GND-1 is every descriptor's; no example index is open
@@ -154,7 +160,11 @@ def test_example_metadata(case: Case) -> None:
         assert "U-PAD-5" in case.tags
     if case.id == "SLICE1-example-2":
         assert {"E-SLICE1-2", "E-SLICE1-3"} <= set(case.tags)
-    assert case.unspecified == ()
+    if case.id == "ONE_HOT-example-4":  # signed indices can be below -size (U-ONEHOT-1); these are not
+        assert case.unspecified == ("U-ONEHOT-1",)
+        assert not any(m.any() for m in oracle.unspecified_mask(case.descriptor, case.inputs))
+    else:
+        assert case.unspecified == ()
     assert set(case.clauses) <= set(oracle.CLAUSES)
 
 
@@ -194,6 +204,13 @@ def test_oldest_level_is_the_oldest() -> None:
         with pytest.raises(oracle.InvalidDescriptor) as e:
             oracle.validate(by_id[case_id].descriptor, "2.1")
         assert e.value.clause == clause
+    # DML_ONE_HOT exists from 2.0 (ONEHOT.9); signed indices from 3.0 (ONEHOT.10).
+    with pytest.raises(oracle.InvalidDescriptor) as e:
+        oracle.validate(by_id["ONE_HOT-example-1"].descriptor, "1.0")
+    assert e.value.clause == "ONEHOT.9"
+    with pytest.raises(oracle.InvalidDescriptor) as e:
+        oracle.validate(by_id["ONE_HOT-example-4"].descriptor, "2.1")
+    assert e.value.clause == "ONEHOT.10"
 
 
 def test_slice1_example_2_typo_reading_differs() -> None:

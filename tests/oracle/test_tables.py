@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from oracle import op_gather_nd, op_gather_nd1, op_reverse_subsequences
+from oracle import op_gather_nd, op_gather_nd1, op_one_hot, op_reverse_subsequences
 from oracle.registry import SUPPORT
 from oracle.tables import DataType, FeatureLevel, SupportRow
 
@@ -194,6 +194,29 @@ def test_gather_nd_indices_table_matches_its_restated_page(operator: str, struct
     )
     module = op_gather_nd if operator == "GATHER_ND" else op_gather_nd1
     assert parse_support_tables(as_indices) == module.INDICES_TABLES.support
+
+
+def _one_hot_rows_as_input(tensor: str, drop: tuple[str, ...]) -> str:
+    """DML_ONE_HOT's restated tables with `tensor`'s rows read as InputTensor's (and OutputTensor's where the
+    table has none left), the `drop` rows left out: the parser reads an input and an output row per level."""
+    lines = []
+    for line in _beyond_section("DML_ONE_HOT_OPERATOR_DESC").splitlines():
+        if line.strip().startswith(drop):
+            continue
+        if line.strip().startswith(tensor):
+            line = line.replace(f"{tensor} Input", "InputTensor Input")
+            if "OutputTensor" in drop:
+                line += "\n" + line.replace("InputTensor Input", "OutputTensor Output")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def test_one_hot_tables_match_its_restated_page() -> None:
+    """ONEHOT.9 (ValuesTensor's and OutputTensor's rows) and ONEHOT.10 (IndicesTensor's), as data."""
+    values = _one_hot_rows_as_input("ValuesTensor", ("IndicesTensor",))
+    assert parse_support_tables(values) == SUPPORT["ONE_HOT"]
+    indices = _one_hot_rows_as_input("IndicesTensor", ("ValuesTensor", "OutputTensor"))
+    assert parse_support_tables(indices) == op_one_hot.INDICES_TABLES.support
 
 
 def test_errata_point_at_real_clauses_and_code() -> None:

@@ -288,15 +288,22 @@ def _gather_nd(operator: str, shape: tuple[int, ...], data_type: str):
     return oracle.gather_nd_desc(T(shape, data_type), T((1,) * (rank - 1) + (rank,), "UINT32"), rank, 1, batches)
 
 
-# The operators whose descriptor here is one expression of the shape and data type.
+# One builder each (data type, rank) -> descriptor, for the operators added since (build's branches are many).
 BUILDERS = {
-    "GATHER_ND": lambda shape, data_type: _gather_nd("GATHER_ND", shape, data_type),
-    "GATHER_ND1": lambda shape, data_type: _gather_nd("GATHER_ND1", shape, data_type),
+    "CAST": lambda data_type, rank: oracle.CastDesc(T((2,) * rank, data_type), T((2,) * rank, data_type)),
+    # UINT32 indices: in every row (ONEHOT.10)
+    "ONE_HOT": lambda data_type, rank: oracle.one_hot_desc(
+        T((2,) * (rank - 1) + (1,), "UINT32"), 2, rank - 1, data_type
+    ),
+    "GATHER_ND": lambda data_type, rank: _gather_nd("GATHER_ND", (2,) * rank, data_type),
+    "GATHER_ND1": lambda data_type, rank: _gather_nd("GATHER_ND1", (2,) * rank, data_type),
 }
 
 
 def build(operator: str, data_type: str, rank: int):
     """A small valid-shaped descriptor of this operator, data type and rank."""
+    if operator in BUILDERS:
+        return BUILDERS[operator](data_type, rank)
     shape = (2,) * rank
     if operator == "SLICE":
         return SliceDesc(T(shape, data_type), T((1,) * rank, data_type), (1,) * rank, (1,) * rank, (1,) * rank)
@@ -323,8 +330,6 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.tile_desc(T(shape, data_type), (2,) * rank)
     if operator == "REVERSE_SUBSEQUENCES":  # UINT32 lengths: in every row (REVSEQ.8)
         return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
-    if operator in BUILDERS:
-        return BUILDERS[operator](shape, data_type)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -353,6 +358,7 @@ DIMENSION_CLAUSE = {
     # issue 32
     "GATHER_ND": "GND.8",
     "GATHER_ND1": "GND1.8",
+    "ONE_HOT": "ONEHOT.9",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}

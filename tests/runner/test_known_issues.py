@@ -266,3 +266,44 @@ def test_the_ort_reverse_sequence_model_is_what_onnx_runtime_1_24_returned():
     wrong_written = seen.copy()
     wrong_written.view(np.uint16)[0, 4] ^= 1  # a column of length 1 wrong: not the model
     assert explain(desc, [x, lengths], [wrong_written]) == []
+
+
+def test_the_one_hot_models_are_what_directml_returned():
+    """What DirectML 1.15.4 returned for ONE_HOT-reach-indices-int64-FLOAT32 (INT64 indices 0, -1, 2^40, -3 along
+    Axis 0 of 3: 2^40 read as 0, OnValue in row 0) and for a broadcast ValuesTensor {2,1}, Strides {0,1} (ONE_HOT-
+    80a0ffee's: OnValue read at offset 1, past the tensor's one element: 0.0 there), against the page's answers."""
+    from conformance.judging.deviations import explain
+
+    desc = oracle.one_hot_desc(TensorDesc.of("INT64", (1, 4)), 3, 0, "FLOAT32")
+    xs = [np.array([[0, -1, 2**40, -3]], np.int64), np.array([[1, 2]], np.float32)]
+    assert oracle.compute(desc, xs)[0].tolist() == [[2, 1, 1, 2], [1, 1, 1, 1], [1, 2, 1, 1]]
+    seen = np.array([[2, 1, 2, 2], [1, 1, 1, 1], [1, 2, 1, 1]], np.float32)
+    assert explain(desc, xs, [seen]) == ["dml-one-hot-reads", "dml-graph-one-hot-reads"]
+    seen[0, 0] = 1  # index 0 not OnValue: not the model
+    assert explain(desc, xs, [seen]) == []
+
+    broadcast = oracle.OneHotDesc(
+        TensorDesc.of("UINT64", (2, 1)),
+        TensorDesc(oracle.DataType.FLOAT32, (2, 1), strides=(0, 1)),
+        TensorDesc.of("FLOAT32", (2, 2)),
+        1,
+    )
+    xs = [np.array([[1], [5]], np.uint64), np.array([[2], [2]], np.float32)]
+    assert oracle.compute(broadcast, xs)[0].tolist() == [[2, 2], [2, 2]]
+    seen = np.array([[2, 0], [2, 2]], np.float32)  # OnValue from past the tensor; row 1's index is ignored
+    assert explain(broadcast, xs, [seen]) == ["dml-one-hot-reads"]
+    seen[1, 1] = 0  # an OffValue wrong: not the model
+    assert explain(broadcast, xs, [seen]) == []
+
+
+def test_directml_accepts_a_one_hot_values_tensor_of_another_dimension_count():
+    """ONE_HOT-values-dimension-count: DirectML 1.15.4 accepted it; the model accepts only that rule broken."""
+    from conformance.judging.deviations import explain_acceptance
+
+    indices = TensorDesc.of("UINT32", (1, 1, 2, 1))
+    out = TensorDesc.of("FLOAT32", (1, 1, 2, 4))
+    assert explain_acceptance(
+        oracle.OneHotDesc(indices, TensorDesc.of("FLOAT32", (1, 2)), out, 3), oracle.FeatureLevel.FL_4_1
+    ) == ["dml-one-hot-values-rank"]
+    one = TensorDesc.of("FLOAT32", (1,))  # one element as well: ONEHOT.5 broken too
+    assert explain_acceptance(oracle.OneHotDesc(indices, one, out, 3), oracle.FeatureLevel.FL_4_1) == []

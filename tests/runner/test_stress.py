@@ -76,6 +76,9 @@ STABLE_IDS = [
     "CAST-stress-axis-past-65535",
     "CAST-stress-8d",
     "CAST-stress-256MiB",
+    "ONE_HOT-stress-axis-past-65535",
+    "ONE_HOT-stress-8d",
+    "ONE_HOT-stress-64MiB",
 ]
 SMALL = 32 << 20  # bytes: the cases the tests may build
 

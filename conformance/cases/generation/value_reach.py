@@ -555,6 +555,47 @@ def _diagonal1_cases(operator: str, dt: DataType) -> list[Built]:
     return out
 
 
+# DML_ONE_HOT: every indices type (ONEHOT.10) in every values type, each row's indices inside the axis, at its
+# end, at or past it (ignored: ONEHOT.2, E-ONEHOT-1), negative (ONEHOT.3) and one below -size (open, U-ONEHOT-1);
+# UINT64 past 2^32 and 2^63 (a public report: large UINT64 indices wrong before DirectML 1.9.1).
+@dataclass(frozen=True)
+class OneHotRow:
+    """Output sizes, Axis, the indices' type and values (row-major over the output's sizes with 1 on Axis)."""
+
+    sizes: tuple[int, ...]
+    axis: int
+    indices_type: DataType
+    indices: tuple[int, ...]
+
+
+ONE_HOT_ROWS: dict[str, OneHotRow] = {
+    "indices-uint32": OneHotRow((1, 5, 3, 1), 1, DataType.UINT32, (0, 4, 5)),  # a middle axis: 4-D, FL 2.0
+    "indices-uint64": OneHotRow((4, 4), 1, DataType.UINT64, (2**32 + 1, 2**63, U64_MAX, 1)),
+    "indices-int32": OneHotRow((3, 4), 1, DataType.INT32, (-1, -4, -5)),
+    "indices-int64": OneHotRow((3, 4), 0, DataType.INT64, (0, -1, 2**40, -3)),
+}
+
+
+def _one_hot_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each ONE_HOT_ROWS row at the oldest level that takes its values type, rank and indices type (ONEHOT.10);
+    the values [OffValue, OnValue] are the type's first two ordinals."""
+    out = []
+    for name, row in ONE_HOT_ROWS.items():
+        indices = TensorDesc(row.indices_type, tuple(1 if d == row.axis else n for d, n in enumerate(row.sizes)))
+        desc = oracle.one_hot_desc(indices, row.sizes[row.axis], row.axis, dt)
+        level = min_feature_level(operator, dt, len(row.sizes))
+        if level is None:
+            continue
+        if row.indices_type is not DataType.UINT32:
+            level = max(level, oracle.FeatureLevel.FL_3_0)
+        xs = (
+            np.asarray(row.indices, dtype=object).astype(row.indices_type.numpy).reshape(indices.sizes),
+            _ordinal(dt, desc.values_tensor.sizes),
+        )
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -577,6 +618,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "DIAGONAL_MATRIX1": _diagonal1_cases,
     "GATHER_ND": _gather_nd_cases,
     "GATHER_ND1": _gather_nd_cases,
+    "ONE_HOT": _one_hot_cases,
 }
 
 

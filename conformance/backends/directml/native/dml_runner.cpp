@@ -1,6 +1,6 @@
 // dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and the data-movement family
 // (issue 31: ELEMENT_WISE_IDENTITY, CAST, TILE, SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD;
-// issue 32: FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE, DIAGONAL_MATRIX, DIAGONAL_MATRIX1, GATHER_ND(1))
+// issue 32: FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE, DIAGONAL_MATRIX, DIAGONAL_MATRIX1, GATHER_ND(1), ONE_HOT)
 // exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
@@ -100,7 +100,7 @@ static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
-    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES and GATHER_ND(1)
+    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES, GATHER_ND(1) and ONE_HOT
     std::vector<DML_TENSOR_DESC> input_descs;
     std::vector<Tensor> outputs;
     std::vector<DML_TENSOR_DESC> output_descs;
@@ -131,6 +131,8 @@ struct OperatorDesc {
     // issue 32
     DML_GATHER_ND_OPERATOR_DESC gather_nd{};
     DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
+    // issue 32
+    DML_ONE_HOT_OPERATOR_DESC one_hot{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -299,6 +301,12 @@ struct OperatorDesc {
                 gather_nd1 = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), input_count, indices_count, batches};
                 op = {DML_OPERATOR_GATHER_ND1, &gather_nd1};
             }
+        } else if (name == "ONE_HOT") {
+            // Two inputs: IndicesTensor (its own index type: ONEHOT.10), then ValuesTensor (the output's type).
+            if (input_descs.size() != 2) throw ProtocolError{"ONE_HOT takes two input tensors"};
+            UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
+            one_hot = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis};
+            op = {DML_OPERATOR_ONE_HOT, &one_hot};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
