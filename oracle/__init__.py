@@ -12,6 +12,7 @@ from .api import (
     descriptor_from_json,
     descriptor_to_json,
     explain,
+    gather_desc,
     join,
     join_desc,
     padding,
@@ -39,6 +40,7 @@ from .op_cast import CastDesc
 from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_element_wise_identity import IdentityDesc, ScaleBias
+from .op_gather import GatherDesc
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
@@ -86,6 +88,7 @@ __all__ = [
     "Descriptor",
     "Erratum",
     "FeatureLevel",
+    "GatherDesc",
     "IdentityDesc",
     "InvalidDescriptor",
     "JoinDesc",
@@ -114,6 +117,7 @@ __all__ = [
     "descriptor_from_json",
     "descriptor_to_json",
     "explain",
+    "gather_desc",
     "join",
     "join_desc",
     "layout",

@@ -19,6 +19,8 @@ from .op_cast import CastDesc
 from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_element_wise_identity import IdentityDesc
+from .op_gather import GatherDesc
+from .op_gather import output_sizes as gather_output_sizes
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
@@ -52,6 +54,7 @@ Descriptor = (
     | DepthToSpace1Desc
     | SliceGradDesc
     | ReverseSubsequencesDesc
+    | GatherDesc
     | CastDesc
 )
 
@@ -203,6 +206,18 @@ def reverse_subsequences_desc(
     axis = as_ints((axis,), "axis")[0]
     lengths = TensorDesc(DataType.parse(lengths_data_type), lengths_sizes(input_tensor.sizes, axis))
     return ReverseSubsequencesDesc(input_tensor, lengths, TensorDesc(input_tensor.data_type, input_tensor.sizes), axis)
+
+
+def gather_desc(
+    input_tensor: TensorDesc, indices_sizes, axis, index_dimensions, indices_data_type: DataType | str = DataType.UINT32
+) -> GatherDesc:
+    """DML_GATHER's descriptor: the output's sizes are GATHER.5's (ValueError where they do not fit)."""
+    axis, index_dimensions = as_ints((axis, index_dimensions), "axis, index_dimensions")
+    indices = TensorDesc(DataType.parse(indices_data_type), as_ints(indices_sizes, "indices_sizes"))
+    sizes = gather_output_sizes(input_tensor.sizes, indices.sizes, axis, index_dimensions)
+    if sizes is None:
+        raise ValueError(f"GATHER: the output's relevant dimensions do not fit in {input_tensor.dimension_count}")
+    return GatherDesc(input_tensor, indices, TensorDesc(input_tensor.data_type, sizes), axis, index_dimensions)
 
 
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:

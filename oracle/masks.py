@@ -21,6 +21,8 @@ from .op_cast import CastDesc
 from .op_cast import open_elements as cast_open_elements
 from .op_cast import unspecified as cast_unspecified
 from .op_element_wise_identity import IdentityDesc
+from .op_gather import GatherDesc
+from .op_gather import open_elements as gather_open_elements
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding import unspecified as padding_unspecified
 from .op_padding1 import Padding1Desc
@@ -93,5 +95,9 @@ def _operator_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.
         if inputs is None:  # without the values: open wherever the pair can be inexact
             return [np.full(desc.output_tensor.sizes, bool(cast_unspecified(desc)))]
         return [cast_open_elements(desc, inputs[0])]
+    if isinstance(desc, GatherDesc):  # U-GATHER-1: the elements an out-of-range index produces (values decide)
+        if inputs is None:
+            return [np.ones(desc.output_tensor.sizes, dtype=bool)]
+        return [gather_open_elements(desc, inputs)]
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

@@ -334,6 +334,17 @@ CLAUSES: dict[str, str] = {
     "CAST.2": "InputTensor and OutputTensor have the same DimensionCount and Sizes",
     "CAST.3": "Any supported input type to any supported output type (the same type included)",
     "CAST.4": "Introduced in FL 1.0; 4 dims (1.0, 3.0), 1-8 (3.1), all eleven data types (4.1)",
+    # DML_GATHER (docs/spec/beyond-seeds.md)
+    "GATHER.1": "Output[...] = Input[..., Indices[...], ...]: each index picks the position along Axis",
+    "GATHER.2": "IndicesTensor, InputTensor and OutputTensor have the same DimensionCount",
+    "GATHER.3": "From FL 3.0 a negative index of a signed type counts from the end of the axis (-1 is the last)",
+    "GATHER.4": "Invalid indices: no failure, every read clamped within the input tensor's memory",
+    "GATHER.5": "OutputTensor.Sizes: Input's before Axis, Indices' last IndexDimensions, Input's after Axis, "
+    "right-aligned (leading ones cropped); OutputTensor has InputTensor's DataType",
+    "GATHER.6": "Axis (UINT) is less than InputTensor's DimensionCount",
+    "GATHER.7": "IndexDimensions: IndicesTensor's meaningful (trailing) dimensions, the ones before them ones",
+    "GATHER.8": "Introduced in FL 1.0; 4 dims FLOAT32/16 (1.0), 8 types (2.1), 1-8 dims (3.0), 64-bit types (4.1)",
+    "GATHER.9": "IndicesTensor is UINT32 (1.0), INT64, INT32, UINT64 or UINT32 (3.0)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -351,6 +362,7 @@ BEYOND_SEEDS_PREFIXES = (
     "S2D1.",
     "REVSEQ.",
     "CAST.",
+    "GATHER.",
 )
 
 

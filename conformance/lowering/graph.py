@@ -63,6 +63,13 @@ class Lowering:
     opset: int = OPSET  # the node's opset: OPSET, or WRAP_OPSET for Pad 'wrap' (a model takes its nodes' highest)
     side_inputs: tuple[SideInput, ...] = ()  # case inputs after the data ones, fed converted, before the parameters
     output_data_type: DataType | None = None  # the outputs' type when it is not the inputs' (CAST's Cast)
+    # Why the node cannot take these case inputs (values ONNX makes an error of: GATHER's out-of-range indices), or
+    # None: the backends answer such a case unsupported with the reason, before any session.
+    refuse: Callable[[Sequence[np.ndarray]], str | None] | None = field(default=None, compare=False)
+
+    def refusal(self, xs: Sequence[np.ndarray]) -> str | None:
+        """`refuse` on the case's inputs (None when the lowering takes every value)."""
+        return None if self.refuse is None else self.refuse(xs)
 
     @property
     def data_names(self) -> list[str]:

@@ -114,6 +114,14 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         Member("InputWindowStrides", "window_strides", "ints"),
     ),
     "CAST": (INPUT, OUTPUT),
+    # issue 32: the indices, of their own data type, are the request's inputs[1]
+    "GATHER": (
+        INPUT,
+        Member("IndicesTensor", "input:1", "tensor"),
+        OUTPUT,
+        AXIS,
+        Member("IndexDimensions", "index_dimensions", "uint"),
+    ),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).

@@ -47,6 +47,8 @@ EXPECTED_IDS = {
     "SLICE_GRAD-example-1",  # the page's one diagram (it has no Example section)
     "REVERSE_SUBSEQUENCES-example-1",
     "REVERSE_SUBSEQUENCES-example-2",
+    # issue 32
+    *(f"GATHER-example-{n}" for n in range(1, 6)),
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -56,6 +58,7 @@ OLDEST_LEVEL["TILE"] = "1.0"
 OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1", "SPACE_TO_DEPTH": "2.1", "SPACE_TO_DEPTH1": "2.1"}
 OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths: the 2.1 row
+OLDEST_LEVEL["GATHER"] = "3.0"  # 1- to 3-D: the first row past 4 dimensions only
 
 
 def _examples() -> list[Case]:
@@ -97,6 +100,8 @@ def test_example_metadata(case: Case) -> None:
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.operator == "REVERSE_SUBSEQUENCES":
         assert {"E-REVSEQ-1", "E-REVSEQ-2"} <= set(case.tags)
+    if case.id == "GATHER-example-3":
+        assert "E-GATHER-1" in case.tags  # typed in with IndexDimensions 1, as its sizes need
     if case.operator in (
         "PADDING1",
         "JOIN",
@@ -105,13 +110,16 @@ def test_example_metadata(case: Case) -> None:
         "DEPTH_TO_SPACE1",
         "SLICE_GRAD",
         "REVERSE_SUBSEQUENCES",
+        "GATHER",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags
     if case.id == "SLICE1-example-2":
         assert {"E-SLICE1-2", "E-SLICE1-3"} <= set(case.tags)
-    assert case.unspecified == ()
+    # An index tensor's entry is reached by every descriptor (its values decide), yet no example has an open element.
+    assert set(case.unspecified) <= {"U-GATHER-1"}
+    assert not any(m.any() for m in oracle.unspecified_mask(case.descriptor, case.inputs))
     assert set(case.clauses) <= set(oracle.CLAUSES)
 
 
@@ -141,6 +149,10 @@ def test_oldest_level_is_the_oldest() -> None:
     with pytest.raises(oracle.InvalidDescriptor) as e:
         oracle.validate(by_id["REVERSE_SUBSEQUENCES-example-1"].descriptor, "2.0")
     assert e.value.clause == "REVSEQ.7"
+    # DML_GATHER's examples are 1- to 3-D: 2.1 takes 4 dimensions only (GATHER.8).
+    with pytest.raises(oracle.InvalidDescriptor) as e:
+        oracle.validate(by_id["GATHER-example-2"].descriptor, "2.1")
+    assert e.value.clause == "GATHER.8"
 
 
 def test_slice1_example_2_typo_reading_differs() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from oracle import op_reverse_subsequences
+from oracle import op_gather, op_reverse_subsequences
 from oracle.registry import SUPPORT
 from oracle.tables import DataType, FeatureLevel, SupportRow
 
@@ -101,7 +101,7 @@ def test_parser_reads_all_three_languages() -> None:
 
 
 CLAUSE_ID = re.compile(
-    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D|REVSEQ|CAST)\.\d+)`",
+    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D|REVSEQ|CAST|GATHER)\.\d+)`",
     re.MULTILINE,
 )
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
@@ -152,6 +152,7 @@ def _beyond_section(struct: str) -> str:
         ("SLICE_GRAD", "DML_SLICE_GRAD_OPERATOR_DESC"),
         ("REVERSE_SUBSEQUENCES", "DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC"),
         ("CAST", "DML_CAST_OPERATOR_DESC"),
+        ("GATHER", "DML_GATHER_OPERATOR_DESC"),
     ],
 )
 def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, struct: str) -> None:
@@ -159,19 +160,28 @@ def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, st
     assert parse_support_tables(_beyond_section(struct)) == SUPPORT[operator]
 
 
-def test_reverse_subsequences_lengths_table_matches_its_restated_page() -> None:
-    """REVSEQ.8: the SequenceLengthsTensor rows of docs/spec/beyond-seeds.md's copy of the page, as data."""
-    text = _beyond_section("DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC")
-    as_lengths = "\n".join(
-        line.replace("SequenceLengthsTensor Input", "InputTensor Input")
+@pytest.mark.parametrize(
+    ("struct", "tensor", "tables"),
+    [
+        ("DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC", "SequenceLengthsTensor", op_reverse_subsequences.LENGTHS_TABLES),
+        ("DML_GATHER_OPERATOR_DESC", "IndicesTensor", op_gather.INDICES_TABLES),
+    ],
+    ids=["REVSEQ.8", "GATHER.9"],
+)
+def test_second_input_table_matches_its_restated_page(struct: str, tensor: str, tables) -> None:
+    """The second input's rows (REVSEQ.8's lengths, GATHER.9's indices) of docs/spec/beyond-seeds.md's copy of the
+    page, as data."""
+    text = _beyond_section(struct)
+    as_second = "\n".join(
+        line.replace(f"{tensor} Input", "InputTensor Input")
         + "\n"
-        + line.replace("SequenceLengthsTensor Input", "OutputTensor Output")
-        if line.strip().startswith("SequenceLengthsTensor")
+        + line.replace(f"{tensor} Input", "OutputTensor Output")
+        if line.strip().startswith(tensor)
         else line
         for line in text.splitlines()
         if not line.strip().startswith(("InputTensor", "OutputTensor"))
     )
-    assert parse_support_tables(as_lengths) == op_reverse_subsequences.LENGTHS_TABLES.support
+    assert parse_support_tables(as_second) == tables.support
 
 
 def test_errata_point_at_real_clauses_and_code() -> None:

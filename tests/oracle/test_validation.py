@@ -300,6 +300,8 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
     if operator == "CAST":
         return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
+    if operator == "GATHER":  # UINT32 indices: in every row (GATHER.9)
+        return oracle.gather_desc(T(shape, data_type), (1,) * (rank - 1) + (3,), rank - 1, 1)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -321,6 +323,8 @@ DIMENSION_CLAUSE = {
     "SLICE_GRAD": "SGRAD.8",
     "REVERSE_SUBSEQUENCES": "REVSEQ.7",
     "CAST": "CAST.4",
+    # issue 32
+    "GATHER": "GATHER.8",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}

@@ -224,6 +224,38 @@ REVERSE_ROWS: dict[str, ReverseRow] = {
 }
 
 
+# --- GATHER: the axis, IndexDimensions, the indices' type and values -----------------------------------------
+
+
+@dataclass(frozen=True)
+class GatherRow:
+    """Input sizes, Axis, IndexDimensions, the indices' sizes, type and values (row-major)."""
+
+    sizes: tuple[int, ...]
+    axis: int
+    index_dimensions: int
+    indices_sizes: tuple[int, ...]
+    indices_type: DataType
+    indices: tuple[int, ...]
+
+
+I64_MIN, I64_MAX = -(2**63), 2**63 - 1
+GATHER_ROWS: dict[str, GatherRow] = {
+    # the last axis, in range, UINT32 (every level's type)
+    "axis-last": GatherRow((2, 5), 1, 1, (1, 3), DataType.UINT32, (4, 0, 2)),
+    # axis 0, negative INT32 indices from the end (GATHER.3) and in range
+    "negative": GatherRow((5, 3), 0, 1, (1, 4), DataType.INT32, (-1, -5, 2, 0)),
+    # IndexDimensions 2 in INT64 (a leading one cropped: E-GATHER-2's reading), one negative
+    "index-dimensions-2": GatherRow((1, 4, 3), 1, 2, (1, 2, 2), DataType.INT64, (3, 0, -1, 1)),
+    # IndexDimensions 0 in UINT64: one scalar index, a leading one added
+    "scalar-index": GatherRow((3, 4), 0, 0, (1, 1), DataType.UINT64, (2,)),
+    # out of range (U-GATHER-1: open, each element one of the input buffer's values): past the axis, UINT32's end
+    "out-of-range": GatherRow((2, 5), 1, 1, (1, 3), DataType.UINT32, (1, 5, U32_MAX)),
+    # out of range in INT64: below -n, past the axis, both ends of the type
+    "out-of-range-int64": GatherRow((4, 2), 0, 1, (1, 5), DataType.INT64, (-5, 4, I64_MAX, I64_MIN, 1)),
+}
+
+
 # --- building ---------------------------------------------------------------------------------------
 
 Built = tuple[str, CaseSpec]  # (the case's name, its spec)
@@ -383,6 +415,24 @@ def _cast_cases(operator: str, dt: DataType) -> list[Built]:
     return out
 
 
+def _gather_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each GATHER_ROWS row at the oldest level that takes its data type, rank and indices' type (GATHER.9)."""
+    out = []
+    for name, row in GATHER_ROWS.items():
+        desc = oracle.gather_desc(
+            TensorDesc(dt, row.sizes), row.indices_sizes, row.axis, row.index_dimensions, row.indices_type
+        )
+        level = min_feature_level(operator, dt, len(row.sizes))
+        if level is None:
+            continue
+        if row.indices_type is not DataType.UINT32:
+            level = max(level, oracle.FeatureLevel.FL_3_0)
+        idx = np.asarray(row.indices, dtype=object).astype(row.indices_type.numpy).reshape(row.indices_sizes)
+        xs = (_ordinal(dt, row.sizes), idx)
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -397,6 +447,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "DEPTH_TO_SPACE": _block_cases,
     "DEPTH_TO_SPACE1": _block_cases,
     "REVERSE_SUBSEQUENCES": _reverse_cases,
+    "GATHER": _gather_cases,
     "SLICE_GRAD": _slice_grad_cases,
     "CAST": _cast_cases,
 }

@@ -1,5 +1,6 @@
 // dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and the data-movement family
-// (issue 31: ELEMENT_WISE_IDENTITY, CAST, TILE, SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD)
+// (issue 31: ELEMENT_WISE_IDENTITY, CAST, TILE, SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD;
+// issue 32: GATHER)
 // exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
@@ -99,7 +100,7 @@ static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
-    std::vector<Tensor> inputs;  // one, but for JOIN and REVERSE_SUBSEQUENCES
+    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES and GATHER
     std::vector<DML_TENSOR_DESC> input_descs;
     std::vector<Tensor> outputs;
     std::vector<DML_TENSOR_DESC> output_descs;
@@ -122,6 +123,7 @@ struct OperatorDesc {
     DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse_subsequences{};
     DML_CAST_OPERATOR_DESC cast{};
+    DML_GATHER_OPERATOR_DESC gather{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -235,6 +237,13 @@ struct OperatorDesc {
         } else if (name == "CAST") {
             cast = {&input_descs.at(0), &output_descs.at(0)};
             op = {DML_OPERATOR_CAST, &cast};
+        } else if (name == "GATHER") {
+            // Two inputs: InputTensor, then IndicesTensor (UINT32, INT32, UINT64, INT64: not the data's type, GATHER.9).
+            if (input_descs.size() != 2) throw ProtocolError{"GATHER takes two input tensors"};
+            UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
+            UINT index_dimensions = static_cast<UINT>(f.at("index_dimensions").integer("index_dimensions"));
+            gather = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis, index_dimensions};
+            op = {DML_OPERATOR_GATHER, &gather};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
