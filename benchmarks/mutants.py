@@ -17,7 +17,7 @@ import numpy as np
 import oracle
 from conformance.backends.base import Capabilities, RunResult
 from conformance.backends.oracle_backend import OracleBackend
-from oracle import FeatureLevel, InvalidDescriptor, PaddingMode, op_slice_grad
+from oracle import FeatureLevel, InvalidDescriptor, PaddingMode, op_gather, op_slice_grad
 
 
 class Correct(OracleBackend):
@@ -791,6 +791,36 @@ class Int32ReverseSubsequencesUint64LengthsLowWord(OneClass):
         return Correct.outputs(self, descriptor, [inputs[0], low], max(FeatureLevel))
 
 
+# --- issue 32, DML_GATHER -----------------------------------------------------------------------------------------
+
+
+class Int16GatherNegativeIndicesClamped(OneClass):
+    """DML_GATHER in INT16 with INT32 indices: a negative index clamped to 0 instead of counted from the end
+    (GATHER.3), as a kernel that clamps every index into [0, n) before the sign is looked at."""
+
+    operator, data_type, value_class = "GATHER", "INT16", "indices INT32"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.indices_tensor.data_type.value != "INT32":
+            return None
+        return Correct.outputs(self, descriptor, [inputs[0], np.maximum(np.asarray(inputs[1]), 0)], max(FeatureLevel))
+
+
+class Float32GatherOutOfRangeZero(OneClass):
+    """DML_GATHER in FLOAT32 with UINT32 indices: an out-of-range index yields 0.0, a value read from outside the
+    input (a robust-access zero), where GATHER.4 promises every read clamped within the input's memory."""
+
+    operator, data_type, value_class = "GATHER", "FLOAT32", "indices UINT32"
+
+    def wrong(self, descriptor, inputs, ys):
+        bad = op_gather.open_elements(descriptor, inputs)
+        if not bad.any():
+            return None
+        y = np.array(ys[0])
+        y[bad] = 0.0
+        return [y]
+
+
 # --- issue 31, DML_CAST (its value classes: the output's type, per input type) ----------------------------------
 
 
@@ -872,6 +902,9 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float32SliceGradGapsNotZeroed,
     Uint16ReverseSubsequencesAxis0WholeAxis,
     Int32ReverseSubsequencesUint64LengthsLowWord,
+    # issue 32, DML_GATHER
+    Int16GatherNegativeIndicesClamped,
+    Float32GatherOutOfRangeZero,
     # issue 31, DML_CAST
     Int64CastToFloat64LowWordOnly,
     Uint16CastToUint64SignExtended,

@@ -341,6 +341,20 @@ def dml_gather_index_dimensions_8(desc: Descriptor, inputs: Sequence[np.ndarray]
     return gather_compute(desc, list(inputs))
 
 
+def dml_gather_index_dimensions_8_last(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """The same as a node of a DML graph (--dml-path graph): each element it writes (at 0 along the input's
+    dimensions after Axis) holds the one its gather gives at the last position along them."""
+    if not isinstance(desc, oracle.GatherDesc) or desc.index_dimensions != 8:
+        return None
+    y = gather_compute(desc, list(inputs))[0]
+    sizes = desc.output_tensor.sizes
+    post = desc.input_tensor.dimension_count - desc.axis - 1
+    head = int(np.prod(sizes[: len(sizes) - post]))
+    runs = np.ascontiguousarray(y).reshape(head, -1).copy()
+    runs[:, 0] = runs[:, -1]
+    return [runs.reshape(sizes)]
+
+
 def dml_gather_unwritten(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     """The elements DirectML 1.15.4 leaves unwritten with IndexDimensions 8: every one not at 0 along the input's
     dimensions after Axis (the output's last DimensionCount - Axis - 1); and the elements an out-of-range index
@@ -439,6 +453,14 @@ DEVIATIONS: dict[str, Deviation] = {
             "along the input's dimensions after Axis; those it writes are right (IndexDimensions up to 7, and equal to "
             "a DimensionCount up to 6, are right)",
             dml_gather_index_dimensions_8,
+            dml_gather_unwritten,
+        ),
+        Deviation(
+            "dml-gather-index-dimensions-8-graph",
+            ("GATHER",),
+            "DML_GATHER with IndexDimensions 8 as a node of a DML graph writes only the elements at 0 along the input's "
+            "dimensions after Axis, each with the value its gather gives at the last position along them",
+            dml_gather_index_dimensions_8_last,
             dml_gather_unwritten,
         ),
         Deviation(

@@ -270,6 +270,16 @@ def test_common2_zero_input_size(desc) -> None:
 # --- support tables, every row, every level ------------------------------------------------
 
 
+# The descriptors built from the input's desc and rank alone (issue 31 and 32's).
+SAME_SHAPE = {
+    # UINT32 lengths: in every row (REVSEQ.8)
+    "REVERSE_SUBSEQUENCES": lambda t, rank: oracle.reverse_subsequences_desc(t, rank - 1),
+    "CAST": lambda t, rank: oracle.CastDesc(t, t),
+    # UINT32 indices: in every row (GATHER.9)
+    "GATHER": lambda t, rank: oracle.gather_desc(t, (1,) * (rank - 1) + (3,), rank - 1, 1),
+}
+
+
 def build(operator: str, data_type: str, rank: int):
     """A small valid-shaped descriptor of this operator, data type and rank."""
     shape = (2,) * rank
@@ -296,12 +306,8 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.IdentityDesc(T(shape, data_type), T(shape, data_type))
     if operator == "TILE":
         return oracle.tile_desc(T(shape, data_type), (2,) * rank)
-    if operator == "REVERSE_SUBSEQUENCES":  # UINT32 lengths: in every row (REVSEQ.8)
-        return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
-    if operator == "CAST":
-        return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
-    if operator == "GATHER":  # UINT32 indices: in every row (GATHER.9)
-        return oracle.gather_desc(T(shape, data_type), (1,) * (rank - 1) + (3,), rank - 1, 1)
+    if operator in SAME_SHAPE:
+        return SAME_SHAPE[operator](T(shape, data_type), rank)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
