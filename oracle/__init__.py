@@ -13,6 +13,7 @@ from .api import (
     descriptor_to_json,
     explain,
     gather_desc,
+    gather_elements_desc,
     join,
     join_desc,
     padding,
@@ -41,6 +42,7 @@ from .op_depth_to_space import DepthToSpaceDesc
 from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_element_wise_identity import IdentityDesc, ScaleBias
 from .op_gather import GatherDesc
+from .op_gather_elements import GatherElementsDesc
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
@@ -89,6 +91,7 @@ __all__ = [
     "Erratum",
     "FeatureLevel",
     "GatherDesc",
+    "GatherElementsDesc",
     "IdentityDesc",
     "InvalidDescriptor",
     "JoinDesc",
@@ -118,6 +121,7 @@ __all__ = [
     "descriptor_to_json",
     "explain",
     "gather_desc",
+    "gather_elements_desc",
     "join",
     "join_desc",
     "layout",

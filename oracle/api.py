@@ -21,6 +21,7 @@ from .op_depth_to_space1 import DepthToSpace1Desc
 from .op_element_wise_identity import IdentityDesc
 from .op_gather import GatherDesc
 from .op_gather import output_sizes as gather_output_sizes
+from .op_gather_elements import GatherElementsDesc
 from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
@@ -55,6 +56,7 @@ Descriptor = (
     | SliceGradDesc
     | ReverseSubsequencesDesc
     | GatherDesc
+    | GatherElementsDesc
     | CastDesc
 )
 
@@ -218,6 +220,15 @@ def gather_desc(
     if sizes is None:
         raise ValueError(f"GATHER: the output's relevant dimensions do not fit in {input_tensor.dimension_count}")
     return GatherDesc(input_tensor, indices, TensorDesc(input_tensor.data_type, sizes), axis, index_dimensions)
+
+
+def gather_elements_desc(
+    input_tensor: TensorDesc, indices_sizes, axis, indices_data_type: DataType | str = DataType.UINT32
+) -> GatherElementsDesc:
+    """DML_GATHER_ELEMENTS' descriptor: the output has the indices' sizes (GELEM.4) and the input's type."""
+    axis = as_ints((axis,), "axis")[0]
+    indices = TensorDesc(DataType.parse(indices_data_type), as_ints(indices_sizes, "indices_sizes"))
+    return GatherElementsDesc(input_tensor, indices, TensorDesc(input_tensor.data_type, indices.sizes), axis)
 
 
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:

@@ -429,5 +429,28 @@ ERRATA: dict[str, Erratum] = {
             True,
             values_from_input=True,
         ),
+        # DML_GATHER_ELEMENTS (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-GELEM-1",
+            "erratum",
+            ("GELEM.4",),
+            "The example's OutputTensor is UINT32 for a FLOAT32 InputTensor, though the page requires the output "
+            "to have the input's DataType.",
+            "FLOAT32: the example is typed in with a FLOAT32 output (its printed values are exact in it) and names "
+            "this erratum; a UINT32 output is invalid (COMMON.1).",
+            "cases/examples/GATHER_ELEMENTS-example-1.json",
+            False,
+        ),
+        Erratum(
+            "U-GELEM-1",
+            "unspecified",
+            ("GELEM.1",),
+            "The page says nothing of an index out of range (at least the axis' size, or below minus it): neither "
+            "its value nor that the read stays within the input (GATHER's page promises that; this one does not).",
+            "The element such an index produces is open (observed and shown; the oracle shows the index clamped to "
+            "the axis), never failed; the guard bytes are judged as everywhere.",
+            "oracle.op_gather_elements.open_elements",
+            True,
+        ),
     )
 }

@@ -23,6 +23,8 @@ from .op_cast import unspecified as cast_unspecified
 from .op_element_wise_identity import IdentityDesc
 from .op_gather import GatherDesc
 from .op_gather import open_elements as gather_open_elements
+from .op_gather_elements import GatherElementsDesc
+from .op_gather_elements import open_elements as gather_elements_open_elements
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding import unspecified as padding_unspecified
 from .op_padding1 import Padding1Desc
@@ -99,5 +101,9 @@ def _operator_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.
         if inputs is None:
             return [np.ones(desc.output_tensor.sizes, dtype=bool)]
         return [gather_open_elements(desc, inputs)]
+    if isinstance(desc, GatherElementsDesc):  # U-GELEM-1: the elements whose own index is out of range
+        if inputs is None:
+            return [np.ones(desc.output_tensor.sizes, dtype=bool)]
+        return [gather_elements_open_elements(desc, inputs)]
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

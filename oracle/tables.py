@@ -345,6 +345,15 @@ CLAUSES: dict[str, str] = {
     "GATHER.7": "IndexDimensions: IndicesTensor's meaningful (trailing) dimensions, the ones before them ones",
     "GATHER.8": "Introduced in FL 1.0; 4 dims FLOAT32/16 (1.0), 8 types (2.1), 1-8 dims (3.0), 64-bit types (4.1)",
     "GATHER.9": "IndicesTensor is UINT32 (1.0), INT64, INT32, UINT64 or UINT32 (3.0)",
+    # DML_GATHER_ELEMENTS (docs/spec/beyond-seeds.md)
+    "GELEM.1": "Output[c] = Input[c with Axis at Indices[c]]: each index picks the position along Axis",
+    "GELEM.2": "IndicesTensor's Sizes match InputTensor's in every dimension but Axis",
+    "GELEM.3": "From FL 3.0 a negative index of a signed type counts from the end of the axis (-1 is the last)",
+    "GELEM.4": "OutputTensor has IndicesTensor's Sizes and InputTensor's DataType",
+    "GELEM.5": "Axis (UINT) is less than InputTensor's DimensionCount",
+    "GELEM.6": "IndicesTensor, InputTensor and OutputTensor have the same DimensionCount",
+    "GELEM.7": "Introduced in FL 2.1; 4 dims, 8 types (2.1), 1-8 dims (3.0), 64-bit types (4.1)",
+    "GELEM.8": "IndicesTensor is UINT32 (2.1), INT64, INT32, UINT64 or UINT32 (3.0)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -363,6 +372,7 @@ BEYOND_SEEDS_PREFIXES = (
     "REVSEQ.",
     "CAST.",
     "GATHER.",
+    "GELEM.",
 )
 
 

@@ -122,6 +122,7 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         AXIS,
         Member("IndexDimensions", "index_dimensions", "uint"),
     ),
+    "GATHER_ELEMENTS": (INPUT, Member("IndicesTensor", "input:1", "tensor"), OUTPUT, AXIS),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).

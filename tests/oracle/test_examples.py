@@ -49,6 +49,7 @@ EXPECTED_IDS = {
     "REVERSE_SUBSEQUENCES-example-2",
     # issue 32
     *(f"GATHER-example-{n}" for n in range(1, 6)),
+    "GATHER_ELEMENTS-example-1",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -59,6 +60,7 @@ OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1", "SPACE_TO_DE
 OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths: the 2.1 row
 OLDEST_LEVEL["GATHER"] = "3.0"  # 1- to 3-D: the first row past 4 dimensions only
+OLDEST_LEVEL["GATHER_ELEMENTS"] = "3.0"  # 2-D, as GATHER's
 
 
 def _examples() -> list[Case]:
@@ -102,6 +104,8 @@ def test_example_metadata(case: Case) -> None:
         assert {"E-REVSEQ-1", "E-REVSEQ-2"} <= set(case.tags)
     if case.id == "GATHER-example-3":
         assert "E-GATHER-1" in case.tags  # typed in with IndexDimensions 1, as its sizes need
+    if case.operator == "GATHER_ELEMENTS":
+        assert "E-GELEM-1" in case.tags  # typed in with a FLOAT32 output, the input's type
     if case.operator in (
         "PADDING1",
         "JOIN",
@@ -111,6 +115,7 @@ def test_example_metadata(case: Case) -> None:
         "SLICE_GRAD",
         "REVERSE_SUBSEQUENCES",
         "GATHER",
+        "GATHER_ELEMENTS",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
@@ -118,7 +123,7 @@ def test_example_metadata(case: Case) -> None:
     if case.id == "SLICE1-example-2":
         assert {"E-SLICE1-2", "E-SLICE1-3"} <= set(case.tags)
     # An index tensor's entry is reached by every descriptor (its values decide), yet no example has an open element.
-    assert set(case.unspecified) <= {"U-GATHER-1"}
+    assert set(case.unspecified) <= {"U-GATHER-1", "U-GELEM-1"}
     assert not any(m.any() for m in oracle.unspecified_mask(case.descriptor, case.inputs))
     assert set(case.clauses) <= set(oracle.CLAUSES)
 

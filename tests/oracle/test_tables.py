@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from oracle import op_gather, op_reverse_subsequences
+from oracle import op_gather, op_gather_elements, op_reverse_subsequences
 from oracle.registry import SUPPORT
 from oracle.tables import DataType, FeatureLevel, SupportRow
 
@@ -101,7 +101,7 @@ def test_parser_reads_all_three_languages() -> None:
 
 
 CLAUSE_ID = re.compile(
-    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D|REVSEQ|CAST|GATHER)\.\d+)`",
+    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D|REVSEQ|CAST|GATHER|GELEM)\.\d+)`",
     re.MULTILINE,
 )
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
@@ -153,6 +153,7 @@ def _beyond_section(struct: str) -> str:
         ("REVERSE_SUBSEQUENCES", "DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC"),
         ("CAST", "DML_CAST_OPERATOR_DESC"),
         ("GATHER", "DML_GATHER_OPERATOR_DESC"),
+        ("GATHER_ELEMENTS", "DML_GATHER_ELEMENTS_OPERATOR_DESC"),
     ],
 )
 def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, struct: str) -> None:
@@ -165,8 +166,9 @@ def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, st
     [
         ("DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC", "SequenceLengthsTensor", op_reverse_subsequences.LENGTHS_TABLES),
         ("DML_GATHER_OPERATOR_DESC", "IndicesTensor", op_gather.INDICES_TABLES),
+        ("DML_GATHER_ELEMENTS_OPERATOR_DESC", "IndicesTensor", op_gather_elements.INDICES_TABLES),
     ],
-    ids=["REVSEQ.8", "GATHER.9"],
+    ids=["REVSEQ.8", "GATHER.9", "GELEM.8"],
 )
 def test_second_input_table_matches_its_restated_page(struct: str, tensor: str, tables) -> None:
     """The second input's rows (REVSEQ.8's lengths, GATHER.9's indices) of docs/spec/beyond-seeds.md's copy of the

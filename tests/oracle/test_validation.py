@@ -277,6 +277,7 @@ SAME_SHAPE = {
     "CAST": lambda t, rank: oracle.CastDesc(t, t),
     # UINT32 indices: in every row (GATHER.9)
     "GATHER": lambda t, rank: oracle.gather_desc(t, (1,) * (rank - 1) + (3,), rank - 1, 1),
+    "GATHER_ELEMENTS": lambda t, rank: oracle.gather_elements_desc(t, (*t.sizes[:-1], 3), rank - 1),
 }
 
 
@@ -331,6 +332,7 @@ DIMENSION_CLAUSE = {
     "CAST": "CAST.4",
     # issue 32
     "GATHER": "GATHER.8",
+    "GATHER_ELEMENTS": "GELEM.7",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}

@@ -91,10 +91,9 @@ def out_of_range_ends(n: int, data_type: DataType) -> tuple[int, ...]:
     return tuple(v for v in (n, n + 3, 2**31, top, *wide, *low) if v <= top)
 
 
-def indices_values(ch: Chooser, desc: GatherDesc) -> np.ndarray:
-    """IndicesTensor's values, drawn as INDEX_DRAWS says (one seed: a large tensor costs one draw)."""
-    t = desc.indices_tensor
-    n = desc.input_tensor.sizes[desc.axis]
+def draw_indices(ch: Chooser, t: TensorDesc, n: int) -> np.ndarray:
+    """An index tensor's values for an axis of size `n`, drawn as INDEX_DRAWS says (one seed: a large tensor costs
+    one draw); GATHER_ELEMENTS' too."""
     how = ch.choice(INDEX_DRAWS, INDEX_DRAW_WEIGHTS)
     if how == "negative" and not signed(t.data_type):
         how = "inside"
@@ -113,9 +112,9 @@ def indices_values(ch: Chooser, desc: GatherDesc) -> np.ndarray:
 
 
 def inputs(ch: Chooser, desc: GatherDesc) -> tuple[np.ndarray, ...]:
-    """The data filled as every operator's, the indices drawn (`indices_values`)."""
+    """The data filled as every operator's, the indices drawn (`draw_indices`)."""
     x = input_tensor(ch, desc.input_tensor.data_type, desc.input_tensor.sizes)
-    return (x, indices_values(ch, desc))
+    return (x, draw_indices(ch, desc.indices_tensor, desc.input_tensor.sizes[desc.axis]))
 
 
 def for_level(desc: GatherDesc, level: FeatureLevel) -> GatherDesc:

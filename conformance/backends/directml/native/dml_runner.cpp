@@ -1,6 +1,6 @@
 // dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and the data-movement family
 // (issue 31: ELEMENT_WISE_IDENTITY, CAST, TILE, SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD;
-// issue 32: GATHER)
+// issue 32: GATHER, GATHER_ELEMENTS)
 // exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
@@ -100,7 +100,7 @@ static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
-    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES and GATHER
+    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES and the index operators (GATHER*)
     std::vector<DML_TENSOR_DESC> input_descs;
     std::vector<Tensor> outputs;
     std::vector<DML_TENSOR_DESC> output_descs;
@@ -124,6 +124,7 @@ struct OperatorDesc {
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse_subsequences{};
     DML_CAST_OPERATOR_DESC cast{};
     DML_GATHER_OPERATOR_DESC gather{};
+    DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -244,6 +245,12 @@ struct OperatorDesc {
             UINT index_dimensions = static_cast<UINT>(f.at("index_dimensions").integer("index_dimensions"));
             gather = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis, index_dimensions};
             op = {DML_OPERATOR_GATHER, &gather};
+        } else if (name == "GATHER_ELEMENTS") {
+            // Two inputs: InputTensor, then IndicesTensor (UINT32, INT32, UINT64, INT64: GELEM.8).
+            if (input_descs.size() != 2) throw ProtocolError{"GATHER_ELEMENTS takes two input tensors"};
+            UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
+            gather_elements = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis};
+            op = {DML_OPERATOR_GATHER_ELEMENTS, &gather_elements};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
