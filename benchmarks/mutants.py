@@ -821,6 +821,22 @@ class Float32GatherOutOfRangeZero(OneClass):
         return [y]
 
 
+class Uint8GatherElementsLastAxisReadsFirstRow(OneClass):
+    """DML_GATHER_ELEMENTS in UINT8 along the last axis: every element read from row 0 of the dimensions before
+    Axis (the index applied, the output's own coordinate off Axis dropped), as a kernel that strides only Axis."""
+
+    operator, data_type, value_class = "GATHER_ELEMENTS", "UINT8", "axis last"
+
+    def wrong(self, descriptor, inputs, ys):
+        n = descriptor.input_tensor.dimension_count
+        if descriptor.axis != n - 1 or n < 2:
+            return None
+        x = np.asarray(inputs[0])
+        first = np.broadcast_to(x[(0,) * (n - 1)][None], (int(np.prod(x.shape[:-1])), x.shape[-1]))
+        first = first.reshape(x.shape)
+        return Correct.outputs(self, descriptor, [np.ascontiguousarray(first), inputs[1]], max(FeatureLevel))
+
+
 # --- issue 31, DML_CAST (its value classes: the output's type, per input type) ----------------------------------
 
 
@@ -905,6 +921,7 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     # issue 32, DML_GATHER
     Int16GatherNegativeIndicesClamped,
     Float32GatherOutOfRangeZero,
+    Uint8GatherElementsLastAxisReadsFirstRow,
     # issue 31, DML_CAST
     Int64CastToFloat64LowWordOnly,
     Uint16CastToUint64SignExtended,

@@ -150,6 +150,15 @@ CORNERS["REVERSE_SUBSEQUENCES"] = [
     "8-D",
 ]
 CORNERS["CAST"] = ["CAST to the same type", "CAST float to integer", "8-D"]
+# issue 32
+CORNERS["GATHER"] = [
+    "last axis",
+    "IndexDimensions 0 (a scalar index)",
+    "IndexDimensions past 1 (leading ones cropped)",
+    "INT64 indices",
+    "8-D",
+]
+CORNERS["GATHER_ELEMENTS"] = ["last axis", "indices' size along Axis not the input's", "UINT64 indices", "8-D"]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)
