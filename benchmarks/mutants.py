@@ -17,7 +17,7 @@ import numpy as np
 import oracle
 from conformance.backends.base import Capabilities, RunResult
 from conformance.backends.oracle_backend import OracleBackend
-from oracle import FeatureLevel, InvalidDescriptor, PaddingMode, op_slice_grad
+from oracle import FeatureLevel, InvalidDescriptor, PaddingMode, op_gather, op_slice_grad
 
 
 class Correct(OracleBackend):
@@ -879,6 +879,52 @@ class Uint8GatherNd1BatchesIgnored(OneClass):
         return Correct.outputs(self, descriptor, [np.broadcast_to(x[at], x.shape).copy(), inputs[1]], max(FeatureLevel))
 
 
+# --- issue 32, DML_GATHER -----------------------------------------------------------------------------------------
+
+
+class Int16GatherNegativeIndicesClamped(OneClass):
+    """DML_GATHER in INT16 with INT32 indices: a negative index clamped to 0 instead of counted from the end
+    (GATHER.3), as a kernel that clamps every index into [0, n) before the sign is looked at."""
+
+    operator, data_type, value_class = "GATHER", "INT16", "indices INT32"
+
+    def wrong(self, descriptor, inputs, ys):
+        if descriptor.indices_tensor.data_type.value != "INT32":
+            return None
+        return Correct.outputs(self, descriptor, [inputs[0], np.maximum(np.asarray(inputs[1]), 0)], max(FeatureLevel))
+
+
+class Float32GatherOutOfRangeZero(OneClass):
+    """DML_GATHER in FLOAT32 with UINT32 indices: an out-of-range index yields 0.0, a value read from outside the
+    input (a robust-access zero), where GATHER.4 promises every read clamped within the input's memory."""
+
+    operator, data_type, value_class = "GATHER", "FLOAT32", "indices UINT32"
+
+    def wrong(self, descriptor, inputs, ys):
+        bad = op_gather.open_elements(descriptor, inputs)
+        if not bad.any():
+            return None
+        y = np.array(ys[0])
+        y[bad] = 0.0
+        return [y]
+
+
+class Uint8GatherElementsLastAxisReadsFirstRow(OneClass):
+    """DML_GATHER_ELEMENTS in UINT8 along the last axis: every element read from row 0 of the dimensions before
+    Axis (the index applied, the output's own coordinate off Axis dropped), as a kernel that strides only Axis."""
+
+    operator, data_type, value_class = "GATHER_ELEMENTS", "UINT8", "axis last"
+
+    def wrong(self, descriptor, inputs, ys):
+        n = descriptor.input_tensor.dimension_count
+        if descriptor.axis != n - 1 or n < 2:
+            return None
+        x = np.asarray(inputs[0])
+        first = np.broadcast_to(x[(0,) * (n - 1)][None], (int(np.prod(x.shape[:-1])), x.shape[-1]))
+        first = first.reshape(x.shape)
+        return Correct.outputs(self, descriptor, [np.ascontiguousarray(first), inputs[1]], max(FeatureLevel))
+
+
 # --- issue 31, DML_CAST (its value classes: the output's type, per input type) ----------------------------------
 
 
@@ -979,6 +1025,10 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     # issue 32
     Float16GatherNdNegativeIndexAsZero,
     Uint8GatherNd1BatchesIgnored,
+    # issue 32, DML_GATHER
+    Int16GatherNegativeIndicesClamped,
+    Float32GatherOutOfRangeZero,
+    Uint8GatherElementsLastAxisReadsFirstRow,
     # issue 31, DML_CAST
     Int64CastToFloat64LowWordOnly,
     Uint16CastToUint64SignExtended,

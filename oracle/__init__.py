@@ -12,6 +12,8 @@ from .api import (
     descriptor_from_json,
     descriptor_to_json,
     explain,
+    gather_desc,
+    gather_elements_desc,
     gather_nd_desc,
     join,
     join_desc,
@@ -45,6 +47,8 @@ from .op_diagonal_matrix1 import DiagonalMatrix1Desc
 from .op_element_wise_identity import IdentityDesc, ScaleBias
 from .op_fill_value_constant import FillValueConstantDesc
 from .op_fill_value_sequence import FillValueSequenceDesc
+from .op_gather import GatherDesc
+from .op_gather_elements import GatherElementsDesc
 from .op_gather_nd import GatherNdDesc
 from .op_gather_nd1 import GatherNd1Desc
 from .op_join import JoinDesc
@@ -99,6 +103,8 @@ __all__ = [
     "FeatureLevel",
     "FillValueConstantDesc",
     "FillValueSequenceDesc",
+    "GatherDesc",
+    "GatherElementsDesc",
     # Issue 32
     "GatherNd1Desc",
     "GatherNdDesc",
@@ -131,6 +137,8 @@ __all__ = [
     "descriptor_from_json",
     "descriptor_to_json",
     "explain",
+    "gather_desc",
+    "gather_elements_desc",
     "gather_nd_desc",
     "join",
     "join_desc",

@@ -23,6 +23,9 @@ from .op_diagonal_matrix1 import DiagonalMatrix1Desc
 from .op_element_wise_identity import IdentityDesc
 from .op_fill_value_constant import FillValueConstantDesc
 from .op_fill_value_sequence import FillValueSequenceDesc
+from .op_gather import GatherDesc
+from .op_gather import output_sizes as gather_output_sizes
+from .op_gather_elements import GatherElementsDesc
 from .op_gather_nd import GatherNdDesc
 from .op_gather_nd1 import GatherNd1Desc
 from .op_join import JoinDesc
@@ -59,6 +62,8 @@ Descriptor = (
     | DepthToSpace1Desc
     | SliceGradDesc
     | ReverseSubsequencesDesc
+    | GatherDesc
+    | GatherElementsDesc
     | CastDesc
     | FillValueConstantDesc
     | FillValueSequenceDesc
@@ -257,6 +262,27 @@ def one_hot_desc(
     dt = DataType.parse(values_data_type)
     sizes = tuple(values_sizes) if values_sizes is not None else (1,) * (rank - 1) + (2,)
     return OneHotDesc(indices_tensor, TensorDesc(dt, sizes), TensorDesc(dt, out_sizes), axis)
+
+
+def gather_desc(
+    input_tensor: TensorDesc, indices_sizes, axis, index_dimensions, indices_data_type: DataType | str = DataType.UINT32
+) -> GatherDesc:
+    """DML_GATHER's descriptor: the output's sizes are GATHER.5's (ValueError where they do not fit)."""
+    axis, index_dimensions = as_ints((axis, index_dimensions), "axis, index_dimensions")
+    indices = TensorDesc(DataType.parse(indices_data_type), as_ints(indices_sizes, "indices_sizes"))
+    sizes = gather_output_sizes(input_tensor.sizes, indices.sizes, axis, index_dimensions)
+    if sizes is None:
+        raise ValueError(f"GATHER: the output's relevant dimensions do not fit in {input_tensor.dimension_count}")
+    return GatherDesc(input_tensor, indices, TensorDesc(input_tensor.data_type, sizes), axis, index_dimensions)
+
+
+def gather_elements_desc(
+    input_tensor: TensorDesc, indices_sizes, axis, indices_data_type: DataType | str = DataType.UINT32
+) -> GatherElementsDesc:
+    """DML_GATHER_ELEMENTS' descriptor: the output has the indices' sizes (GELEM.4) and the input's type."""
+    axis = as_ints((axis,), "axis")[0]
+    indices = TensorDesc(DataType.parse(indices_data_type), as_ints(indices_sizes, "indices_sizes"))
+    return GatherElementsDesc(input_tensor, indices, TensorDesc(input_tensor.data_type, indices.sizes), axis)
 
 
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:

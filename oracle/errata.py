@@ -23,6 +23,10 @@ class Erratum:
     # True where the pages leave open whether such a descriptor is valid at all: an implementation
     # that refuses it is observed (refusing is a legitimate reading), not failed as `rejected`.
     refusal_observed: bool = False
+    # True where the page still bounds an open element: each must be bit for bit one of the values the first
+    # input's buffer holds (GATHER.4's reads clamped within the input's memory;
+    # conformance.judging.drawn.values_outside_input judges it).
+    values_from_input: bool = False
 
 
 ERRATA: dict[str, Erratum] = {
@@ -583,6 +587,79 @@ ERRATA: dict[str, Erratum] = {
             "Every element of such a sequence is open: observed and shown (the suite shows OffValue, as ONNX's "
             "OneHot defines), never failed; the guard bytes around the buffers are still judged.",
             "oracle.op_one_hot.open_elements",
+            True,
+        ),
+        # DML_GATHER (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-GATHER-1",
+            "erratum",
+            ("GATHER.5", "GATHER.7"),
+            "Example 3 states IndexDimensions 2, but its {1,2} indices, Axis 1 of a {3,2} input and its {3,2} "
+            "output fit IndexDimensions 1 only (2 would give {3,1,2}, three relevant dimensions in two).",
+            "IndexDimensions 1: the example is typed in with 1 and names this erratum; 2 is invalid (GATHER.5).",
+            "cases/examples/GATHER-example-3.json",
+            False,
+        ),
+        Erratum(
+            "E-GATHER-2",
+            "erratum",
+            ("GATHER.5", "GATHER.7"),
+            "IndexDimensions is worded two ways ('the number of actual index dimensions ... after ignoring any "
+            "irrelevant leading ones', and the output's 'original rank + IndexDimensions - 1'), and the size "
+            "formula's right-alignment does not say which leading ones go: GATHER on axis 1 of a 3x3 input is "
+            "reported giving different answers on two devices.",
+            "The suite's reading: IndexDimensions counts IndicesTensor's trailing dimensions (the ones before them "
+            "must be 1); their sizes land at Axis in the output; the concatenation is right-aligned in the "
+            "DimensionCount, only leading ones cropped (or added, for IndexDimensions 0), as examples 2, 4 and 5 "
+            "print: judged.",
+            "oracle.op_gather.output_sizes",
+            False,
+        ),
+        Erratum(
+            "E-GATHER-3",
+            "erratum",
+            ("GATHER.7",),
+            "IndexDimensions is said to range [0, IndicesTensor.DimensionCount), yet example 1 sets 1 with 1-D "
+            "indices.",
+            "[0, DimensionCount]: every dimension of IndicesTensor may index (examples 1 and 2, ONNX's Gather).",
+            "oracle.op_gather.validate",
+            False,
+        ),
+        Erratum(
+            "U-GATHER-1",
+            "unspecified",
+            ("GATHER.4",),
+            "An index out of range (at least the axis' size, or below minus it) 'will yield incorrect outputs': "
+            "which value is not said, only that no failure occurs and every read stays within the input "
+            "tensor's memory.",
+            "The elements such an index produces are open (observed and shown; the oracle shows the index clamped "
+            "to the axis), but judged to be bit for bit one of the input buffer's values, and the case judged to "
+            "run (no failure, no removed device); the guard bytes are judged as everywhere.",
+            "oracle.op_gather.open_elements",
+            True,
+            values_from_input=True,
+        ),
+        # DML_GATHER_ELEMENTS (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-GELEM-1",
+            "erratum",
+            ("GELEM.4",),
+            "The example's OutputTensor is UINT32 for a FLOAT32 InputTensor, though the page requires the output "
+            "to have the input's DataType.",
+            "FLOAT32: the example is typed in with a FLOAT32 output (its printed values are exact in it) and names "
+            "this erratum; a UINT32 output is invalid (COMMON.1).",
+            "cases/examples/GATHER_ELEMENTS-example-1.json",
+            False,
+        ),
+        Erratum(
+            "U-GELEM-1",
+            "unspecified",
+            ("GELEM.1",),
+            "The page says nothing of an index out of range (at least the axis' size, or below minus it): neither "
+            "its value nor that the read stays within the input (GATHER's page promises that; this one does not).",
+            "The element such an index produces is open (observed and shown; the oracle shows the index clamped to "
+            "the axis), never failed; the guard bytes are judged as everywhere.",
+            "oracle.op_gather_elements.open_elements",
             True,
         ),
     )

@@ -13,7 +13,8 @@ the fast path cannot widen what is exempt.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +29,10 @@ from .op_diagonal_matrix import open_elements as diagonal_open_elements
 from .op_element_wise_identity import IdentityDesc
 from .op_fill_value_sequence import FillValueSequenceDesc
 from .op_fill_value_sequence import open_elements as sequence_open_elements
+from .op_gather import GatherDesc
+from .op_gather import open_elements as gather_open_elements
+from .op_gather_elements import GatherElementsDesc
+from .op_gather_elements import open_elements as gather_elements_open_elements
 from .op_one_hot import OneHotDesc
 from .op_one_hot import open_elements as one_hot_open_elements
 from .op_one_hot import unspecified as one_hot_unspecified
@@ -92,28 +97,46 @@ def unspecified_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[n
     return [a | b for a, b in zip(_operator_mask(desc, inputs), layout.open_elements(desc))]
 
 
+def _everywhere(desc) -> list[np.ndarray]:
+    """Without the values an open element depends on: every element may be open."""
+    return [np.ones(desc.output_tensor.sizes, dtype=bool)]
+
+
+# The operators whose open elements the case's values decide (an index out of range, an inexact cast...): by
+# descriptor class, the mask given the inputs, or None when the values are not known.  One row per operator.
+VALUE_MASKS: dict[type, Callable[[Any, Sequence[np.ndarray] | None], list[np.ndarray]]] = {
+    # U-CAST-1: the elements whose cast is not exact; without the values, wherever the pair can be inexact
+    CastDesc: lambda d, x: (
+        [cast_open_elements(d, x[0])] if x is not None else [np.full(d.output_tensor.sizes, bool(cast_unspecified(d)))]
+    ),
+    # U-DIAG-1: the diagonal, where Value's conversion is open (no input decides it)
+    DiagonalMatrixDesc: lambda d, x: [np.array(diagonal_open_elements(d))],
+    # U-FILLS-1: a float sequence's elements where the readings differ
+    FillValueSequenceDesc: lambda d, x: [sequence_open_elements(d)],
+    # U-GND-1: the elements of an out-of-range tuple
+    GatherNdBase: lambda d, x: [gather_nd_open_elements(d, x[1])] if x is not None else _everywhere(d),
+    # U-ONEHOT-1: the sequences whose index is below -size
+    OneHotDesc: lambda d, x: (
+        [one_hot_open_elements(d, x[0])]
+        if x is not None
+        else [np.full(d.output_tensor.sizes, bool(one_hot_unspecified(d)))]
+    ),
+    # U-GATHER-1: the elements an out-of-range index produces
+    GatherDesc: lambda d, x: [gather_open_elements(d, x)] if x is not None else _everywhere(d),
+    # U-GELEM-1: the elements whose own index is out of range
+    GatherElementsDesc: lambda d, x: [gather_elements_open_elements(d, x)] if x is not None else _everywhere(d),
+}
+
+
 def _operator_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
     if isinstance(desc, (PaddingDesc, Padding1Desc)):
         return _padding(desc)
     if isinstance(desc, SliceDesc):
         return _slice(desc)
     if isinstance(desc, IdentityDesc) and desc.scale_bias is not None:  # U-IDENT-1: the arithmetic, everywhere
-        return [np.ones(desc.output_tensor.sizes, dtype=bool)]
-    if isinstance(desc, CastDesc):  # U-CAST-1: the elements whose cast is not exact (values decide)
-        if inputs is None:  # without the values: open wherever the pair can be inexact
-            return [np.full(desc.output_tensor.sizes, bool(cast_unspecified(desc)))]
-        return [cast_open_elements(desc, inputs[0])]
-    if isinstance(desc, DiagonalMatrixDesc):  # U-DIAG-1: the diagonal, where Value's conversion is open
-        return [np.array(diagonal_open_elements(desc))]
-    if isinstance(desc, FillValueSequenceDesc):  # U-FILLS-1: a float sequence's elements where readings differ
-        return [sequence_open_elements(desc)]
-    if isinstance(desc, GatherNdBase):  # U-GND-1: the elements of an out-of-range tuple (the indices decide)
-        if inputs is None:
-            return [np.ones(desc.output_tensor.sizes, dtype=bool)]
-        return [gather_nd_open_elements(desc, inputs[1])]
-    if isinstance(desc, OneHotDesc):  # U-ONEHOT-1: the sequences whose index is below -size (values decide)
-        if inputs is None:
-            return [np.full(desc.output_tensor.sizes, bool(one_hot_unspecified(desc)))]
-        return [one_hot_open_elements(desc, inputs[0])]
+        return _everywhere(desc)
+    for kind, mask in VALUE_MASKS.items():
+        if isinstance(desc, kind):
+            return mask(desc, inputs)
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

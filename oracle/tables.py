@@ -390,6 +390,26 @@ CLAUSES: dict[str, str] = {
     "ONEHOT.8": "The three tensors have one DimensionCount; ValuesTensor has OutputTensor's DataType (COMMON.1)",
     "ONEHOT.9": "Introduced in FL 2.0; 4 dims FLOAT32/16 (2.0), 8 types (2.1), 1-8 dims (3.0), 64-bit types (4.1)",
     "ONEHOT.10": "IndicesTensor is UINT32 (2.0, 2.1); INT64, INT32, UINT64 or UINT32 (3.0)",
+    # DML_GATHER (docs/spec/beyond-seeds.md)
+    "GATHER.1": "Output[...] = Input[..., Indices[...], ...]: each index picks the position along Axis",
+    "GATHER.2": "IndicesTensor, InputTensor and OutputTensor have the same DimensionCount",
+    "GATHER.3": "From FL 3.0 a negative index of a signed type counts from the end of the axis (-1 is the last)",
+    "GATHER.4": "Invalid indices: no failure, every read clamped within the input tensor's memory",
+    "GATHER.5": "OutputTensor.Sizes: Input's before Axis, Indices' last IndexDimensions, Input's after Axis, "
+    "right-aligned (leading ones cropped); OutputTensor has InputTensor's DataType",
+    "GATHER.6": "Axis (UINT) is less than InputTensor's DimensionCount",
+    "GATHER.7": "IndexDimensions: IndicesTensor's meaningful (trailing) dimensions, the ones before them ones",
+    "GATHER.8": "Introduced in FL 1.0; 4 dims FLOAT32/16 (1.0), 8 types (2.1), 1-8 dims (3.0), 64-bit types (4.1)",
+    "GATHER.9": "IndicesTensor is UINT32 (1.0), INT64, INT32, UINT64 or UINT32 (3.0)",
+    # DML_GATHER_ELEMENTS (docs/spec/beyond-seeds.md)
+    "GELEM.1": "Output[c] = Input[c with Axis at Indices[c]]: each index picks the position along Axis",
+    "GELEM.2": "IndicesTensor's Sizes match InputTensor's in every dimension but Axis",
+    "GELEM.3": "From FL 3.0 a negative index of a signed type counts from the end of the axis (-1 is the last)",
+    "GELEM.4": "OutputTensor has IndicesTensor's Sizes and InputTensor's DataType",
+    "GELEM.5": "Axis (UINT) is less than InputTensor's DimensionCount",
+    "GELEM.6": "IndicesTensor, InputTensor and OutputTensor have the same DimensionCount",
+    "GELEM.7": "Introduced in FL 2.1; 4 dims, 8 types (2.1), 1-8 dims (3.0), 64-bit types (4.1)",
+    "GELEM.8": "IndicesTensor is UINT32 (2.1), INT64, INT32, UINT64 or UINT32 (3.0)",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -414,6 +434,8 @@ BEYOND_SEEDS_PREFIXES = (
     "GND.",
     "GND1.",
     "ONEHOT.",
+    "GATHER.",
+    "GELEM.",
 )
 
 

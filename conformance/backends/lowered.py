@@ -91,7 +91,8 @@ class LoweredGraphBackend(Backend):
         lowering = self.lower(descriptor)  # first: its reason is the specific one ("no symmetric mode")
         if isinstance(lowering, RunResult):
             return lowering
-        reason = self.unsupported_reason(descriptor, feature_level)
+        refused = lowering.refusal(inputs)
+        reason = self.unsupported_reason(descriptor, feature_level) or (refused and f"{self.name}: {refused}")
         if reason is not None:
             return RunResult.unsupported(reason)
         reached = self._reached(descriptor, lowering)

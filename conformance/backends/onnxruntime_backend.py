@@ -161,7 +161,8 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
                 if isinstance(lowering, RunResult):
                     results[i] = lowering
                     continue
-                reason = self.unsupported_reason(descriptor, level)
+                refused = lowering.refusal(inputs)
+                reason = self.unsupported_reason(descriptor, level) or (refused and f"{self.name}: {refused}")
                 if reason is not None:
                     results[i] = RunResult.unsupported(reason)
                 elif self._batchable(lowering, inputs):

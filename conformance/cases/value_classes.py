@@ -176,6 +176,27 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
     "REVERSE_SUBSEQUENCES": _geometry_classes(
         "axis first", "axis middle", "axis last", "lengths UINT32", "lengths UINT64"
     ),
+    # GATHER: where Axis lies, IndexDimensions and the indices' type (their values, negative and out of range,
+    # are the reach rows' own: value_reach.GATHER_ROWS; a class is read from the descriptor alone).
+    "GATHER": _geometry_classes(
+        "axis first",
+        "axis middle",
+        "axis last",
+        "IndexDimensions 0",
+        "IndexDimensions 1",
+        "IndexDimensions 2+",
+        *(f"indices {t}" for t in ("UINT32", "INT32", "UINT64", "INT64")),
+    ),
+    # GATHER_ELEMENTS: where Axis lies, the indices' size along it against the input's, and the indices' type
+    # (their values are the reach rows' own: value_reach.GATHER_ELEMENTS_ROWS).
+    "GATHER_ELEMENTS": _geometry_classes(
+        "axis first",
+        "axis middle",
+        "axis last",
+        "indices along Axis = input's",
+        "indices along Axis != input's",
+        *(f"indices {t}" for t in ("UINT32", "INT32", "UINT64", "INT64")),
+    ),
     "SLICE_GRAD": _geometry_classes(  # SLICE1's window, on OutputGradientTensor; InputGradient is SLICE1's output
         "stride 1",
         "stride > 1",
@@ -477,6 +498,21 @@ def _reverse(desc: oracle.ReverseSubsequencesDesc) -> set[str]:
     return found
 
 
+def _gather(desc: oracle.GatherDesc) -> set[str]:
+    n, k = desc.input_tensor.dimension_count, desc.index_dimensions
+    found = {f"indices {desc.indices_tensor.data_type.value}", f"IndexDimensions {k if k < 2 else '2+'}"}
+    found.add("axis last" if desc.axis == n - 1 else "axis first" if desc.axis == 0 else "axis middle")
+    return found
+
+
+def _gather_elements(desc: oracle.GatherElementsDesc) -> set[str]:
+    n, a = desc.input_tensor.dimension_count, desc.axis
+    same = desc.indices_tensor.sizes[a] == desc.input_tensor.sizes[a]
+    found = {f"indices {desc.indices_tensor.data_type.value}", f"indices along Axis {'=' if same else '!='} input's"}
+    found.add("axis last" if a == n - 1 else "axis first" if a == 0 else "axis middle")
+    return found
+
+
 def _slice_grad(desc: oracle.SliceGradDesc) -> set[str]:
     """SLICE1's classes read on SLICE_GRAD: the window against OutputGradient, InputGradient as SLICE1's output."""
     as_slice1 = oracle.Slice1Desc(
@@ -612,6 +648,8 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "DEPTH_TO_SPACE": _blocks,  # type: ignore[dict-item]
     "DEPTH_TO_SPACE1": _blocks,  # type: ignore[dict-item]
     "REVERSE_SUBSEQUENCES": _reverse,  # type: ignore[dict-item]
+    "GATHER": _gather,  # type: ignore[dict-item]
+    "GATHER_ELEMENTS": _gather_elements,  # type: ignore[dict-item]
     "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
     "CAST": _cast,  # type: ignore[dict-item]
     "FILL_VALUE_CONSTANT": _fill_constant,  # type: ignore[dict-item]

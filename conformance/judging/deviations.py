@@ -28,6 +28,8 @@ from oracle import (
     Slice1Desc,
     TensorDesc,
 )
+from oracle.op_gather import compute as gather_compute
+from oracle.op_gather import open_elements as gather_open_elements
 from oracle.op_one_hot import compute as one_hot_compute
 from oracle.op_reverse_subsequences import compute as reverse_subsequences_compute
 from oracle.op_slice1 import compute as slice1_compute
@@ -352,6 +354,49 @@ def ort_reverse_sequence_unwritten(desc: Descriptor, inputs: Sequence[np.ndarray
     return [np.broadcast_to(np.asarray(inputs[1]) == 0, desc.input_tensor.sizes)]
 
 
+def _gather_index_dimensions_8(desc: Descriptor) -> bool:
+    """Where DML_GATHER's IndexDimensions-8 deviations apply: there its reads are wrong too, and 1.12.0's graph path
+    crashes the process in some runs (a read outside mapped memory), not in others."""
+    return isinstance(desc, oracle.GatherDesc) and desc.index_dimensions == 8
+
+
+def dml_gather_index_dimensions_8(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """DML_GATHER with IndexDimensions 8 (every dimension of an 8-D IndicesTensor, E-GATHER-3) as DirectML 1.15.4
+    computes it: right where it writes (`dml_gather_unwritten` says where it does not).  None for any other
+    descriptor."""
+    if not isinstance(desc, oracle.GatherDesc) or desc.index_dimensions != 8:
+        return None
+    return gather_compute(desc, list(inputs))
+
+
+def dml_gather_index_dimensions_8_last(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+    """The same as a node of a DML graph (--dml-path graph): each element it writes (at 0 along the input's
+    dimensions after Axis) holds the one its gather gives at the last position along them."""
+    if not isinstance(desc, oracle.GatherDesc) or desc.index_dimensions != 8:
+        return None
+    y = gather_compute(desc, list(inputs))[0]
+    sizes = desc.output_tensor.sizes
+    post = desc.input_tensor.dimension_count - desc.axis - 1
+    head = int(np.prod(sizes[: len(sizes) - post]))
+    runs = np.ascontiguousarray(y).reshape(head, -1).copy()
+    runs[:, 0] = runs[:, -1]
+    return [runs.reshape(sizes)]
+
+
+def dml_gather_unwritten(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The elements DirectML 1.15.4 leaves unwritten with IndexDimensions 8: every one not at 0 along the input's
+    dimensions after Axis (the output's last DimensionCount - Axis - 1); and the elements an out-of-range index
+    produces (open anyway: U-GATHER-1)."""
+    assert isinstance(desc, oracle.GatherDesc)
+    sizes = desc.output_tensor.sizes
+    post = desc.input_tensor.dimension_count - desc.axis - 1
+    coords = np.indices(sizes)
+    unwritten = np.zeros(sizes, dtype=bool)
+    for d in range(len(sizes) - post, len(sizes)):
+        unwritten |= coords[d] != 0
+    return [unwritten | gather_open_elements(desc, inputs)]
+
+
 UINT32_MASK = 2**32 - 1
 
 
@@ -510,6 +555,25 @@ DEVIATIONS: dict[str, Deviation] = {
             "(whatever that address holds); every element read inside it is right",
             dml_reverse_subsequences_lengths,
             dml_reverse_subsequences_outside,
+        ),
+        Deviation(
+            "dml-gather-index-dimensions-8",
+            ("GATHER",),
+            "DML_GATHER with IndexDimensions 8 (every dimension of an 8-D IndicesTensor) writes only the elements at 0 "
+            "along the input's dimensions after Axis; those it writes are right (IndexDimensions up to 7, and equal to "
+            "a DimensionCount up to 6, are right)",
+            dml_gather_index_dimensions_8,
+            dml_gather_unwritten,
+            reads_out_of_bounds=_gather_index_dimensions_8,
+        ),
+        Deviation(
+            "dml-gather-index-dimensions-8-graph",
+            ("GATHER",),
+            "DML_GATHER with IndexDimensions 8 as a node of a DML graph writes only the elements at 0 along the input's "
+            "dimensions after Axis, each with the value its gather gives at the last position along them",
+            dml_gather_index_dimensions_8_last,
+            dml_gather_unwritten,
+            reads_out_of_bounds=_gather_index_dimensions_8,
         ),
         Deviation(
             "ort-cpu-reverse-sequence-unwritten",

@@ -83,6 +83,13 @@ class Lowering:
     # The node's inputs in its own order, where that is not data, side inputs, parameters (OneHot: indices, depth,
     # values); () keeps that order.
     node_inputs: tuple[str, ...] = ()
+    # Why the node cannot take these case inputs (values ONNX makes an error of: GATHER's out-of-range indices), or
+    # None: the backends answer such a case unsupported with the reason, before any session.
+    refuse: Callable[[Sequence[np.ndarray]], str | None] | None = field(default=None, compare=False)
+
+    def refusal(self, xs: Sequence[np.ndarray]) -> str | None:
+        """`refuse` on the case's inputs (None when the lowering takes every value)."""
+        return None if self.refuse is None else self.refuse(xs)
 
     @property
     def data_names(self) -> list[str]:

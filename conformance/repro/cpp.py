@@ -155,6 +155,15 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         INDICES_COUNT,
         Member("BatchDimensionCount", "batch_dimension_count", "uint"),
     ),
+    # issue 32: the indices, of their own data type, are the request's inputs[1]
+    "GATHER": (
+        INPUT,
+        Member("IndicesTensor", "input:1", "tensor"),
+        OUTPUT,
+        AXIS,
+        Member("IndexDimensions", "index_dimensions", "uint"),
+    ),
+    "GATHER_ELEMENTS": (INPUT, Member("IndicesTensor", "input:1", "tensor"), OUTPUT, AXIS),
 }
 # Request fields no struct member holds: SPLIT's and JOIN's DimensionCount is their tensors' rank (the runner
 # reads it for no other operator either).

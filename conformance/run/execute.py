@@ -29,6 +29,7 @@ from ..cases.stress import StressCase, make_inputs
 from ..judging import deviations
 from ..judging.buffers import judge_buffers
 from ..judging.compare import Comparison, compare_outputs
+from ..judging.drawn import bounded, values_outside_input
 from .jsontypes import safe_text
 from .large import graph_over_budget, judge_chunked, over_budget, oversized
 from .record import Category, Observed, Record, TensorData, Tensors
@@ -311,6 +312,15 @@ def _judge(case: Case, result: RunResult, record: Record) -> None:
     open_count = sum(int(m.sum()) for m in open_elements) if open_elements else 0
     entries = ", ".join(case.unspecified)
     comparison = compare_outputs(expected, outputs, open_elements)
+    if not comparison.fails and open_count and open_elements and bounded(case.unspecified):
+        # Open, yet bounded (GATHER.4): each open element one of the input buffer's values (conformance.judging.drawn).
+        outside = values_outside_input(case.inputs[0], case.descriptor.input_tensors[0], outputs, open_elements)
+        if outside:
+            record.mismatch = Comparison(False, outside)
+            record.tensors = _tensors(case, expected, outputs)
+            record.set(Category.FAIL, "; ".join(outside))
+            return
+        entries += " (each one of the input buffer's values, as judged)"
     if comparison.equal:
         if padding:
             record.observed = Observed(True, open_count)
@@ -325,12 +335,7 @@ def _judge(case: Case, result: RunResult, record: Record) -> None:
     if not comparison.problems:
         # Which known deviations predict exactly this output (a waiver may name one: conformance.judging.deviations).
         comparison.explained_by = deviations.explain(case.descriptor, case.inputs, outputs)
-    record.tensors = Tensors(
-        TensorData.of(case.inputs[0]) if case.inputs else None,  # FILL_VALUE_*: no input tensor
-        [TensorData.of(e) for e in expected],
-        [_tensor(a) for a in outputs],
-        [TensorData.of(x) for x in case.inputs[1:]],
-    )
+    record.tensors = _tensors(case, expected, outputs)
     if comparison.fails:
         record.set(Category.FAIL, comparison.summary())
         return
@@ -339,6 +344,16 @@ def _judge(case: Case, result: RunResult, record: Record) -> None:
     record.set(
         Category.OBSERVED,
         f"differs from the oracle's policy for {entries} only in open elements: {comparison.summary()}",
+    )
+
+
+def _tensors(case: Case, expected: list[np.ndarray], outputs: list[np.ndarray]) -> Tensors:
+    """What a record shows of a case that differs: its inputs, the expected and the actual outputs."""
+    return Tensors(
+        TensorData.of(case.inputs[0]) if case.inputs else None,  # FILL_VALUE_*: no input tensor
+        [TensorData.of(e) for e in expected],
+        [_tensor(a) for a in outputs],
+        [TensorData.of(x) for x in case.inputs[1:]],
     )
 
 

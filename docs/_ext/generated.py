@@ -52,6 +52,9 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "GATHER_ND1": ("GND1.",),
     # issue 32
     "ONE_HOT": ("ONEHOT.",),
+    # issue 32
+    "GATHER": ("GATHER.",),
+    "GATHER_ELEMENTS": ("GELEM.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -74,6 +77,8 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "gather_nd_cases": ("cases", "list", "--operators", "GATHER_ND"),
     "gather_nd1_cases": ("cases", "list", "--operators", "GATHER_ND1"),
     "one_hot_cases": ("cases", "list", "--operators", "ONE_HOT"),
+    "gather_cases": ("cases", "list", "--operators", "GATHER"),
+    "gather_elements_cases": ("cases", "list", "--operators", "GATHER_ELEMENTS"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -160,6 +160,15 @@ CORNERS["ONE_HOT"] = [
     "values past two elements",
     "8-D",
 ]
+# issue 32
+CORNERS["GATHER"] = [
+    "last axis",
+    "IndexDimensions 0 (a scalar index)",
+    "IndexDimensions past 1 (leading ones cropped)",
+    "INT64 indices",
+    "8-D",
+]
+CORNERS["GATHER_ELEMENTS"] = ["last axis", "indices' size along Axis not the input's", "UINT64 indices", "8-D"]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

@@ -69,6 +69,9 @@ EXPECTED_IDS = {
     "ONE_HOT-example-2",
     "ONE_HOT-example-3",
     "ONE_HOT-example-4",
+    # issue 32
+    *(f"GATHER-example-{n}" for n in range(1, 6)),
+    "GATHER_ELEMENTS-example-1",
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -85,6 +88,8 @@ OLDEST_LEVEL["DIAGONAL_MATRIX1"] = "5.1"  # introduced in 5.1
 OLDEST_LEVEL |= {"GATHER_ND-example-1": "3.0", "GATHER_ND-example-2": "2.1", "GATHER_ND1": "3.0"}
 OLDEST_LEVEL["ONE_HOT"] = "2.0"  # 4-D FLOAT32 values, UINT32 indices; example 4's INT32 indices: 3.0 (ONEHOT.10)
 NEWER_EXAMPLE_LEVEL = {"PADDING-example-4": "3.0", "ONE_HOT-example-4": "3.0"}
+OLDEST_LEVEL["GATHER"] = "3.0"  # 1- to 3-D: the first row past 4 dimensions only
+OLDEST_LEVEL["GATHER_ELEMENTS"] = "3.0"  # 2-D, as GATHER's
 
 
 def _examples() -> list[Case]:
@@ -135,6 +140,10 @@ def test_example_metadata(case: Case) -> None:
     assert tagged <= set(case.tags), tagged - set(case.tags)
     if case.operator in ("SPACE_TO_DEPTH", "SPACE_TO_DEPTH1"):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
+    if case.id == "GATHER-example-3":
+        assert "E-GATHER-1" in case.tags  # typed in with IndexDimensions 1, as its sizes need
+    if case.operator == "GATHER_ELEMENTS":
+        assert "E-GELEM-1" in case.tags  # typed in with a FLOAT32 output, the input's type
     if case.operator in (
         "PADDING1",
         "JOIN",
@@ -150,6 +159,8 @@ def test_example_metadata(case: Case) -> None:
         "GATHER_ND",
         "GATHER_ND1",
         "ONE_HOT",
+        "GATHER",
+        "GATHER_ELEMENTS",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.operator in ("GATHER_ND", "GATHER_ND1"):  # U-GND-1 is every descriptor's; no example index is open
@@ -162,9 +173,9 @@ def test_example_metadata(case: Case) -> None:
         assert {"E-SLICE1-2", "E-SLICE1-3"} <= set(case.tags)
     if case.id == "ONE_HOT-example-4":  # signed indices can be below -size (U-ONEHOT-1); these are not
         assert case.unspecified == ("U-ONEHOT-1",)
-        assert not any(m.any() for m in oracle.unspecified_mask(case.descriptor, case.inputs))
-    else:
-        assert case.unspecified == ()
+    else:  # an index tensor's entry is reached by every descriptor (its values decide)
+        assert set(case.unspecified) <= {"U-GATHER-1", "U-GELEM-1"}
+    assert not any(m.any() for m in oracle.unspecified_mask(case.descriptor, case.inputs))
     assert set(case.clauses) <= set(oracle.CLAUSES)
 
 
@@ -211,6 +222,10 @@ def test_oldest_level_is_the_oldest() -> None:
     with pytest.raises(oracle.InvalidDescriptor) as e:
         oracle.validate(by_id["ONE_HOT-example-4"].descriptor, "2.1")
     assert e.value.clause == "ONEHOT.10"
+    # DML_GATHER's examples are 1- to 3-D: 2.1 takes 4 dimensions only (GATHER.8).
+    with pytest.raises(oracle.InvalidDescriptor) as e:
+        oracle.validate(by_id["GATHER-example-2"].descriptor, "2.1")
+    assert e.value.clause == "GATHER.8"
 
 
 def test_slice1_example_2_typo_reading_differs() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from oracle import op_gather_nd, op_gather_nd1, op_one_hot, op_reverse_subsequences
+from oracle import op_gather, op_gather_elements, op_gather_nd, op_gather_nd1, op_one_hot, op_reverse_subsequences
 from oracle.registry import SUPPORT
 from oracle.tables import DataType, FeatureLevel, SupportRow
 
@@ -154,6 +154,8 @@ def _beyond_section(struct: str) -> str:
         ("CAST", "DML_CAST_OPERATOR_DESC"),
         ("GATHER_ND", "DML_GATHER_ND_OPERATOR_DESC"),
         ("GATHER_ND1", "DML_GATHER_ND1_OPERATOR_DESC"),
+        ("GATHER", "DML_GATHER_OPERATOR_DESC"),
+        ("GATHER_ELEMENTS", "DML_GATHER_ELEMENTS_OPERATOR_DESC"),
     ],
 )
 def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, struct: str) -> None:
@@ -161,19 +163,29 @@ def test_beyond_seed_support_tables_match_their_restated_pages(operator: str, st
     assert parse_support_tables(_beyond_section(struct)) == SUPPORT[operator]
 
 
-def test_reverse_subsequences_lengths_table_matches_its_restated_page() -> None:
-    """REVSEQ.8: the SequenceLengthsTensor rows of docs/spec/beyond-seeds.md's copy of the page, as data."""
-    text = _beyond_section("DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC")
-    as_lengths = "\n".join(
-        line.replace("SequenceLengthsTensor Input", "InputTensor Input")
+@pytest.mark.parametrize(
+    ("struct", "tensor", "tables"),
+    [
+        ("DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC", "SequenceLengthsTensor", op_reverse_subsequences.LENGTHS_TABLES),
+        ("DML_GATHER_OPERATOR_DESC", "IndicesTensor", op_gather.INDICES_TABLES),
+        ("DML_GATHER_ELEMENTS_OPERATOR_DESC", "IndicesTensor", op_gather_elements.INDICES_TABLES),
+    ],
+    ids=["REVSEQ.8", "GATHER.9", "GELEM.8"],
+)
+def test_second_input_table_matches_its_restated_page(struct: str, tensor: str, tables) -> None:
+    """The second input's rows (REVSEQ.8's lengths, GATHER.9's indices) of docs/spec/beyond-seeds.md's copy of the
+    page, as data."""
+    text = _beyond_section(struct)
+    as_second = "\n".join(
+        line.replace(f"{tensor} Input", "InputTensor Input")
         + "\n"
-        + line.replace("SequenceLengthsTensor Input", "OutputTensor Output")
-        if line.strip().startswith("SequenceLengthsTensor")
+        + line.replace(f"{tensor} Input", "OutputTensor Output")
+        if line.strip().startswith(tensor)
         else line
         for line in text.splitlines()
         if not line.strip().startswith(("InputTensor", "OutputTensor"))
     )
-    assert parse_support_tables(as_lengths) == op_reverse_subsequences.LENGTHS_TABLES.support
+    assert parse_support_tables(as_second) == tables.support
 
 
 @pytest.mark.parametrize(

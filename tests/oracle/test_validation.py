@@ -300,6 +300,17 @@ BUILDERS = {
 }
 
 
+# The descriptors built from the input's desc and rank alone (issue 31 and 32's).
+SAME_SHAPE = {
+    # UINT32 lengths: in every row (REVSEQ.8)
+    "REVERSE_SUBSEQUENCES": lambda t, rank: oracle.reverse_subsequences_desc(t, rank - 1),
+    "CAST": lambda t, rank: oracle.CastDesc(t, t),
+    # UINT32 indices: in every row (GATHER.9)
+    "GATHER": lambda t, rank: oracle.gather_desc(t, (1,) * (rank - 1) + (3,), rank - 1, 1),
+    "GATHER_ELEMENTS": lambda t, rank: oracle.gather_elements_desc(t, (*t.sizes[:-1], 3), rank - 1),
+}
+
+
 def build(operator: str, data_type: str, rank: int):
     """A small valid-shaped descriptor of this operator, data type and rank."""
     if operator in BUILDERS:
@@ -328,8 +339,8 @@ def build(operator: str, data_type: str, rank: int):
         return ONE_TENSOR_SHAPE[operator](T(shape, data_type), data_type)
     if operator == "TILE":
         return oracle.tile_desc(T(shape, data_type), (2,) * rank)
-    if operator == "REVERSE_SUBSEQUENCES":  # UINT32 lengths: in every row (REVSEQ.8)
-        return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
+    if operator in SAME_SHAPE:
+        return SAME_SHAPE[operator](T(shape, data_type), rank)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -359,6 +370,9 @@ DIMENSION_CLAUSE = {
     "GATHER_ND": "GND.8",
     "GATHER_ND1": "GND1.8",
     "ONE_HOT": "ONEHOT.9",
+    # issue 32
+    "GATHER": "GATHER.8",
+    "GATHER_ELEMENTS": "GELEM.7",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 TABLE_CLAUSE = {**DIMENSION_CLAUSE, "SLICE": "SLICE.7", "SLICE1": "SLICE1.8"}

@@ -307,3 +307,28 @@ def test_directml_accepts_a_one_hot_values_tensor_of_another_dimension_count():
     ) == ["dml-one-hot-values-rank"]
     one = TensorDesc.of("FLOAT32", (1,))  # one element as well: ONEHOT.5 broken too
     assert explain_acceptance(oracle.OneHotDesc(indices, one, out, 3), oracle.FeatureLevel.FL_4_1) == []
+
+
+def test_the_gather_index_dimensions_8_models_are_what_directml_1_15_4_returned():
+    """What DirectML 1.15.4 returned for GATHER-index-dimensions-8 (INT16 {1,3,2,1,1,1,1,1}, Axis 1, IndexDimensions
+    8, indices [2, 0]; the page's answer {5, 6, 1, 2}): through CompileOperator {5, -, 1, -}, through CompileGraph
+    {6, -, 2, -} (- unwritten: 0xcdcd); a written element wrong is neither model."""
+    from conformance.judging.deviations import explain
+
+    desc = oracle.GatherDesc(
+        TensorDesc.of("INT16", (1, 3, 2, 1, 1, 1, 1, 1)),
+        TensorDesc.of("UINT32", (1,) * 7 + (2,)),
+        TensorDesc.of("INT16", (1, 2, 2, 1, 1, 1, 1, 1)),
+        1,
+        8,
+    )
+    x = np.arange(1, 7, dtype=np.int16).reshape(desc.input_tensor.sizes)
+    idx = np.array([2, 0], np.uint32).reshape(desc.indices_tensor.sizes)
+    unwritten = -12851  # 0xcdcd
+
+    def seen(values):
+        return np.array(values, np.int16).reshape(desc.output_tensor.sizes)
+
+    assert explain(desc, [x, idx], [seen([5, unwritten, 1, unwritten])]) == ["dml-gather-index-dimensions-8"]
+    assert explain(desc, [x, idx], [seen([6, unwritten, 2, unwritten])]) == ["dml-gather-index-dimensions-8-graph"]
+    assert explain(desc, [x, idx], [seen([5, unwritten, 2, unwritten])]) == []

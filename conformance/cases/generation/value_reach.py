@@ -291,6 +291,70 @@ def _gather_nd_cases(operator: str, dt: DataType) -> list[Built]:
     return out
 
 
+# --- GATHER: the axis, IndexDimensions, the indices' type and values -----------------------------------------
+
+
+@dataclass(frozen=True)
+class GatherRow:
+    """Input sizes, Axis, IndexDimensions, the indices' sizes, type and values (row-major)."""
+
+    sizes: tuple[int, ...]
+    axis: int
+    index_dimensions: int
+    indices_sizes: tuple[int, ...]
+    indices_type: DataType
+    indices: tuple[int, ...]
+
+
+I64_MIN, I64_MAX = -(2**63), 2**63 - 1
+GATHER_ROWS: dict[str, GatherRow] = {
+    # the last axis, in range, UINT32 (every level's type)
+    "axis-last": GatherRow((2, 5), 1, 1, (1, 3), DataType.UINT32, (4, 0, 2)),
+    # axis 0, negative INT32 indices from the end (GATHER.3) and in range
+    "negative": GatherRow((5, 3), 0, 1, (1, 4), DataType.INT32, (-1, -5, 2, 0)),
+    # IndexDimensions 2 in INT64 (a leading one cropped: E-GATHER-2's reading), one negative
+    "index-dimensions-2": GatherRow((1, 4, 3), 1, 2, (1, 2, 2), DataType.INT64, (3, 0, -1, 1)),
+    # IndexDimensions 0 in UINT64: one scalar index, a leading one added
+    "scalar-index": GatherRow((3, 4), 0, 0, (1, 1), DataType.UINT64, (2,)),
+    # out of range (U-GATHER-1: open, each element one of the input buffer's values): past the axis, UINT32's end
+    "out-of-range": GatherRow((2, 5), 1, 1, (1, 3), DataType.UINT32, (1, 5, U32_MAX)),
+    # out of range in INT64: below -n, past the axis, both ends of the type
+    "out-of-range-int64": GatherRow((4, 2), 0, 1, (1, 5), DataType.INT64, (-5, 4, I64_MAX, I64_MIN, 1)),
+}
+
+
+# --- GATHER_ELEMENTS: the axis, the indices' sizes along it, type and values -------------------------------------
+
+
+@dataclass(frozen=True)
+class GatherElementsRow:
+    """Input sizes, Axis, the indices' sizes (the input's off Axis), type and values (row-major)."""
+
+    sizes: tuple[int, ...]
+    axis: int
+    indices_sizes: tuple[int, ...]
+    indices_type: DataType
+    indices: tuple[int, ...]
+
+
+GATHER_ELEMENTS_ROWS: dict[str, GatherElementsRow] = {
+    # the page's example: axis 0, fewer indices along it than the input's size, UINT32
+    "axis-first": GatherElementsRow((3, 3), 0, (2, 3), DataType.UINT32, (1, 2, 0, 2, 0, 0)),
+    # the last axis in INT32, negative indices from the end (GELEM.3)
+    "negative": GatherElementsRow((2, 4), 1, (2, 3), DataType.INT32, (-1, 0, -4, 3, -2, 1)),
+    # the middle axis in INT64, more indices along it than the input's size
+    "axis-middle": GatherElementsRow(
+        (3, 2, 2), 1, (3, 3, 2), DataType.INT64, (1, 0, 0, 1, -1, -2, 0, 0, 1, 1, -2, 0, 1, 1, 0, 0, -1, 1)
+    ),
+    # UINT64 indices along the last axis
+    "uint64": GatherElementsRow((2, 3), 1, (2, 3), DataType.UINT64, (2, 1, 0, 0, 1, 2)),
+    # out of range (U-GELEM-1: open, observed): past the axis, UINT32's end
+    "out-of-range": GatherElementsRow((2, 3), 1, (2, 2), DataType.UINT32, (3, U32_MAX, 0, 5)),
+    # out of range in INT64: below -n, INT64's maximum, the axis' size
+    "out-of-range-int64": GatherElementsRow((4,), 0, (3,), DataType.INT64, (-5, I64_MAX, 4)),
+}
+
+
 # --- building ---------------------------------------------------------------------------------------
 
 Built = tuple[str, CaseSpec]  # (the case's name, its spec)
@@ -596,6 +660,40 @@ def _one_hot_cases(operator: str, dt: DataType) -> list[Built]:
     return out
 
 
+def _gather_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each GATHER_ROWS row at the oldest level that takes its data type, rank and indices' type (GATHER.9)."""
+    out = []
+    for name, row in GATHER_ROWS.items():
+        desc = oracle.gather_desc(
+            TensorDesc(dt, row.sizes), row.indices_sizes, row.axis, row.index_dimensions, row.indices_type
+        )
+        level = min_feature_level(operator, dt, len(row.sizes))
+        if level is None:
+            continue
+        if row.indices_type is not DataType.UINT32:
+            level = max(level, oracle.FeatureLevel.FL_3_0)
+        idx = np.asarray(row.indices, dtype=object).astype(row.indices_type.numpy).reshape(row.indices_sizes)
+        xs = (_ordinal(dt, row.sizes), idx)
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
+def _gather_elements_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each GATHER_ELEMENTS_ROWS row at the oldest level that takes its data type, rank and indices' type."""
+    out = []
+    for name, row in GATHER_ELEMENTS_ROWS.items():
+        desc = oracle.gather_elements_desc(TensorDesc(dt, row.sizes), row.indices_sizes, row.axis, row.indices_type)
+        level = min_feature_level(operator, dt, len(row.sizes))
+        if level is None:
+            continue
+        if row.indices_type is not DataType.UINT32:
+            level = max(level, oracle.FeatureLevel.FL_3_0)
+        idx = np.asarray(row.indices, dtype=object).astype(row.indices_type.numpy).reshape(row.indices_sizes)
+        xs = (_ordinal(dt, row.sizes), idx)
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
 BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "PADDING": _padding_cases,
     "PADDING1": _padding_cases,
@@ -610,6 +708,8 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "DEPTH_TO_SPACE": _block_cases,
     "DEPTH_TO_SPACE1": _block_cases,
     "REVERSE_SUBSEQUENCES": _reverse_cases,
+    "GATHER": _gather_cases,
+    "GATHER_ELEMENTS": _gather_elements_cases,
     "SLICE_GRAD": _slice_grad_cases,
     "CAST": _cast_cases,
     "FILL_VALUE_CONSTANT": _fill_constant_cases,

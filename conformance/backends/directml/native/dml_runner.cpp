@@ -1,6 +1,6 @@
 // dml_runner: runs DML_SLICE, DML_SLICE1, DML_PADDING, DML_SPLIT, DML_PADDING1, DML_JOIN and the data-movement family
 // (issue 31: ELEMENT_WISE_IDENTITY, CAST, TILE, SPACE_TO_DEPTH(1), DEPTH_TO_SPACE(1), REVERSE_SUBSEQUENCES, SLICE_GRAD;
-// issue 32: FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE, DIAGONAL_MATRIX, DIAGONAL_MATRIX1, GATHER_ND(1), ONE_HOT)
+// issue 32: FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE, DIAGONAL_MATRIX, DIAGONAL_MATRIX1, GATHER, GATHER_ELEMENTS, GATHER_ND(1), ONE_HOT)
 // exactly as a case describes them.
 //
 // One long-lived process per backend instance: one D3D12 device, one shader-visible descriptor heap
@@ -100,7 +100,7 @@ static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
-    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES, GATHER_ND(1) and ONE_HOT
+    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES and the index operators (GATHER*, ONE_HOT)
     std::vector<DML_TENSOR_DESC> input_descs;
     std::vector<Tensor> outputs;
     std::vector<DML_TENSOR_DESC> output_descs;
@@ -133,6 +133,8 @@ struct OperatorDesc {
     DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
     // issue 32
     DML_ONE_HOT_OPERATOR_DESC one_hot{};
+    DML_GATHER_OPERATOR_DESC gather{};
+    DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements{};
     DML_OPERATOR_DESC op{};
 
     void init(const Json& req) {
@@ -307,6 +309,19 @@ struct OperatorDesc {
             UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
             one_hot = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis};
             op = {DML_OPERATOR_ONE_HOT, &one_hot};
+        } else if (name == "GATHER") {
+            // Two inputs: InputTensor, then IndicesTensor (UINT32, INT32, UINT64, INT64: not the data's type, GATHER.9).
+            if (input_descs.size() != 2) throw ProtocolError{"GATHER takes two input tensors"};
+            UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
+            UINT index_dimensions = static_cast<UINT>(f.at("index_dimensions").integer("index_dimensions"));
+            gather = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis, index_dimensions};
+            op = {DML_OPERATOR_GATHER, &gather};
+        } else if (name == "GATHER_ELEMENTS") {
+            // Two inputs: InputTensor, then IndicesTensor (UINT32, INT32, UINT64, INT64: GELEM.8).
+            if (input_descs.size() != 2) throw ProtocolError{"GATHER_ELEMENTS takes two input tensors"};
+            UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
+            gather_elements = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis};
+            op = {DML_OPERATOR_GATHER_ELEMENTS, &gather_elements};
         } else {
             throw ProtocolError{"unknown operator '" + name + "'"};
         }
