@@ -241,12 +241,9 @@ def _execute(
     if isinstance(case, Case) and not case.valid:
         _execute_invalid(case, backend, record, prefetched)
         return
-    reason = call("unsupported_reason", backend.unsupported_reason, case.descriptor, case.feature_level)
-    if reason:
-        record.set(Category.UNSUPPORTED, str(reason))
-        return
     stress = isinstance(case, StressCase)
-    reason = over_budget(case.descriptor, backend, max_bytes, chunked=stress)
+    # A case run_many answered was asked both in prefetch_results (supported, in the budget): not asked again.
+    reason = None if prefetched is not None else _unsupported(case, backend, max_bytes)
     if reason:
         record.set(Category.UNSUPPORTED, reason)
         return
@@ -278,6 +275,14 @@ def _execute(
         record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
         return
     _judge(case, result, record)
+
+
+def _unsupported(case: Case | StressCase, backend: Backend, max_bytes: int | None) -> str | None:
+    """Why the backend cannot run the case (its own reason, or the memory budget's); None if it can."""
+    reason = call("unsupported_reason", backend.unsupported_reason, case.descriptor, case.feature_level)
+    if reason:
+        return str(reason)
+    return over_budget(case.descriptor, backend, max_bytes, chunked=isinstance(case, StressCase))
 
 
 def _read_outputs(
