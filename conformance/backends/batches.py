@@ -15,7 +15,7 @@ import abc
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
@@ -71,6 +71,7 @@ class BatchItem:
     nbytes: int  # the descriptor's tensors, inputs and outputs
     descriptor: Descriptor | None = None
     level: FeatureLevel | None = None
+    notes: list[str] = field(default_factory=list)  # what the backend saw of this case in its batch's session
 
     @property
     def bindings(self) -> int:
@@ -91,6 +92,9 @@ class BatchedSessions(abc.ABC):
     @abc.abstractmethod
     def _run_session(self, session: Any, feeds: dict[str, np.ndarray], names: list[str]) -> list[np.ndarray]:
         """The named outputs; SessionFailed if ORT fails the run (any other exception: the host died or hung)."""
+
+    def _created(self, batch: list[BatchItem]) -> None:  # noqa: B027 - optional hook
+        """The batch's session was made: what it says of each case goes into the case's `notes`."""
 
     def _release(self, session: Any) -> None:  # noqa: B027 - optional hook: a session in this process is freed with it
         """Give the session back."""
@@ -116,6 +120,7 @@ class BatchedSessions(abc.ABC):
         except Exception as e:  # the worker died or hung: find the case that did it
             return self._rerun_alone(batch, e)
         self.stats["sessions"] += 1
+        self._created(batch)
         t1 = time.perf_counter()
         feeds = {
             batch_prefix(k) + name: x
