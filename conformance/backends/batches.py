@@ -93,6 +93,10 @@ class BatchedSessions(abc.ABC):
     def _run_session(self, session: Any, feeds: dict[str, np.ndarray], names: list[str]) -> list[np.ndarray]:
         """The named outputs; SessionFailed if ORT fails the run (any other exception: the host died or hung)."""
 
+    def _refused(self, item: BatchItem) -> bool:
+        """Whether a session would refuse this case, from what refusals taught the backend (then it runs alone)."""
+        return False
+
     def _created(self, batch: list[BatchItem]) -> None:  # noqa: B027 - optional hook
         """The batch's session was made: what it says of each case goes into the case's `notes`."""
 
@@ -168,6 +172,10 @@ class BatchedSessions(abc.ABC):
         k = int(next(g for g in match.groups() if g)) if match else len(batch)
         if k < len(batch):
             culprit = {batch[k].index: self._alone(batch[k], error, phase)}
-            return {**culprit, **self._run_batch(batch[:k] + batch[k + 1 :])}
+            rest = batch[:k] + batch[k + 1 :]
+            # The cases refused for what the culprit was refused for (as the backend learnt it): alone now, rather than
+            # each costing the batch another session (as they would the next batch: _batchable).
+            culprit.update({item.index: self._alone(item, error, phase) for item in rest if self._refused(item)})
+            return {**culprit, **self._run_batch([item for item in rest if item.index not in culprit])}
         half = len(batch) // 2
         return {**self._run_batch(batch[:half]), **self._run_batch(batch[half:])}

@@ -229,6 +229,9 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
     def _optimized_path(self) -> str:
         return os.path.join(self._folder(), "optimized-batch.onnx")  # written over by each FLOAT16 batch
 
+    def _refused(self, item: BatchItem) -> bool:
+        return (item.lowering.onnx_operator, item.lowering.data_type) in self.no_kernel
+
     def _created(self, batch: list[BatchItem]) -> None:
         """A FLOAT16 batch: the nodes ORT inserted for case k (their inputs or outputs are its `c<k>_` names), noted
         as its one-case session notes them (the operators of its graph that are not its node's, in graph order)."""

@@ -158,3 +158,15 @@ def test_cases_a_batch_could_not_answer_as_alone_take_the_one_case_path():
     results = backend.run_many([(wide, xs, FL)])
     assert backend.stats["batched"] == 0 and backend.stats["sessions"] == 0
     assert same(results[0], OnnxRuntimeCpuBackend().run(wide, xs, FL))
+
+
+def test_cases_refused_for_the_culprit_s_missing_kernel_leave_its_batch_with_it():
+    """Two INT16 Pads in a batch: ORT names the first; the second lacks the same kernel, so it is answered alone at
+    once instead of costing the batch a second refused session."""
+    desc, xs = int16_pad()
+    backend = OnnxRuntimeCpuBackend()
+    results = backend.run_many([*FINE[:5], (desc, xs, FL), *FINE[5:10], (desc, [xs[0][::-1].copy()], FL)])
+    assert same(results[5], OnnxRuntimeCpuBackend().run(desc, xs, FL))
+    assert same(results[11], OnnxRuntimeCpuBackend().run(desc, [xs[0][::-1].copy()], FL))
+    assert [k for k, r in enumerate(results) if r.status != "ok"] == [5, 11]
+    assert (backend.stats["refused_sessions"], backend.stats["sessions"]) == (1, 1)
