@@ -108,8 +108,8 @@ class Worker:
             self._flush()
 
     def hold(self, *message: Any) -> None:
-        """Send with the next `send` or `flush`: for the records of cases whose backend call is over (judged from a
-        batch's answers), so that a batch's records cross the pipe in one write instead of one write each."""
+        """Send with the next `send` or `flush`: for the records of units whose backend call is over (judged from a
+        batch's answers) or never came, so that a batch's records cross the pipe in one write, not one write each."""
         with self.lock:
             self.held.append(frame(message))
 
@@ -221,14 +221,14 @@ def main() -> int:
 def _run_message(worker: Worker, message: tuple, backend, level, max_bytes: int | None) -> int | None:
     """Run a `run` message's units, one record each; the exit status if the backend ended the worker."""
     from .dispatch import execute
-    from .execute import describe_exception
+    from .execute import describe_exception, may_call_backend
     from .record import Category
 
     results = _prefetch(worker, message, backend, level, max_bytes)
     for work in message[1]:
-        if work.index not in results:
-            # This unit may call the backend: the records before it go out first, so that a worker dying on it
-            # blames it alone (the pool blames the first unit without a record).
+        if may_call_backend(work, backend, level, results.get(work.index)):
+            # The records before it go out first, so that a worker dying on it blames it alone (the pool blames the
+            # first unit without a record).
             worker.flush()
         try:
             record = execute(
@@ -284,3 +284,4 @@ def _case_json(case) -> dict:
 
 if __name__ == "__main__":
     sys.exit(main())
+
