@@ -284,4 +284,3 @@ def _case_json(case) -> dict:
 
 if __name__ == "__main__":
     sys.exit(main())
-
