@@ -360,6 +360,15 @@ def _gather_index_dimensions_8(desc: Descriptor) -> bool:
     return isinstance(desc, oracle.GatherDesc) and desc.index_dimensions == 8
 
 
+def _gather_leading_indices(desc: Descriptor) -> bool:
+    """A DML_GATHER whose IndicesTensor has a size other than 1 before its last IndexDimensions (GATHER.7 broken):
+    DirectML's CreateOperator ends the process there instead of refusing the descriptor."""
+    if not isinstance(desc, oracle.GatherDesc):
+        return False
+    sizes = desc.indices_tensor.sizes
+    return any(n != 1 for n in sizes[: max(0, len(sizes) - desc.index_dimensions)])
+
+
 def dml_gather_index_dimensions_8(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
     """DML_GATHER with IndexDimensions 8 (every dimension of an 8-D IndicesTensor, E-GATHER-3) as DirectML 1.15.4
     computes it: right where it writes (`dml_gather_unwritten` says where it does not).  None for any other
@@ -565,6 +574,14 @@ DEVIATIONS: dict[str, Deviation] = {
             dml_gather_index_dimensions_8,
             dml_gather_unwritten,
             reads_out_of_bounds=_gather_index_dimensions_8,
+        ),
+        Deviation(
+            "dml-gather-leading-indices-crash",
+            ("GATHER",),
+            "DML_GATHER's CreateOperator ends the process on an IndicesTensor with a size other than 1 before its last "
+            "IndexDimensions (GATHER.7), where it should return E_INVALIDARG",
+            lambda desc, inputs: None,
+            reads_out_of_bounds=_gather_leading_indices,
         ),
         Deviation(
             "dml-gather-index-dimensions-8-graph",
