@@ -19,6 +19,7 @@ from .api import (
     padding1_desc,
     padding_desc,
     reverse_subsequences_desc,
+    scatter_desc,
     slice,
     slice1,
     slice1_desc,
@@ -43,6 +44,7 @@ from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_reverse_subsequences import ReverseSubsequencesDesc
+from .op_scatter import ScatterDesc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_slice_grad import SliceGradDesc
@@ -96,6 +98,7 @@ __all__ = [
     "PaddingValueConversion",
     "ReverseSubsequencesDesc",
     "ScaleBias",
+    "ScatterDesc",
     "Slice1Desc",
     "SliceDesc",
     "SliceGradDesc",
@@ -124,6 +127,7 @@ __all__ = [
     "padding_desc",
     "release_buffers",
     "reverse_subsequences_desc",
+    "scatter_desc",
     "slice",
     "slice1",
     "slice1_desc",

@@ -23,6 +23,7 @@ from .op_join import JoinDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_reverse_subsequences import ReverseSubsequencesDesc, lengths_sizes
+from .op_scatter import ScatterDesc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_slice_grad import SliceGradDesc
@@ -52,6 +53,7 @@ Descriptor = (
     | DepthToSpace1Desc
     | SliceGradDesc
     | ReverseSubsequencesDesc
+    | ScatterDesc
     | CastDesc
 )
 
@@ -203,6 +205,22 @@ def reverse_subsequences_desc(
     axis = as_ints((axis,), "axis")[0]
     lengths = TensorDesc(DataType.parse(lengths_data_type), lengths_sizes(input_tensor.sizes, axis))
     return ReverseSubsequencesDesc(input_tensor, lengths, TensorDesc(input_tensor.data_type, input_tensor.sizes), axis)
+
+
+def scatter_desc(
+    input_tensor: TensorDesc, indices_sizes, axis, indices_data_type: DataType | str = DataType.UINT32
+) -> ScatterDesc:
+    """DML_SCATTER's descriptor: IndicesTensor of `indices_sizes` (the input's but along Axis: SCATTER.2), the
+    updates of the indices' sizes and the input's type (SCATTER.4), the output the input's (SCATTER.5)."""
+    axis = as_ints((axis,), "axis")[0]
+    sizes = as_ints(indices_sizes, "indices_sizes")
+    return ScatterDesc(
+        input_tensor,
+        TensorDesc(DataType.parse(indices_data_type), sizes),
+        TensorDesc(input_tensor.data_type, sizes),
+        TensorDesc(input_tensor.data_type, input_tensor.sizes),
+        axis,
+    )
 
 
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:

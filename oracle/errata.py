@@ -375,5 +375,62 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_cast.open_elements",
             True,
         ),
+        # DML_SCATTER, also DML_SCATTER_ELEMENTS (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-SCATTER-1",
+            "erratum",
+            ("SCATTER.10", "SCATTER.1"),
+            "The page calls two updates to one output element invalid, yet its example 1 writes index 3 twice "
+            "(indices [3,1,3,0]) and prints the last write (7) there.",
+            "Repeated indices are valid (they are values, not the descriptor: nothing can refuse them before the "
+            "run); the elements written more than once are open (U-SCATTER-1), the rest judged. The example is "
+            "typed in as printed, its element 3 open.",
+            "oracle.op_scatter.open_elements",
+            False,
+        ),
+        Erratum(
+            "E-SCATTER-2",
+            "erratum",
+            ("SCATTER.5",),
+            "Example 2 states InputTensor Sizes {2,3} but prints three rows of three and an OutputTensor of {3,3}; "
+            "the output must have the input's sizes.",
+            "InputTensor is {3,3} (its printed values and the output's sizes): the example file holds that.",
+            "cases/examples/SCATTER-example-2.json",
+            False,
+        ),
+        Erratum(
+            "E-SCATTER-3",
+            "erratum",
+            ("SCATTER.8",),
+            "The page says the operator was introduced in DML_FEATURE_LEVEL_1_0 and gives a 1_0 support row; the "
+            "feature-level history lists DML_OPERATOR_SCATTER under DML_FEATURE_LEVEL_2_0, and DirectML.h declares "
+            "it inside `#if DML_TARGET_VERSION >= 0x2000`.",
+            "Introduced in FL 2.0 (the history and the header agree): the page's 1_0 row is in force from 2.0; a "
+            "case at FL 1.0 is invalid. Every pinned DirectML release is past FL 4.1, so no real run decides it.",
+            "oracle.op_scatter.TABLES",
+            False,
+        ),
+        Erratum(
+            "U-SCATTER-1",
+            "unspecified",
+            ("SCATTER.10",),
+            "Which of several updates to one output element lands: 'there's no guarantee of which last write wins'.",
+            "The elements written more than once are open: observed and shown (the suite shows the last write in "
+            "IndicesTensor's row-major order, as example 1 prints), never failed; the other elements are judged.",
+            "oracle.op_scatter.open_elements",
+            True,
+        ),
+        Erratum(
+            "U-SCATTER-2",
+            "unspecified",
+            ("SCATTER.1", "SCATTER.3"),
+            "The page does not say what an index outside the Axis dimension does (past its size, below minus its "
+            "size, or negative before FL 3.0's signed types).",
+            "Where its write lands is open: when any index lies outside the axis, every output element is open "
+            "(observed and shown; the suite shows the write dropped), and the guard bytes around every buffer are "
+            "judged as on every case. DirectML 1.15.4 writes it at the flat offset the index gives.",
+            "oracle.op_scatter.open_elements",
+            True,
+        ),
     )
 }

@@ -25,6 +25,8 @@ from .op_padding import PaddingDesc, PaddingMode
 from .op_padding import unspecified as padding_unspecified
 from .op_padding1 import Padding1Desc
 from .op_padding1 import unspecified as padding1_unspecified
+from .op_scatter import ScatterDesc
+from .op_scatter import open_elements as scatter_open_elements
 from .op_slice import SliceDesc
 
 # The entries whose open elements are PaddingValue's (the value conversion is what is open).
@@ -78,7 +80,7 @@ def _slice(desc: SliceDesc) -> list[np.ndarray]:
 def unspecified_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
     """One bool array per output, True where an unspecified register entry leaves the element open
     (the operator's entries, and U-LAYOUT-2's elements sharing an output address).  `inputs`: for an operator
-    whose open elements depend on the values (DML_CAST, U-CAST-1); without them every such element is open."""
+    whose open elements depend on the values (DML_CAST, U-CAST-1; DML_SCATTER's indices, U-SCATTER-1/2); without them every such element is open."""
     return [a | b for a, b in zip(_operator_mask(desc, inputs), layout.open_elements(desc))]
 
 
@@ -93,5 +95,9 @@ def _operator_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.
         if inputs is None:  # without the values: open wherever the pair can be inexact
             return [np.full(desc.output_tensor.sizes, bool(cast_unspecified(desc)))]
         return [cast_open_elements(desc, inputs[0])]
+    if isinstance(desc, ScatterDesc):  # U-SCATTER-1 and -2: targets written twice, lines an index misses (values)
+        if inputs is None:  # without the indices: open wherever an update can land
+            return [np.ones(desc.output_tensor.sizes, dtype=bool)]
+        return [scatter_open_elements(desc, inputs[1])]
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

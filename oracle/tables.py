@@ -334,6 +334,17 @@ CLAUSES: dict[str, str] = {
     "CAST.2": "InputTensor and OutputTensor have the same DimensionCount and Sizes",
     "CAST.3": "Any supported input type to any supported output type (the same type included)",
     "CAST.4": "Introduced in FL 1.0; 4 dims (1.0, 3.0), 1-8 (3.1), all eleven data types (4.1)",
+    # DML_SCATTER, also DML_SCATTER_ELEMENTS (docs/spec/beyond-seeds.md)
+    "SCATTER.1": "Output is Input, then Output[c with c[Axis] = Indices[c]] = Updates[c] for every c of IndicesTensor",
+    "SCATTER.2": "IndicesTensor's Sizes are InputTensor's on every dimension but Axis",
+    "SCATTER.3": "From FL 3.0 a negative index of a signed type counts from the end of the Axis dimension",
+    "SCATTER.4": "UpdatesTensor has IndicesTensor's Sizes and InputTensor's DataType",
+    "SCATTER.5": "OutputTensor has InputTensor's Sizes and DataType",
+    "SCATTER.6": "Axis (UINT) is in [0, OutputTensor.DimensionCount)",
+    "SCATTER.7": "All four tensors have the same DimensionCount; Input, Updates and Output the same DataType",
+    "SCATTER.8": "Introduced in FL 2.0 (E-SCATTER-3); 4 dims (2.0, 2.1), 1-8 (3.0), all eleven data types (4.1)",
+    "SCATTER.9": "IndicesTensor is UINT32 (2.0, 2.1), INT64, INT32, UINT64 or UINT32 (3.0)",
+    "SCATTER.10": "Two updates to one output element are invalid, and which write wins is not guaranteed",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -351,6 +362,7 @@ BEYOND_SEEDS_PREFIXES = (
     "S2D1.",
     "REVSEQ.",
     "CAST.",
+    "SCATTER.",
 )
 
 

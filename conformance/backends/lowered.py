@@ -85,6 +85,8 @@ class LoweredGraphBackend(Backend):
         if isinstance(lowering, RunResult):
             return lowering
         reason = self.unsupported_reason(descriptor, feature_level)
+        if reason is None and lowering.refusal(inputs) is not None:
+            reason = f"{self.name}: {lowering.refusal(inputs)}"
         if reason is not None:
             return RunResult.unsupported(reason)
         reached = self._reached(descriptor, lowering)

@@ -164,7 +164,7 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
                 reason = self.unsupported_reason(descriptor, level)
                 if reason is not None:
                     results[i] = RunResult.unsupported(reason)
-                elif self._batchable(lowering, inputs):
+                elif lowering.refusal(inputs) is None and self._batchable(lowering, inputs):
                     nbytes = sum(tensor_bytes(descriptor).values())
                     batch.append(BatchItem(i, lowering, list(inputs), nbytes, descriptor, level))
                 else:

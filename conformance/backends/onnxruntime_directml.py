@@ -571,6 +571,10 @@ class OnnxRuntimeDirectMLBackend(Backend, BatchedSessions):
             except Inexpressible as e:
                 results[i] = RunResult.unsupported(f"{self.name}: {e}")
                 continue
+            refused = lowering.refusal(inputs)
+            if refused is not None:
+                results[i] = RunResult.unsupported(f"{self.name}: {refused}")
+                continue
             known = self.no_kernel.get((lowering.onnx_operator, lowering.data_type))
             if known is not None:
                 self.stats["known_refusals"] += 1

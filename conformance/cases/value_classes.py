@@ -169,6 +169,11 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
     "REVERSE_SUBSEQUENCES": _geometry_classes(
         "axis first", "axis middle", "axis last", "lengths UINT32", "lengths UINT64"
     ),
+    # SCATTER: where Axis lies and the indices' type (their values, negative, repeated or outside the axis, are the
+    # reach rows' own: value_reach.SCATTER_ROWS; a class is read from the descriptor alone).
+    "SCATTER": _geometry_classes(
+        "axis first", "axis middle", "axis last", *(f"indices {t}" for t in ("UINT32", "INT32", "INT64", "UINT64"))
+    ),
     "SLICE_GRAD": _geometry_classes(  # SLICE1's window, on OutputGradientTensor; InputGradient is SLICE1's output
         "stride 1",
         "stride > 1",
@@ -407,6 +412,13 @@ def _reverse(desc: oracle.ReverseSubsequencesDesc) -> set[str]:
     return found
 
 
+def _scatter(desc: oracle.ScatterDesc) -> set[str]:
+    n = desc.input_tensor.dimension_count
+    found = {f"indices {desc.indices_tensor.data_type.value}"}
+    found.add("axis last" if desc.axis == n - 1 else "axis first" if desc.axis == 0 else "axis middle")
+    return found
+
+
 def _slice_grad(desc: oracle.SliceGradDesc) -> set[str]:
     """SLICE1's classes read on SLICE_GRAD: the window against OutputGradient, InputGradient as SLICE1's output."""
     as_slice1 = oracle.Slice1Desc(
@@ -437,6 +449,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "DEPTH_TO_SPACE": _blocks,  # type: ignore[dict-item]
     "DEPTH_TO_SPACE1": _blocks,  # type: ignore[dict-item]
     "REVERSE_SUBSEQUENCES": _reverse,  # type: ignore[dict-item]
+    "SCATTER": _scatter,  # type: ignore[dict-item]
     "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
     "CAST": _cast,  # type: ignore[dict-item]
 }

@@ -63,6 +63,13 @@ class Lowering:
     opset: int = OPSET  # the node's opset: OPSET, or WRAP_OPSET for Pad 'wrap' (a model takes its nodes' highest)
     side_inputs: tuple[SideInput, ...] = ()  # case inputs after the data ones, fed converted, before the parameters
     output_data_type: DataType | None = None  # the outputs' type when it is not the inputs' (CAST's Cast)
+    # Why the node cannot take these inputs faithfully, or None: where it depends on the VALUES (ScatterElements
+    # leaves duplicate indices undefined and refuses out-of-range ones; DML_SCATTER's are U-SCATTER-1/2).
+    refuse: Callable[[Sequence[np.ndarray]], str | None] | None = field(default=None, compare=False)
+
+    def refusal(self, xs: Sequence[np.ndarray]) -> str | None:
+        """The reason these case inputs have no faithful run of this node (`refuse`), or None."""
+        return None if self.refuse is None else self.refuse(xs)
 
     @property
     def data_names(self) -> list[str]:

@@ -105,6 +105,14 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
     "SPACE_TO_DEPTH1": (INPUT, OUTPUT, BLOCK, ORDER),
     # its second input, of its own data type, is the request's inputs[1]
     "REVERSE_SUBSEQUENCES": (INPUT, Member("SequenceLengthsTensor", "input:1", "tensor"), OUTPUT, AXIS),
+    # its indices (another data type) and updates are the request's inputs[1] and inputs[2]
+    "SCATTER": (
+        INPUT,
+        Member("IndicesTensor", "input:1", "tensor"),
+        Member("UpdatesTensor", "input:2", "tensor"),
+        OUTPUT,
+        AXIS,
+    ),
     "SLICE_GRAD": (
         Member("InputGradientTensor", "input", "tensor"),
         Member("OutputGradientTensor", "output", "tensor"),

@@ -42,6 +42,8 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "REVERSE_SUBSEQUENCES": ("REVSEQ.",),
     "SLICE_GRAD": ("SGRAD.",),
     "CAST": ("CAST.",),
+    # issue 32
+    "SCATTER": ("SCATTER.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -57,6 +59,7 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "depth_to_space1_cases": ("cases", "list", "--operators", "DEPTH_TO_SPACE1"),
     "reverse_subsequences_cases": ("cases", "list", "--operators", "REVERSE_SUBSEQUENCES"),
     "slice_grad_cases": ("cases", "list", "--operators", "SLICE_GRAD"),
+    "scatter_cases": ("cases", "list", "--operators", "SCATTER"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import oracle
@@ -47,6 +48,8 @@ EXPECTED_IDS = {
     "SLICE_GRAD-example-1",  # the page's one diagram (it has no Example section)
     "REVERSE_SUBSEQUENCES-example-1",
     "REVERSE_SUBSEQUENCES-example-2",
+    "SCATTER-example-1",
+    "SCATTER-example-2",  # as the page should have printed it (E-SCATTER-2: InputTensor {3,3})
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -56,6 +59,7 @@ OLDEST_LEVEL["TILE"] = "1.0"
 OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1", "SPACE_TO_DEPTH": "2.1", "SPACE_TO_DEPTH1": "2.1"}
 OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths: the 2.1 row
+OLDEST_LEVEL["SCATTER"] = "3.0"  # 1-D and 2-D: the 3.0 row (the 2.0 and 2.1 rows are 4-D)
 
 
 def _examples() -> list[Case]:
@@ -97,6 +101,13 @@ def test_example_metadata(case: Case) -> None:
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.operator == "REVERSE_SUBSEQUENCES":
         assert {"E-REVSEQ-1", "E-REVSEQ-2"} <= set(case.tags)
+    if case.operator == "SCATTER":
+        # Its open elements depend on the index values (U-SCATTER-1, U-SCATTER-2), so every case lists the entries
+        # its descriptor can reach; the values leave open only example 1's element 3 (written twice: E-SCATTER-1).
+        assert set(case.unspecified) == set(oracle.unspecified(case.descriptor))
+        (mask,) = oracle.unspecified_mask(case.descriptor, case.inputs)
+        assert np.flatnonzero(mask).tolist() == ([3] if case.id == "SCATTER-example-1" else [])
+        assert {"E-SCATTER-1"} <= set(case.tags) if case.id == "SCATTER-example-1" else "E-SCATTER-2" in case.tags
     if case.operator in (
         "PADDING1",
         "JOIN",
@@ -105,13 +116,14 @@ def test_example_metadata(case: Case) -> None:
         "DEPTH_TO_SPACE1",
         "SLICE_GRAD",
         "REVERSE_SUBSEQUENCES",
+        "SCATTER",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags
     if case.id == "SLICE1-example-2":
         assert {"E-SLICE1-2", "E-SLICE1-3"} <= set(case.tags)
-    assert case.unspecified == ()
+    assert case.unspecified == () or case.operator == "SCATTER"
     assert set(case.clauses) <= set(oracle.CLAUSES)
 
 

@@ -270,6 +270,16 @@ def test_common2_zero_input_size(desc) -> None:
 # --- support tables, every row, every level ------------------------------------------------
 
 
+# The operators built from the one input of shape (2,) * rank alone.
+WHOLE_SHAPE = {
+    "ELEMENT_WISE_IDENTITY": lambda t, rank: oracle.IdentityDesc(t, t),
+    "TILE": lambda t, rank: oracle.tile_desc(t, (2,) * rank),
+    "REVERSE_SUBSEQUENCES": lambda t, rank: oracle.reverse_subsequences_desc(t, rank - 1),  # UINT32: every row
+    "SCATTER": lambda t, rank: oracle.scatter_desc(t, t.sizes, rank - 1),  # UINT32 indices: every row (SCATTER.9)
+    "CAST": lambda t, rank: oracle.CastDesc(t, t),
+}
+
+
 def build(operator: str, data_type: str, rank: int):
     """A small valid-shaped descriptor of this operator, data type and rank."""
     shape = (2,) * rank
@@ -292,14 +302,8 @@ def build(operator: str, data_type: str, rank: int):
     part = T((1,) * rank, data_type) if rank == 1 else T((1, *shape[1:]), data_type)
     if operator == "JOIN":
         return oracle.join_desc((part, part), 0)
-    if operator == "ELEMENT_WISE_IDENTITY":
-        return oracle.IdentityDesc(T(shape, data_type), T(shape, data_type))
-    if operator == "TILE":
-        return oracle.tile_desc(T(shape, data_type), (2,) * rank)
-    if operator == "REVERSE_SUBSEQUENCES":  # UINT32 lengths: in every row (REVSEQ.8)
-        return oracle.reverse_subsequences_desc(T(shape, data_type), rank - 1)
-    if operator == "CAST":
-        return oracle.CastDesc(T(shape, data_type), T(shape, data_type))
+    if operator in WHOLE_SHAPE:
+        return WHOLE_SHAPE[operator](T(shape, data_type), rank)
     assert operator == "SPLIT", operator
     return SplitDesc(T(shape, data_type), (part, part), 0)
 
@@ -320,6 +324,7 @@ DIMENSION_CLAUSE = {
     "DEPTH_TO_SPACE1": "D2S1.7",
     "SLICE_GRAD": "SGRAD.8",
     "REVERSE_SUBSEQUENCES": "REVSEQ.7",
+    "SCATTER": "SCATTER.8",
     "CAST": "CAST.4",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")

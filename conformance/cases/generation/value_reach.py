@@ -224,6 +224,34 @@ REVERSE_ROWS: dict[str, ReverseRow] = {
 }
 
 
+# --- SCATTER: the axis and the indices' values ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScatterRow:
+    """Input sizes, Axis, the indices' sizes, type and values (row-major; the updates are ordinals after the input's)."""
+
+    sizes: tuple[int, ...]
+    axis: int
+    indices_sizes: tuple[int, ...]
+    indices_type: DataType
+    indices: tuple[int, ...]
+
+
+SCATTER_ROWS: dict[str, ScatterRow] = {
+    # the middle axis, distinct targets per line (every element judged)
+    "distinct-middle": ScatterRow((2, 5, 3), 1, (2, 2, 3), DataType.UINT32, (4, 0, 2, 1, 3, 0, 0, 1, 4, 2, 4, 3)),
+    # axis 0, INT32 indices counted from the end (SCATTER.3): columns [3, 0], [0, 3], [1, 2]
+    "negative-first": ScatterRow((4, 3), 0, (2, 3), DataType.INT32, (-1, -4, 1, 0, 3, -2)),
+    # the last axis, INT64, negative and not: rows [3, 0], [0, 2], [3, 1]
+    "int64-last": ScatterRow((3, 4), 1, (3, 2), DataType.INT64, (3, -4, 0, 2, -1, 1)),
+    # UINT64 past 2^32 (a 32-bit read would take it for 1): outside the axis, the output open (U-SCATTER-2)
+    "uint64-outside": ScatterRow((2, 4), 1, (2, 2), DataType.UINT64, (1, 2**32 + 1, 0, 3)),
+    # the page's example 1 shape: index 3 twice (U-SCATTER-1: that element open)
+    "repeats": ScatterRow((5,), 0, (4,), DataType.UINT32, (3, 1, 3, 0)),
+}
+
+
 # --- building ---------------------------------------------------------------------------------------
 
 Built = tuple[str, CaseSpec]  # (the case's name, its spec)
@@ -355,6 +383,25 @@ def _reverse_cases(operator: str, dt: DataType) -> list[Built]:
     return out
 
 
+def _scatter_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each SCATTER_ROWS row at the oldest level that takes its data type, rank and indices' type (SCATTER.9)."""
+    out = []
+    for name, row in SCATTER_ROWS.items():
+        desc = oracle.scatter_desc(TensorDesc(dt, row.sizes), row.indices_sizes, row.axis, row.indices_type)
+        level = min_feature_level(operator, dt, len(row.sizes))
+        if level is None:
+            continue
+        if row.indices_type is not DataType.UINT32:
+            level = max(level, oracle.FeatureLevel.FL_3_0)
+        indices = np.asarray(row.indices, dtype=object).astype(row.indices_type.numpy).reshape(row.indices_sizes)
+        # the updates continue the input's ordinals: every write changes its element, so a misplaced one shows
+        n, m = int(np.prod(row.sizes)), int(np.prod(row.indices_sizes))
+        both = _ordinal(dt, (n + m,))
+        xs = (both[:n].reshape(row.sizes), indices, both[n:].reshape(row.indices_sizes))
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
 def _slice_grad_cases(operator: str, dt: DataType) -> list[Built]:
     """SLICE1's rows read backwards: the row's sizes are OutputGradient's, its outputs InputGradient's."""
     out: list[tuple[str, CaseSpec | None]] = []
@@ -397,6 +444,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "DEPTH_TO_SPACE": _block_cases,
     "DEPTH_TO_SPACE1": _block_cases,
     "REVERSE_SUBSEQUENCES": _reverse_cases,
+    "SCATTER": _scatter_cases,
     "SLICE_GRAD": _slice_grad_cases,
     "CAST": _cast_cases,
 }

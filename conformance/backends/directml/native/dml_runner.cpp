@@ -99,7 +99,7 @@ static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
-    std::vector<Tensor> inputs;  // one, but for JOIN and REVERSE_SUBSEQUENCES
+    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES and SCATTER
     std::vector<DML_TENSOR_DESC> input_descs;
     std::vector<Tensor> outputs;
     std::vector<DML_TENSOR_DESC> output_descs;
@@ -121,6 +121,7 @@ struct OperatorDesc {
     DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
     DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse_subsequences{};
+    DML_SCATTER_OPERATOR_DESC scatter{};
     DML_CAST_OPERATOR_DESC cast{};
     DML_OPERATOR_DESC op{};
 
@@ -232,6 +233,13 @@ struct OperatorDesc {
             UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
             reverse_subsequences = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis};
             op = {DML_OPERATOR_REVERSE_SUBSEQUENCES, &reverse_subsequences};
+        } else if (name == "SCATTER") {
+            // Three inputs: InputTensor, IndicesTensor (INT32/INT64/UINT32/UINT64, not the data's type: SCATTER.9),
+            // UpdatesTensor. DML_OPERATOR_SCATTER is DML_OPERATOR_SCATTER_ELEMENTS (one enum value, one struct).
+            if (input_descs.size() != 3) throw ProtocolError{"SCATTER takes three input tensors"};
+            UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
+            scatter = {&input_descs.at(0), &input_descs.at(1), &input_descs.at(2), &output_descs.at(0), axis};
+            op = {DML_OPERATOR_SCATTER, &scatter};
         } else if (name == "CAST") {
             cast = {&input_descs.at(0), &output_descs.at(0)};
             op = {DML_OPERATOR_CAST, &cast};
