@@ -432,5 +432,18 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_scatter.open_elements",
             True,
         ),
+        Erratum(
+            "U-SCATTER-3",
+            "unspecified",
+            ("SCATTER.2",),
+            "The page bounds IndicesTensor's sizes on every dimension but Axis, and says nothing of its size along "
+            "Axis: whether more updates per line than the axis holds (every such line writes a target twice) is "
+            "valid.",
+            "Valid for the oracle (the pseudo-code defines it; its doubly written targets are U-SCATTER-1's); a "
+            "refusal is observed, not failed. DirectML 1.15.4 refuses it (E_INVALIDARG).",
+            "oracle.op_scatter.unspecified",
+            True,
+            refusal_observed=True,
+        ),
     )
 }

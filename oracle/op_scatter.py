@@ -179,10 +179,14 @@ def validate(desc: ScatterDesc, feature_level: FeatureLevel) -> None:
 def unspecified(desc: ScatterDesc) -> list[str]:
     """The descriptor alone cannot say whether an element is open (the index values decide, `open_elements`):
     U-SCATTER-1 is reachable wherever two updates can meet (more than one index per output line), U-SCATTER-2
-    wherever an index can fall outside the axis (any index type can hold such a value)."""
+    wherever an index can fall outside the axis (any index type can hold such a value); U-SCATTER-3 (whether the
+    descriptor is valid at all: a refusal is observed) where IndicesTensor is longer along Axis than the input."""
     reached = ["U-SCATTER-2"]
-    if desc.indices_tensor.sizes[desc.axis] > 1:
+    along = desc.indices_tensor.sizes[desc.axis]
+    if along > 1:
         reached.insert(0, "U-SCATTER-1")
+    if along > desc.input_tensor.sizes[desc.axis]:  # more updates per line than targets (U-SCATTER-3)
+        reached.append("U-SCATTER-3")
     return reached
 
 
