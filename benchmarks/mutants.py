@@ -791,6 +791,35 @@ class Int32ReverseSubsequencesUint64LengthsLowWord(OneClass):
         return Correct.outputs(self, descriptor, [inputs[0], low], max(FeatureLevel))
 
 
+# --- issue 32, DML_SCATTER ---------------------------------------------------------------------------------
+
+
+class Int16ScatterNegativeIndicesDropped(OneClass):
+    """DML_SCATTER in INT16 with INT32 indices: a negative index taken for an out-of-range one and its write
+    dropped, not counted from the end (SCATTER.3)."""
+
+    operator, data_type, value_class = "SCATTER", "INT16", "indices INT32"
+
+    def wrong(self, descriptor, inputs, ys):
+        indices = np.asarray(inputs[1])
+        if descriptor.indices_tensor.data_type.value != "INT32" or not (indices < 0).any():
+            return None
+        outside = np.where(indices < 0, np.iinfo(np.int32).max, indices).astype(indices.dtype)  # a write dropped
+        return Correct.outputs(self, descriptor, [inputs[0], outside, inputs[2]], max(FeatureLevel))
+
+
+class Float16ScatterMiddleAxisUpdatesIgnored(OneClass):
+    """DML_SCATTER in FLOAT16 on a middle axis: the updates never written (the output is the input copied)."""
+
+    operator, data_type, value_class = "SCATTER", "FLOAT16", "axis middle"
+
+    def wrong(self, descriptor, inputs, ys):
+        n = descriptor.input_tensor.dimension_count
+        if not 0 < descriptor.axis < n - 1:
+            return None
+        return [np.array(inputs[0], copy=True)]
+
+
 # --- issue 31, DML_CAST (its value classes: the output's type, per input type) ----------------------------------
 
 
@@ -872,6 +901,9 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Float32SliceGradGapsNotZeroed,
     Uint16ReverseSubsequencesAxis0WholeAxis,
     Int32ReverseSubsequencesUint64LengthsLowWord,
+    # issue 32, DML_SCATTER
+    Int16ScatterNegativeIndicesDropped,
+    Float16ScatterMiddleAxisUpdatesIgnored,
     # issue 31, DML_CAST
     Int64CastToFloat64LowWordOnly,
     Uint16CastToUint64SignExtended,
