@@ -820,6 +820,20 @@ class Float16ScatterMiddleAxisUpdatesIgnored(OneClass):
         return [np.array(inputs[0], copy=True)]
 
 
+class Float32ScatterNdNegativeTuplesDropped(OneClass):
+    """DML_SCATTER_ND in FLOAT32 with INT32 indices: a tuple with a negative coordinate taken for an out-of-range one
+    and its slice not written, not counted from the end (SCATND.3)."""
+
+    operator, data_type, value_class = "SCATTER_ND", "FLOAT32", "indices INT32"
+
+    def wrong(self, descriptor, inputs, ys):
+        indices = np.asarray(inputs[1])
+        if descriptor.indices_tensor.data_type.value != "INT32" or not (indices < 0).any():
+            return None
+        outside = np.where(indices < 0, np.iinfo(np.int32).max, indices).astype(indices.dtype)  # the slice dropped
+        return Correct.outputs(self, descriptor, [inputs[0], outside, inputs[2]], max(FeatureLevel))
+
+
 # --- issue 31, DML_CAST (its value classes: the output's type, per input type) ----------------------------------
 
 
@@ -904,6 +918,7 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     # issue 32, DML_SCATTER
     Int16ScatterNegativeIndicesDropped,
     Float16ScatterMiddleAxisUpdatesIgnored,
+    Float32ScatterNdNegativeTuplesDropped,
     # issue 31, DML_CAST
     Int64CastToFloat64LowWordOnly,
     Uint16CastToUint64SignExtended,

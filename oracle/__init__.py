@@ -20,6 +20,7 @@ from .api import (
     padding_desc,
     reverse_subsequences_desc,
     scatter_desc,
+    scatter_nd_desc,
     slice,
     slice1,
     slice1_desc,
@@ -45,6 +46,7 @@ from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_reverse_subsequences import ReverseSubsequencesDesc
 from .op_scatter import ScatterDesc
+from .op_scatter_nd import ScatterNdDesc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_slice_grad import SliceGradDesc
@@ -99,6 +101,7 @@ __all__ = [
     "ReverseSubsequencesDesc",
     "ScaleBias",
     "ScatterDesc",
+    "ScatterNdDesc",
     "Slice1Desc",
     "SliceDesc",
     "SliceGradDesc",
@@ -128,6 +131,7 @@ __all__ = [
     "release_buffers",
     "reverse_subsequences_desc",
     "scatter_desc",
+    "scatter_nd_desc",
     "slice",
     "slice1",
     "slice1_desc",

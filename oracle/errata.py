@@ -445,5 +445,70 @@ ERRATA: dict[str, Erratum] = {
             True,
             refusal_observed=True,
         ),
+        # DML_SCATTER_ND (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-SCATND-1",
+            "erratum",
+            ("SCATND.4",),
+            "UpdatesTensor's size formula appends the input's last indexTupleSize sizes (Input [3,4,5,6,7], Indices "
+            "[1,1,1,2,3]: [1,2,5,6,7]); its own example gives [1,1,2,6,7], dropping the first indexTupleSize "
+            "meaningful input dimensions, as the pseudo-code (a tuple addresses a slice) needs.",
+            "The example's reading: the tuples' batch, then the input's meaningful sizes past the tuple, "
+            "right-aligned; an UpdatesTensor sized by the printed formula is invalid.",
+            "oracle.op_scatter_nd.updates_sizes",
+            False,
+        ),
+        Erratum(
+            "E-SCATND-2",
+            "erratum",
+            ("SCATND.10",),
+            "The page's example gives IndicesTensor DataType FLOAT32, which no support table allows (INT64, INT32, "
+            "UINT64, UINT32).",
+            "Typed in as UINT32 (the oldest row's type); FLOAT32 indices are invalid (SCATTER_ND-float-indices).",
+            "cases/examples/SCATTER_ND-example-1.json",
+            False,
+        ),
+        Erratum(
+            "E-SCATND-3",
+            "erratum",
+            ("SCATND.6", "SCATND.7", "SCATND.8"),
+            "The example's tensors have DimensionCounts 1, 2 and 1, against 'must have the same DimensionCount'; "
+            "and InputDimensionCount and IndicesDimensionCount range '[1, DimensionCount)', which forbids every "
+            "dimension meaningful (the example's 1-D input needs InputDimensionCount 1 = DimensionCount).",
+            "The counts range [1, DimensionCount]; the example typed in at DimensionCount 2 (Input {1,8}, Indices "
+            "{4,1}, Updates {1,4}, InputDimensionCount 1, IndicesDimensionCount 2), its values as printed.",
+            "oracle.op_scatter_nd.validate",
+            False,
+        ),
+        Erratum(
+            "E-SCATND-4",
+            "erratum",
+            ("SCATND.1",),
+            "The page's title names DML_SCATTER_ELEMENTS_OPERATOR_DESC, DML_SCATTER's alias, not this struct.",
+            "DML_SCATTER_ND_OPERATOR_DESC is its own struct (DirectML.h): not an alias of SCATTER_ELEMENTS.",
+            "oracle.op_scatter_nd.ScatterNdDesc",
+            False,
+        ),
+        Erratum(
+            "U-SCATND-1",
+            "unspecified",
+            ("SCATND.11",),
+            "Which of several tuples writing one output element lands: 'no guarantee of which last write wins'.",
+            "The elements written more than once are open: observed and shown (the suite shows the last tuple in "
+            "row-major order), never failed; the other elements are judged.",
+            "oracle.op_scatter_nd.open_elements",
+            True,
+        ),
+        Erratum(
+            "U-SCATND-2",
+            "unspecified",
+            ("SCATND.1", "SCATND.3"),
+            "The page does not say what a tuple with a coordinate outside its dimension does.",
+            "Where its writes land is open: when any coordinate lies outside, every output element is open "
+            "(observed and shown; the suite shows the tuple's writes dropped); the guard bytes around every buffer "
+            "are judged as on every case.",
+            "oracle.op_scatter_nd.open_elements",
+            True,
+        ),
     )
 }

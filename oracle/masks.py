@@ -27,6 +27,8 @@ from .op_padding1 import Padding1Desc
 from .op_padding1 import unspecified as padding1_unspecified
 from .op_scatter import ScatterDesc
 from .op_scatter import open_elements as scatter_open_elements
+from .op_scatter_nd import ScatterNdDesc
+from .op_scatter_nd import open_elements as scatter_nd_open_elements
 from .op_slice import SliceDesc
 
 # The entries whose open elements are PaddingValue's (the value conversion is what is open).
@@ -95,9 +97,11 @@ def _operator_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.
         if inputs is None:  # without the values: open wherever the pair can be inexact
             return [np.full(desc.output_tensor.sizes, bool(cast_unspecified(desc)))]
         return [cast_open_elements(desc, inputs[0])]
-    if isinstance(desc, ScatterDesc):  # U-SCATTER-1 and -2: targets written twice, lines an index misses (values)
+    if isinstance(desc, (ScatterDesc, ScatterNdDesc)):  # U-SCATTER-1/2, U-SCATND-1/2: by the index values
         if inputs is None:  # without the indices: open wherever an update can land
             return [np.ones(desc.output_tensor.sizes, dtype=bool)]
+        if isinstance(desc, ScatterNdDesc):
+            return [scatter_nd_open_elements(desc, inputs[1])]
         return [scatter_open_elements(desc, inputs[1])]
     # SLICE1, SPLIT and JOIN reach no observed entry of their own: every element is judged.
     return [np.zeros(t.sizes, dtype=bool) for t in desc.output_tensors]

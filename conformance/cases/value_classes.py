@@ -174,6 +174,14 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
     "SCATTER": _geometry_classes(
         "axis first", "axis middle", "axis last", *(f"indices {t}" for t in ("UINT32", "INT32", "INT64", "UINT64"))
     ),
+    # SCATTER_ND: what a tuple addresses, ignored leading dimensions, and the indices' type (their values are the
+    # reach rows' own: value_reach.SCATTER_ND_ROWS).
+    "SCATTER_ND": _geometry_classes(
+        "tuple addresses elements",
+        "tuple addresses slices",
+        "ignored leading dimensions",
+        *(f"indices {t}" for t in ("UINT32", "INT32", "INT64", "UINT64")),
+    ),
     "SLICE_GRAD": _geometry_classes(  # SLICE1's window, on OutputGradientTensor; InputGradient is SLICE1's output
         "stride 1",
         "stride > 1",
@@ -419,6 +427,14 @@ def _scatter(desc: oracle.ScatterDesc) -> set[str]:
     return found
 
 
+def _scatter_nd(desc: oracle.ScatterNdDesc) -> set[str]:
+    found = {f"indices {desc.indices_tensor.data_type.value}"}
+    found.add("tuple addresses elements" if desc.tuple_size == desc.input_dimension_count else "tuple addresses slices")
+    if desc.input_dimension_count < desc.input_tensor.dimension_count:
+        found.add("ignored leading dimensions")
+    return found
+
+
 def _slice_grad(desc: oracle.SliceGradDesc) -> set[str]:
     """SLICE1's classes read on SLICE_GRAD: the window against OutputGradient, InputGradient as SLICE1's output."""
     as_slice1 = oracle.Slice1Desc(
@@ -450,6 +466,7 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "DEPTH_TO_SPACE1": _blocks,  # type: ignore[dict-item]
     "REVERSE_SUBSEQUENCES": _reverse,  # type: ignore[dict-item]
     "SCATTER": _scatter,  # type: ignore[dict-item]
+    "SCATTER_ND": _scatter_nd,  # type: ignore[dict-item]
     "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
     "CAST": _cast,  # type: ignore[dict-item]
 }

@@ -104,7 +104,8 @@ class Lowering:
             raise ValueError(f"{self.onnx_operator} takes {count + len(self.side_inputs)} inputs, got {len(xs)}")
         feeds = {name: np.ascontiguousarray(x) for name, x in zip(self.data_names, xs[:count])}
         for side, x in zip(self.side_inputs, xs[count:]):
-            feeds[side.name] = np.ascontiguousarray(side.convert(np.asarray(x)), dtype=side.dtype)
+            # np.require keeps a 0-d feed 0-d (SCATTER_ND's single scalar update); ascontiguousarray makes it 1-d
+            feeds[side.name] = np.require(side.convert(np.asarray(x)), dtype=side.dtype, requirements="C")
         if parameters_as_inputs:
             feeds.update(self.parameters)
         return feeds

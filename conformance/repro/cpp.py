@@ -113,6 +113,14 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         OUTPUT,
         AXIS,
     ),
+    "SCATTER_ND": (
+        INPUT,
+        Member("IndicesTensor", "input:1", "tensor"),
+        Member("UpdatesTensor", "input:2", "tensor"),
+        OUTPUT,
+        Member("InputDimensionCount", "input_dimension_count", "uint"),
+        Member("IndicesDimensionCount", "indices_dimension_count", "uint"),
+    ),
     "SLICE_GRAD": (
         Member("InputGradientTensor", "input", "tensor"),
         Member("OutputGradientTensor", "output", "tensor"),

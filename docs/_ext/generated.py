@@ -44,6 +44,7 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     "CAST": ("CAST.",),
     # issue 32
     "SCATTER": ("SCATTER.",),
+    "SCATTER_ND": ("SCATND.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -60,6 +61,7 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "reverse_subsequences_cases": ("cases", "list", "--operators", "REVERSE_SUBSEQUENCES"),
     "slice_grad_cases": ("cases", "list", "--operators", "SLICE_GRAD"),
     "scatter_cases": ("cases", "list", "--operators", "SCATTER"),
+    "scatter_nd_cases": ("cases", "list", "--operators", "SCATTER_ND"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -150,6 +150,22 @@ CORNERS["REVERSE_SUBSEQUENCES"] = [
     "8-D",
 ]
 CORNERS["CAST"] = ["CAST to the same type", "CAST float to integer", "8-D"]
+# issue 32, the scatter pair (conformance/cases/generation/scatter.py, scatter_nd.py)
+CORNERS["SCATTER"] = [
+    "axis 0 (the outermost)",
+    "last axis",
+    "more updates per line than targets",
+    "INT64 indices",
+    "UINT64 indices",
+    "8-D",
+]
+CORNERS["SCATTER_ND"] = [
+    "tuples address single elements",
+    "ignored leading input dimensions",
+    "INT32 indices",
+    "UINT64 indices",
+    "8-D",
+]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

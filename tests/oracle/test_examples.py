@@ -50,6 +50,7 @@ EXPECTED_IDS = {
     "REVERSE_SUBSEQUENCES-example-2",
     "SCATTER-example-1",
     "SCATTER-example-2",  # as the page should have printed it (E-SCATTER-2: InputTensor {3,3})
+    "SCATTER_ND-example-1",  # as the page should have printed it (E-SCATND-2, E-SCATND-3)
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -60,6 +61,7 @@ OLDEST_LEVEL |= {"DEPTH_TO_SPACE": "2.1", "DEPTH_TO_SPACE1": "2.1", "SPACE_TO_DE
 OLDEST_LEVEL["SLICE_GRAD"] = "3.1"  # introduced in 3.0, where its table has no 2-D: the diagram is 2-D
 OLDEST_LEVEL["REVERSE_SUBSEQUENCES"] = "2.1"  # 4-D FLOAT32 data, UINT32 lengths: the 2.1 row
 OLDEST_LEVEL["SCATTER"] = "3.0"  # 1-D and 2-D: the 3.0 row (the 2.0 and 2.1 rows are 4-D)
+OLDEST_LEVEL["SCATTER_ND"] = "3.0"  # 2-D: the 3.0 row (the 2.1 row is 4-D)
 
 
 def _examples() -> list[Case]:
@@ -108,6 +110,10 @@ def test_example_metadata(case: Case) -> None:
         (mask,) = oracle.unspecified_mask(case.descriptor, case.inputs)
         assert np.flatnonzero(mask).tolist() == ([3] if case.id == "SCATTER-example-1" else [])
         assert {"E-SCATTER-1"} <= set(case.tags) if case.id == "SCATTER-example-1" else "E-SCATTER-2" in case.tags
+    if case.operator == "SCATTER_ND":  # its tuples distinct and inside: every element judged
+        assert set(case.unspecified) == set(oracle.unspecified(case.descriptor))
+        assert not oracle.unspecified_mask(case.descriptor, case.inputs)[0].any()
+        assert {"E-SCATND-2", "E-SCATND-3"} <= set(case.tags)
     if case.operator in (
         "PADDING1",
         "JOIN",
@@ -117,13 +123,14 @@ def test_example_metadata(case: Case) -> None:
         "SLICE_GRAD",
         "REVERSE_SUBSEQUENCES",
         "SCATTER",
+        "SCATTER_ND",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.id in ("PADDING-example-3", "PADDING-example-4"):
         assert "U-PAD-5" in case.tags
     if case.id == "SLICE1-example-2":
         assert {"E-SLICE1-2", "E-SLICE1-3"} <= set(case.tags)
-    assert case.unspecified == () or case.operator == "SCATTER"
+    assert case.unspecified == () or case.operator in ("SCATTER", "SCATTER_ND")
     assert set(case.clauses) <= set(oracle.CLAUSES)
 
 

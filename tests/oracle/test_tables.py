@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from oracle import op_reverse_subsequences, op_scatter
+from oracle import op_reverse_subsequences, op_scatter, op_scatter_nd
 from oracle.registry import SUPPORT
 from oracle.tables import DataType, FeatureLevel, SupportRow
 
@@ -101,7 +101,7 @@ def test_parser_reads_all_three_languages() -> None:
 
 
 CLAUSE_ID = re.compile(
-    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D|REVSEQ|CAST|SCATTER)\.\d+)`",
+    r"^- `((?:COMMON|SLICE1|SLICE|SGRAD|PAD1|PAD|SPLIT|WRAP|JOIN|LAYOUT|GRAPH|IDENT|TILE|D2S1|D2S|S2D1|S2D|REVSEQ|CAST|SCATTER|SCATND)\.\d+)`",
     re.MULTILINE,
 )
 ERRATUM_ID = re.compile(r"^- `([EU]-[A-Z0-9]+-\d+)`", re.MULTILINE)
@@ -174,9 +174,13 @@ def test_reverse_subsequences_lengths_table_matches_its_restated_page() -> None:
     assert parse_support_tables(as_lengths) == op_reverse_subsequences.LENGTHS_TABLES.support
 
 
-def test_scatter_indices_table_matches_its_restated_page() -> None:
-    """SCATTER.9: the IndicesTensor rows of docs/spec/beyond-seeds.md's copy of the page, as data."""
-    text = _beyond_section("DML_SCATTER_OPERATOR_DESC")
+@pytest.mark.parametrize(
+    ("struct", "module"),
+    [("DML_SCATTER_OPERATOR_DESC", op_scatter), ("DML_SCATTER_ND_OPERATOR_DESC", op_scatter_nd)],
+)
+def test_scatter_indices_tables_match_their_restated_pages(struct: str, module) -> None:
+    """SCATTER.9, SCATND.10: the IndicesTensor rows of docs/spec/beyond-seeds.md's copies of the pages, as data."""
+    text = _beyond_section(struct)
     as_indices = "\n".join(
         line.replace("IndicesTensor Input", "InputTensor Input")
         + "\n"
@@ -186,7 +190,7 @@ def test_scatter_indices_table_matches_its_restated_page() -> None:
         for line in text.splitlines()
         if not line.strip().startswith(("InputTensor", "OutputTensor"))
     )
-    assert parse_support_tables(as_indices) == op_scatter.INDICES_TABLES.support
+    assert parse_support_tables(as_indices) == module.INDICES_TABLES.support
 
 
 def test_errata_point_at_real_clauses_and_code() -> None:

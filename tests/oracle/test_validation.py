@@ -276,6 +276,7 @@ WHOLE_SHAPE = {
     "TILE": lambda t, rank: oracle.tile_desc(t, (2,) * rank),
     "REVERSE_SUBSEQUENCES": lambda t, rank: oracle.reverse_subsequences_desc(t, rank - 1),  # UINT32: every row
     "SCATTER": lambda t, rank: oracle.scatter_desc(t, t.sizes, rank - 1),  # UINT32 indices: every row (SCATTER.9)
+    "SCATTER_ND": lambda t, rank: oracle.scatter_nd_desc(t, (1,) * rank, rank, 1),  # one 1-coordinate tuple
     "CAST": lambda t, rank: oracle.CastDesc(t, t),
 }
 
@@ -325,6 +326,7 @@ DIMENSION_CLAUSE = {
     "SLICE_GRAD": "SGRAD.8",
     "REVERSE_SUBSEQUENCES": "REVSEQ.7",
     "SCATTER": "SCATTER.8",
+    "SCATTER_ND": "SCATND.9",
     "CAST": "CAST.4",
 }
 DEPTH_SPACE = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")

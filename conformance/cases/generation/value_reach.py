@@ -252,6 +252,35 @@ SCATTER_ROWS: dict[str, ScatterRow] = {
 }
 
 
+# --- SCATTER_ND: what a tuple addresses and the tuples' values ------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScatterNdRow:
+    """Input sizes, InputDimensionCount, the indices' sizes, IndicesDimensionCount, type and values (row-major)."""
+
+    sizes: tuple[int, ...]
+    input_dimension_count: int
+    indices_sizes: tuple[int, ...]
+    indices_dimension_count: int
+    indices_type: DataType
+    indices: tuple[int, ...]
+
+
+SCATTER_ND_ROWS: dict[str, ScatterNdRow] = {
+    # whole tuples (one element each), distinct
+    "elements": ScatterNdRow((3, 4), 2, (3, 2), 2, DataType.UINT32, (0, 1, 2, 3, 1, 0)),
+    # one-coordinate tuples addressing 2x2 slices, INT32 from the end (SCATND.3): rows 2 and 0
+    "slices-negative": ScatterNdRow((3, 2, 2), 3, (1, 2, 1), 2, DataType.INT32, (-1, 0)),
+    # two ignored leading dimensions, INT64: rows 3, 0 and 1 of a 4x2
+    "leading-int64": ScatterNdRow((1, 1, 4, 2), 2, (1, 1, 3, 1), 2, DataType.INT64, (3, -4, 1)),
+    # UINT64 past 2^32 (a 32-bit read would take it for 1): outside, the output open (U-SCATND-2)
+    "uint64-outside": ScatterNdRow((2, 3), 2, (2, 2), 2, DataType.UINT64, (1, 2**32 + 1, 0, 0)),
+    # element 2 written twice (U-SCATND-1: that element open)
+    "repeats": ScatterNdRow((1, 4), 1, (3, 1), 2, DataType.UINT32, (2, 0, 2)),
+}
+
+
 # --- building ---------------------------------------------------------------------------------------
 
 Built = tuple[str, CaseSpec]  # (the case's name, its spec)
@@ -402,6 +431,31 @@ def _scatter_cases(operator: str, dt: DataType) -> list[Built]:
     return out
 
 
+def _scatter_nd_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each SCATTER_ND_ROWS row at the oldest level that takes its data type, rank and indices' type (SCATND.10);
+    the updates continue the input's ordinals, so every write shows."""
+    out = []
+    for name, row in SCATTER_ND_ROWS.items():
+        desc = oracle.scatter_nd_desc(
+            TensorDesc(dt, row.sizes),
+            row.indices_sizes,
+            row.input_dimension_count,
+            row.indices_dimension_count,
+            row.indices_type,
+        )
+        level = min_feature_level(operator, dt, len(row.sizes))
+        if level is None:
+            continue
+        if row.indices_type is not DataType.UINT32:
+            level = max(level, oracle.FeatureLevel.FL_3_0)
+        indices = np.asarray(row.indices, dtype=object).astype(row.indices_type.numpy).reshape(row.indices_sizes)
+        n, m = int(np.prod(row.sizes)), int(np.prod(desc.updates_tensor.sizes))
+        both = _ordinal(dt, (n + m,))
+        xs = (both[:n].reshape(row.sizes), indices, both[n:].reshape(desc.updates_tensor.sizes))
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
 def _slice_grad_cases(operator: str, dt: DataType) -> list[Built]:
     """SLICE1's rows read backwards: the row's sizes are OutputGradient's, its outputs InputGradient's."""
     out: list[tuple[str, CaseSpec | None]] = []
@@ -445,6 +499,7 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "DEPTH_TO_SPACE1": _block_cases,
     "REVERSE_SUBSEQUENCES": _reverse_cases,
     "SCATTER": _scatter_cases,
+    "SCATTER_ND": _scatter_nd_cases,
     "SLICE_GRAD": _slice_grad_cases,
     "CAST": _cast_cases,
 }
