@@ -925,6 +925,49 @@ class Uint8GatherElementsLastAxisReadsFirstRow(OneClass):
         return Correct.outputs(self, descriptor, [np.ascontiguousarray(first), inputs[1]], max(FeatureLevel))
 
 
+# --- issue 32, DML_SCATTER ---------------------------------------------------------------------------------
+
+
+class Int16ScatterNegativeIndicesDropped(OneClass):
+    """DML_SCATTER in INT16 with INT32 indices: a negative index taken for an out-of-range one and its write
+    dropped, not counted from the end (SCATTER.3)."""
+
+    operator, data_type, value_class = "SCATTER", "INT16", "indices INT32"
+
+    def wrong(self, descriptor, inputs, ys):
+        indices = np.asarray(inputs[1])
+        if descriptor.indices_tensor.data_type.value != "INT32" or not (indices < 0).any():
+            return None
+        outside = np.where(indices < 0, np.iinfo(np.int32).max, indices).astype(indices.dtype)  # a write dropped
+        return Correct.outputs(self, descriptor, [inputs[0], outside, inputs[2]], max(FeatureLevel))
+
+
+class Float16ScatterMiddleAxisUpdatesIgnored(OneClass):
+    """DML_SCATTER in FLOAT16 on a middle axis: the updates never written (the output is the input copied)."""
+
+    operator, data_type, value_class = "SCATTER", "FLOAT16", "axis middle"
+
+    def wrong(self, descriptor, inputs, ys):
+        n = descriptor.input_tensor.dimension_count
+        if not 0 < descriptor.axis < n - 1:
+            return None
+        return [np.array(inputs[0], copy=True)]
+
+
+class Float32ScatterNdNegativeTuplesDropped(OneClass):
+    """DML_SCATTER_ND in FLOAT32 with INT32 indices: a tuple with a negative coordinate taken for an out-of-range one
+    and its slice not written, not counted from the end (SCATND.3)."""
+
+    operator, data_type, value_class = "SCATTER_ND", "FLOAT32", "indices INT32"
+
+    def wrong(self, descriptor, inputs, ys):
+        indices = np.asarray(inputs[1])
+        if descriptor.indices_tensor.data_type.value != "INT32" or not (indices < 0).any():
+            return None
+        outside = np.where(indices < 0, np.iinfo(np.int32).max, indices).astype(indices.dtype)  # the slice dropped
+        return Correct.outputs(self, descriptor, [inputs[0], outside, inputs[2]], max(FeatureLevel))
+
+
 # --- issue 31, DML_CAST (its value classes: the output's type, per input type) ----------------------------------
 
 
@@ -1029,6 +1072,10 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     Int16GatherNegativeIndicesClamped,
     Float32GatherOutOfRangeZero,
     Uint8GatherElementsLastAxisReadsFirstRow,
+    # issue 32, DML_SCATTER
+    Int16ScatterNegativeIndicesDropped,
+    Float16ScatterMiddleAxisUpdatesIgnored,
+    Float32ScatterNdNegativeTuplesDropped,
     # issue 31, DML_CAST
     Int64CastToFloat64LowWordOnly,
     Uint16CastToUint64SignExtended,

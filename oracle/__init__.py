@@ -23,6 +23,8 @@ from .api import (
     padding1_desc,
     padding_desc,
     reverse_subsequences_desc,
+    scatter_desc,
+    scatter_nd_desc,
     slice,
     slice1,
     slice1_desc,
@@ -56,6 +58,8 @@ from .op_one_hot import OneHotDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_reverse_subsequences import ReverseSubsequencesDesc
+from .op_scatter import ScatterDesc
+from .op_scatter_nd import ScatterNdDesc
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_slice_grad import SliceGradDesc
@@ -119,6 +123,8 @@ __all__ = [
     "PaddingValueConversion",
     "ReverseSubsequencesDesc",
     "ScaleBias",
+    "ScatterDesc",
+    "ScatterNdDesc",
     "Slice1Desc",
     "SliceDesc",
     "SliceGradDesc",
@@ -151,6 +157,8 @@ __all__ = [
     "padding_desc",
     "release_buffers",
     "reverse_subsequences_desc",
+    "scatter_desc",
+    "scatter_nd_desc",
     "slice",
     "slice1",
     "slice1_desc",

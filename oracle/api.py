@@ -33,6 +33,8 @@ from .op_one_hot import OneHotDesc
 from .op_padding import PaddingDesc, PaddingMode
 from .op_padding1 import Padding1Desc
 from .op_reverse_subsequences import ReverseSubsequencesDesc, lengths_sizes
+from .op_scatter import ScatterDesc
+from .op_scatter_nd import ScatterNdDesc, updates_sizes
 from .op_slice import SliceDesc
 from .op_slice1 import Slice1Desc
 from .op_slice_grad import SliceGradDesc
@@ -64,6 +66,8 @@ Descriptor = (
     | ReverseSubsequencesDesc
     | GatherDesc
     | GatherElementsDesc
+    | ScatterDesc
+    | ScatterNdDesc
     | CastDesc
     | FillValueConstantDesc
     | FillValueSequenceDesc
@@ -283,6 +287,48 @@ def gather_elements_desc(
     axis = as_ints((axis,), "axis")[0]
     indices = TensorDesc(DataType.parse(indices_data_type), as_ints(indices_sizes, "indices_sizes"))
     return GatherElementsDesc(input_tensor, indices, TensorDesc(input_tensor.data_type, indices.sizes), axis)
+
+
+def scatter_desc(
+    input_tensor: TensorDesc, indices_sizes, axis, indices_data_type: DataType | str = DataType.UINT32
+) -> ScatterDesc:
+    """DML_SCATTER's descriptor: IndicesTensor of `indices_sizes` (the input's but along Axis: SCATTER.2), the
+    updates of the indices' sizes and the input's type (SCATTER.4), the output the input's (SCATTER.5)."""
+    axis = as_ints((axis,), "axis")[0]
+    sizes = as_ints(indices_sizes, "indices_sizes")
+    return ScatterDesc(
+        input_tensor,
+        TensorDesc(DataType.parse(indices_data_type), sizes),
+        TensorDesc(input_tensor.data_type, sizes),
+        TensorDesc(input_tensor.data_type, input_tensor.sizes),
+        axis,
+    )
+
+
+def scatter_nd_desc(
+    input_tensor: TensorDesc,
+    indices_sizes,
+    input_dimension_count=None,
+    indices_dimension_count=None,
+    indices_data_type: DataType | str = DataType.UINT32,
+) -> ScatterNdDesc:
+    """DML_SCATTER_ND's descriptor: IndicesTensor of `indices_sizes` (its last size the tuple size), the counts
+    (default: every dimension meaningful), the updates sized by SCATND.4 (the example's reading, E-SCATND-1) in the
+    input's type, the output the input's (SCATND.5)."""
+    sizes = as_ints(indices_sizes, "indices_sizes")
+    n = input_tensor.dimension_count
+    idc = n if input_dimension_count is None else as_ints((input_dimension_count,), "input_dimension_count")[0]
+    ixdc = (
+        len(sizes)
+        if indices_dimension_count is None
+        else as_ints((indices_dimension_count,), "indices_dimension_count")[0]
+    )
+    indices = TensorDesc(DataType.parse(indices_data_type), sizes)
+    out = TensorDesc(input_tensor.data_type, input_tensor.sizes)
+    draft = ScatterNdDesc(input_tensor, indices, TensorDesc(input_tensor.data_type, (1,) * n), out, idc, ixdc)
+    return ScatterNdDesc(
+        input_tensor, indices, TensorDesc(input_tensor.data_type, updates_sizes(draft)), out, idc, ixdc
+    )
 
 
 def slice(input, offsets, sizes, strides, *, feature_level=None) -> np.ndarray:

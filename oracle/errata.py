@@ -662,5 +662,140 @@ ERRATA: dict[str, Erratum] = {
             "oracle.op_gather_elements.open_elements",
             True,
         ),
+        # DML_SCATTER, also DML_SCATTER_ELEMENTS (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-SCATTER-1",
+            "erratum",
+            ("SCATTER.10", "SCATTER.1"),
+            "The page calls two updates to one output element invalid, yet its example 1 writes index 3 twice "
+            "(indices [3,1,3,0]) and prints the last write (7) there.",
+            "Repeated indices are valid (they are values, not the descriptor: nothing can refuse them before the "
+            "run); the elements written more than once are open (U-SCATTER-1), the rest judged. The example is "
+            "typed in as printed, its element 3 open.",
+            "oracle.op_scatter.open_elements",
+            False,
+        ),
+        Erratum(
+            "E-SCATTER-2",
+            "erratum",
+            ("SCATTER.5",),
+            "Example 2 states InputTensor Sizes {2,3} but prints three rows of three and an OutputTensor of {3,3}; "
+            "the output must have the input's sizes.",
+            "InputTensor is {3,3} (its printed values and the output's sizes): the example file holds that.",
+            "cases/examples/SCATTER-example-2.json",
+            False,
+        ),
+        Erratum(
+            "E-SCATTER-3",
+            "erratum",
+            ("SCATTER.8",),
+            "The page says the operator was introduced in DML_FEATURE_LEVEL_1_0 and gives a 1_0 support row; the "
+            "feature-level history lists DML_OPERATOR_SCATTER under DML_FEATURE_LEVEL_2_0, and DirectML.h declares "
+            "it inside `#if DML_TARGET_VERSION >= 0x2000`.",
+            "Introduced in FL 2.0 (the history and the header agree): the page's 1_0 row is in force from 2.0; a "
+            "case at FL 1.0 is invalid. Every pinned DirectML release is past FL 4.1, so no real run decides it.",
+            "oracle.op_scatter.TABLES",
+            False,
+        ),
+        Erratum(
+            "U-SCATTER-1",
+            "unspecified",
+            ("SCATTER.10",),
+            "Which of several updates to one output element lands: 'there's no guarantee of which last write wins'.",
+            "The elements written more than once are open: observed and shown (the suite shows the last write in "
+            "IndicesTensor's row-major order, as example 1 prints), never failed; the other elements are judged.",
+            "oracle.op_scatter.open_elements",
+            True,
+        ),
+        Erratum(
+            "U-SCATTER-2",
+            "unspecified",
+            ("SCATTER.1", "SCATTER.3"),
+            "The page does not say what an index outside the Axis dimension does (past its size, below minus its "
+            "size, or negative before FL 3.0's signed types).",
+            "Where its write lands is open: when any index lies outside the axis, every output element is open "
+            "(observed and shown; the suite shows the write dropped), and the guard bytes around every buffer are "
+            "judged as on every case. DirectML 1.15.4 writes it at the flat offset the index gives.",
+            "oracle.op_scatter.open_elements",
+            True,
+        ),
+        Erratum(
+            "U-SCATTER-3",
+            "unspecified",
+            ("SCATTER.2",),
+            "The page bounds IndicesTensor's sizes on every dimension but Axis, and says nothing of its size along "
+            "Axis: whether more updates per line than the axis holds (every such line writes a target twice) is "
+            "valid.",
+            "Valid for the oracle (the pseudo-code defines it; its doubly written targets are U-SCATTER-1's); a "
+            "refusal is observed, not failed. DirectML 1.15.4 refuses it (E_INVALIDARG).",
+            "oracle.op_scatter.unspecified",
+            True,
+            refusal_observed=True,
+        ),
+        # DML_SCATTER_ND (docs/spec/beyond-seeds.md)
+        Erratum(
+            "E-SCATND-1",
+            "erratum",
+            ("SCATND.4",),
+            "UpdatesTensor's size formula appends the input's last indexTupleSize sizes (Input [3,4,5,6,7], Indices "
+            "[1,1,1,2,3]: [1,2,5,6,7]); its own example gives [1,1,2,6,7], dropping the first indexTupleSize "
+            "meaningful input dimensions, as the pseudo-code (a tuple addresses a slice) needs.",
+            "The example's reading: the tuples' batch, then the input's meaningful sizes past the tuple, "
+            "right-aligned; an UpdatesTensor sized by the printed formula is invalid.",
+            "oracle.op_scatter_nd.updates_sizes",
+            False,
+        ),
+        Erratum(
+            "E-SCATND-2",
+            "erratum",
+            ("SCATND.10",),
+            "The page's example gives IndicesTensor DataType FLOAT32, which no support table allows (INT64, INT32, "
+            "UINT64, UINT32).",
+            "Typed in as UINT32 (the oldest row's type); FLOAT32 indices are invalid (SCATTER_ND-float-indices).",
+            "cases/examples/SCATTER_ND-example-1.json",
+            False,
+        ),
+        Erratum(
+            "E-SCATND-3",
+            "erratum",
+            ("SCATND.6", "SCATND.7", "SCATND.8"),
+            "The example's tensors have DimensionCounts 1, 2 and 1, against 'must have the same DimensionCount'; "
+            "and InputDimensionCount and IndicesDimensionCount range '[1, DimensionCount)', which forbids every "
+            "dimension meaningful (the example's 1-D input needs InputDimensionCount 1 = DimensionCount).",
+            "The counts range [1, DimensionCount]; the example typed in at DimensionCount 2 (Input {1,8}, Indices "
+            "{4,1}, Updates {1,4}, InputDimensionCount 1, IndicesDimensionCount 2), its values as printed.",
+            "oracle.op_scatter_nd.validate",
+            False,
+        ),
+        Erratum(
+            "E-SCATND-4",
+            "erratum",
+            ("SCATND.1",),
+            "The page's title names DML_SCATTER_ELEMENTS_OPERATOR_DESC, DML_SCATTER's alias, not this struct.",
+            "DML_SCATTER_ND_OPERATOR_DESC is its own struct (DirectML.h): not an alias of SCATTER_ELEMENTS.",
+            "oracle.op_scatter_nd.ScatterNdDesc",
+            False,
+        ),
+        Erratum(
+            "U-SCATND-1",
+            "unspecified",
+            ("SCATND.11",),
+            "Which of several tuples writing one output element lands: 'no guarantee of which last write wins'.",
+            "The elements written more than once are open: observed and shown (the suite shows the last tuple in "
+            "row-major order), never failed; the other elements are judged.",
+            "oracle.op_scatter_nd.open_elements",
+            True,
+        ),
+        Erratum(
+            "U-SCATND-2",
+            "unspecified",
+            ("SCATND.1", "SCATND.3"),
+            "The page does not say what a tuple with a coordinate outside its dimension does.",
+            "Where its writes land is open: when any coordinate lies outside, every output element is open "
+            "(observed and shown; the suite shows the tuple's writes dropped); the guard bytes around every buffer "
+            "are judged as on every case.",
+            "oracle.op_scatter_nd.open_elements",
+            True,
+        ),
     )
 }

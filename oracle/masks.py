@@ -40,6 +40,10 @@ from .op_padding import PaddingDesc, PaddingMode
 from .op_padding import unspecified as padding_unspecified
 from .op_padding1 import Padding1Desc
 from .op_padding1 import unspecified as padding1_unspecified
+from .op_scatter import ScatterDesc
+from .op_scatter import open_elements as scatter_open_elements
+from .op_scatter_nd import ScatterNdDesc
+from .op_scatter_nd import open_elements as scatter_nd_open_elements
 from .op_slice import SliceDesc
 
 # The entries whose open elements are PaddingValue's (the value conversion is what is open).
@@ -93,7 +97,7 @@ def _slice(desc: SliceDesc) -> list[np.ndarray]:
 def unspecified_mask(desc, inputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
     """One bool array per output, True where an unspecified register entry leaves the element open
     (the operator's entries, and U-LAYOUT-2's elements sharing an output address).  `inputs`: for an operator
-    whose open elements depend on the values (DML_CAST, U-CAST-1); without them every such element is open."""
+    whose open elements depend on the values (DML_CAST, U-CAST-1; DML_SCATTER's indices, U-SCATTER-1/2); without them every such element is open."""
     return [a | b for a, b in zip(_operator_mask(desc, inputs), layout.open_elements(desc))]
 
 
@@ -125,6 +129,10 @@ VALUE_MASKS: dict[type, Callable[[Any, Sequence[np.ndarray] | None], list[np.nda
     GatherDesc: lambda d, x: [gather_open_elements(d, x)] if x is not None else _everywhere(d),
     # U-GELEM-1: the elements whose own index is out of range
     GatherElementsDesc: lambda d, x: [gather_elements_open_elements(d, x)] if x is not None else _everywhere(d),
+    # U-SCATTER-1/2: the targets written more than once, or everything past an index out of range
+    ScatterDesc: lambda d, x: [scatter_open_elements(d, x[1])] if x is not None else _everywhere(d),
+    # U-SCATND-1/2: the same for tuples
+    ScatterNdDesc: lambda d, x: [scatter_nd_open_elements(d, x[1])] if x is not None else _everywhere(d),
 }
 
 

@@ -96,6 +96,15 @@ def layer_modules(package: str, what: str) -> dict[str, Any]:
 OPERATORS: tuple[str, ...] = tuple(REGISTRY)
 DESCRIPTOR_TYPES: dict[str, type] = {name: m.DESCRIPTOR for name, m in REGISTRY.items()}
 SUPPORT: dict[str, tuple[SupportRow, ...]] = {name: m.TABLES.support for name, m in REGISTRY.items()}
+# Other names of an operator, from its module's optional ALIASES (DirectML.h's DML_SCATTER_ELEMENTS_OPERATOR_DESC is
+# DML_SCATTER_OPERATOR_DESC): the one table `--operators`, the pytest plugin's option and the docs read.
+ALIASES: dict[str, str] = {alias: name for name, m in REGISTRY.items() for alias in getattr(m, "ALIASES", ())}
+
+
+def canonical(name: str) -> str:
+    """The suite's name of an operator given by it or one of its ALIASES (SCATTER_ELEMENTS -> SCATTER)."""
+    return ALIASES.get(name, name)
+
 
 # Case ids: OPERATOR-<8 hex digits> (content hash) or OPERATOR-<name> (curated); longest name first
 # so that SLICE1-... is never read as SLICE followed by "1-...".

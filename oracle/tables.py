@@ -410,6 +410,29 @@ CLAUSES: dict[str, str] = {
     "GELEM.6": "IndicesTensor, InputTensor and OutputTensor have the same DimensionCount",
     "GELEM.7": "Introduced in FL 2.1; 4 dims, 8 types (2.1), 1-8 dims (3.0), 64-bit types (4.1)",
     "GELEM.8": "IndicesTensor is UINT32 (2.1), INT64, INT32, UINT64 or UINT32 (3.0)",
+    # DML_SCATTER, also DML_SCATTER_ELEMENTS (docs/spec/beyond-seeds.md)
+    "SCATTER.1": "Output is Input, then Output[c with c[Axis] = Indices[c]] = Updates[c] for every c of IndicesTensor",
+    "SCATTER.2": "IndicesTensor's Sizes are InputTensor's on every dimension but Axis",
+    "SCATTER.3": "From FL 3.0 a negative index of a signed type counts from the end of the Axis dimension",
+    "SCATTER.4": "UpdatesTensor has IndicesTensor's Sizes and InputTensor's DataType",
+    "SCATTER.5": "OutputTensor has InputTensor's Sizes and DataType",
+    "SCATTER.6": "Axis (UINT) is in [0, OutputTensor.DimensionCount)",
+    "SCATTER.7": "All four tensors have the same DimensionCount; Input, Updates and Output the same DataType",
+    "SCATTER.8": "Introduced in FL 2.0 (E-SCATTER-3); 4 dims (2.0, 2.1), 1-8 (3.0), all eleven data types (4.1)",
+    "SCATTER.9": "IndicesTensor is UINT32 (2.0, 2.1), INT64, INT32, UINT64 or UINT32 (3.0)",
+    "SCATTER.10": "Two updates to one output element are invalid, and which write wins is not guaranteed",
+    # DML_SCATTER_ND (docs/spec/beyond-seeds.md)
+    "SCATND.1": "Output is Input, then each index tuple's slice of the input takes that tuple's updates",
+    "SCATND.2": "IndicesTensor's last size is the tuple size k, at most the input's meaningful dimensions",
+    "SCATND.3": "From FL 3.0 a negative index of a signed type counts from the end of its dimension",
+    "SCATND.4": "UpdatesTensor's sizes: the tuples' batch, then the input's sizes past the tuple, right-aligned",
+    "SCATND.5": "OutputTensor has InputTensor's Sizes and DataType",
+    "SCATND.6": "InputDimensionCount (UINT) in [1, DimensionCount] (E-SCATND-3); the leading sizes it ignores are 1",
+    "SCATND.7": "IndicesDimensionCount (UINT) in [1, DimensionCount] (E-SCATND-3); the leading sizes it ignores are 1",
+    "SCATND.8": "All four tensors have the same DimensionCount; Input, Updates and Output the same DataType",
+    "SCATND.9": "Introduced in FL 2.1; 4 dims (2.1), 1-8 (3.0), all eleven data types (4.1)",
+    "SCATND.10": "IndicesTensor is UINT32 (2.1), INT64, INT32, UINT64 or UINT32 (3.0)",
+    "SCATND.11": "Two tuples writing one output element are invalid, and which write wins is not guaranteed",
 }
 # The clause prefixes of what is beyond the four seed pages: reported apart from the pages' verdict.
 BEYOND_SEEDS_PREFIXES = (
@@ -436,6 +459,8 @@ BEYOND_SEEDS_PREFIXES = (
     "ONEHOT.",
     "GATHER.",
     "GELEM.",
+    "SCATTER.",
+    "SCATND.",
 )
 
 

@@ -176,6 +176,19 @@ CLASSES: dict[str, tuple[ValueClass, ...]] = {
     "REVERSE_SUBSEQUENCES": _geometry_classes(
         "axis first", "axis middle", "axis last", "lengths UINT32", "lengths UINT64"
     ),
+    # SCATTER: where Axis lies and the indices' type (their values, negative, repeated or outside the axis, are the
+    # reach rows' own: value_reach.SCATTER_ROWS; a class is read from the descriptor alone).
+    "SCATTER": _geometry_classes(
+        "axis first", "axis middle", "axis last", *(f"indices {t}" for t in ("UINT32", "INT32", "INT64", "UINT64"))
+    ),
+    # SCATTER_ND: what a tuple addresses, ignored leading dimensions, and the indices' type (their values are the
+    # reach rows' own: value_reach.SCATTER_ND_ROWS).
+    "SCATTER_ND": _geometry_classes(
+        "tuple addresses elements",
+        "tuple addresses slices",
+        "ignored leading dimensions",
+        *(f"indices {t}" for t in ("UINT32", "INT32", "INT64", "UINT64")),
+    ),
     # GATHER: where Axis lies, IndexDimensions and the indices' type (their values, negative and out of range,
     # are the reach rows' own: value_reach.GATHER_ROWS; a class is read from the descriptor alone).
     "GATHER": _geometry_classes(
@@ -513,6 +526,21 @@ def _gather_elements(desc: oracle.GatherElementsDesc) -> set[str]:
     return found
 
 
+def _scatter(desc: oracle.ScatterDesc) -> set[str]:
+    n = desc.input_tensor.dimension_count
+    found = {f"indices {desc.indices_tensor.data_type.value}"}
+    found.add("axis last" if desc.axis == n - 1 else "axis first" if desc.axis == 0 else "axis middle")
+    return found
+
+
+def _scatter_nd(desc: oracle.ScatterNdDesc) -> set[str]:
+    found = {f"indices {desc.indices_tensor.data_type.value}"}
+    found.add("tuple addresses elements" if desc.tuple_size == desc.input_dimension_count else "tuple addresses slices")
+    if desc.input_dimension_count < desc.input_tensor.dimension_count:
+        found.add("ignored leading dimensions")
+    return found
+
+
 def _slice_grad(desc: oracle.SliceGradDesc) -> set[str]:
     """SLICE1's classes read on SLICE_GRAD: the window against OutputGradient, InputGradient as SLICE1's output."""
     as_slice1 = oracle.Slice1Desc(
@@ -650,6 +678,8 @@ CLASSIFIERS: dict[str, Callable[[oracle.Descriptor], set[str]]] = {
     "REVERSE_SUBSEQUENCES": _reverse,  # type: ignore[dict-item]
     "GATHER": _gather,  # type: ignore[dict-item]
     "GATHER_ELEMENTS": _gather_elements,  # type: ignore[dict-item]
+    "SCATTER": _scatter,  # type: ignore[dict-item]
+    "SCATTER_ND": _scatter_nd,  # type: ignore[dict-item]
     "SLICE_GRAD": _slice_grad,  # type: ignore[dict-item]
     "CAST": _cast,  # type: ignore[dict-item]
     "FILL_VALUE_CONSTANT": _fill_constant,  # type: ignore[dict-item]

@@ -25,6 +25,7 @@ from oracle import (
     Padding1Desc,
     PaddingDesc,
     PaddingMode,
+    ScatterNdDesc,
     Slice1Desc,
     TensorDesc,
 )
@@ -32,6 +33,8 @@ from oracle.op_gather import compute as gather_compute
 from oracle.op_gather import open_elements as gather_open_elements
 from oracle.op_one_hot import compute as one_hot_compute
 from oracle.op_reverse_subsequences import compute as reverse_subsequences_compute
+from oracle.op_scatter_nd import INDICES_TABLES as SCATTER_ND_INDICES_TABLES
+from oracle.op_scatter_nd import TABLES as SCATTER_ND_TABLES
 from oracle.op_slice1 import compute as slice1_compute
 from oracle.op_slice_grad import compute as slice_grad_compute
 
@@ -55,6 +58,11 @@ class Deviation:
     # Where the implementation reads outside its input: there a crash (an out-of-bounds read faults when it leaves
     # mapped memory, not every time) is this deviation too, and a waiver naming it excuses that crash.
     reads_out_of_bounds: Callable[[Descriptor], bool] | None = None
+    # Where the implementation's process dies on this descriptor whatever the values (CreateOperator does not
+    # return): a crash there is this deviation, and a waiver naming it excuses that crash.
+    dies_on: Callable[[Descriptor], bool] | None = None
+    # A validation deviation: whether the implementation refuses this valid descriptor (None: not one).
+    refuses: Callable[[Descriptor, FeatureLevel], bool] | None = None
 
 
 def dml_slice1_merged_axes(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
@@ -406,6 +414,81 @@ def dml_gather_unwritten(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list
     return [unwritten | gather_open_elements(desc, inputs)]
 
 
+def _scatter_nd_counts_in_range(desc: ScatterNdDesc) -> bool:
+    n = desc.input_tensor.dimension_count
+    return 1 <= desc.input_dimension_count <= n and 1 <= desc.indices_dimension_count <= n
+
+
+def dml_scatter_nd_dies_on_long_tuple(desc: Descriptor) -> bool:
+    """DirectML 1.12.0 and 1.15.4 kill the process inside CreateOperator on a DML_SCATTER_ND tuple longer than
+    InputDimensionCount (SCATND.2) when the updates' dimension count the counts give, IndicesDimensionCount - 1 +
+    InputDimensionCount - tuple size, is not negative; where it is negative, they refuse it (measured on both, from
+    the descriptor alone: batch, types and UpdatesTensor's sizes play no part)."""
+    if not isinstance(desc, ScatterNdDesc) or not _scatter_nd_counts_in_range(desc):
+        return False
+    k, idc = desc.tuple_size, desc.input_dimension_count
+    return k > idc and desc.indices_dimension_count - 1 + idc - k >= 0
+
+
+def _leading_ones(t: TensorDesc, n: int) -> TensorDesc:
+    """`t` with leading 1s up to n dimensions (its strides, if any, with 0s there: the same addresses)."""
+    pad = n - t.dimension_count
+    strides = None if t.strides is None else (0,) * pad + tuple(t.strides)
+    return dataclasses.replace(t, sizes=(1,) * pad + tuple(t.sizes), strides=strides)
+
+
+def dml_scatter_nd_other_dimension_counts(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML 1.12.0 and 1.15.4 check DML_SCATTER_ND per tensor, not that IndicesTensor and UpdatesTensor have
+    InputTensor's DimensionCount (SCATND.8): they accept one whose own DimensionCount holds its meaningful
+    dimensions (InputDimensionCount in InputTensor's, IndicesDimensionCount in IndicesTensor's, the updates'
+    IndicesDimensionCount - 1 + InputDimensionCount - tuple size in UpdatesTensor's) and which, every tensor given
+    leading 1s up to the largest DimensionCount, is valid; they refuse the rest (OutputTensor's DimensionCount not
+    InputTensor's too, COMMON.1)."""
+    if not isinstance(desc, ScatterNdDesc):
+        return False
+    i, x, u, o = desc.input_tensor, desc.indices_tensor, desc.updates_tensor, desc.output_tensor
+    if o.dimension_count != i.dimension_count or x.dimension_count == u.dimension_count == i.dimension_count:
+        return False
+    idc, ixdc, k = desc.input_dimension_count, desc.indices_dimension_count, desc.tuple_size
+    if not (1 <= idc <= i.dimension_count and 1 <= ixdc <= x.dimension_count):
+        return False
+    if ixdc - 1 + idc - k > u.dimension_count:
+        return False
+    row, indices_row = SCATTER_ND_TABLES.row(level), SCATTER_ND_INDICES_TABLES.row(level)
+    if row is None or indices_row is None or x.data_type not in indices_row.data_types:
+        return False
+    if any(t.dimension_count not in row.ranks or t.data_type not in row.data_types for t in (i, u, o)):
+        return False  # each tensor's own rank and type as the table at `level` takes them
+    n = max(t.dimension_count for t in (i, x, u))
+    padded = dataclasses.replace(
+        desc,
+        input_tensor=_leading_ones(i, n),
+        indices_tensor=_leading_ones(x, n),
+        updates_tensor=_leading_ones(u, n),
+        output_tensor=_leading_ones(o, n),
+    )
+    # The padded rank may be past the level's table (a 4-D input at 2.1 beside a 5-D IndicesTensor): its shapes are
+    # checked at the oldest level that takes that rank.
+    shapes_level = level if n in row.ranks else SCATTER_ND_TABLES.min_level(i.data_type, n)
+    if shapes_level is None:
+        return False
+    try:
+        oracle.validate(padded, max(level, shapes_level))
+    except InvalidDescriptor:
+        return False
+    return True
+
+
+def dml_scatter_nd_refuses_broadcast_indices(desc: Descriptor, level: FeatureLevel) -> bool:
+    """DirectML 1.12.0 and 1.15.4 refuse (E_INVALIDARG) a DML_SCATTER_ND whose IndicesTensor has a stride of 0 on a
+    dimension of size > 1 (a broadcast batch or tuple, LAYOUT.2), whatever the index type; a 0 on a dimension of
+    size 1, strides that give two other elements one address, and zero strides in the other tensors are taken."""
+    if not isinstance(desc, ScatterNdDesc):
+        return False
+    t = desc.indices_tensor
+    return t.strides is not None and any(stride == 0 and size > 1 for stride, size in zip(t.strides, t.sizes))
+
+
 UINT32_MASK = 2**32 - 1
 
 
@@ -626,6 +709,31 @@ DEVIATIONS: dict[str, Deviation] = {
             accepts=dml_one_hot_values_rank,
         ),
         Deviation(
+            "dml-scatter-nd-long-tuple-dies",
+            ("SCATTER_ND",),
+            "DML_SCATTER_ND with a tuple longer than InputDimensionCount (SCATND.2): CreateOperator kills the process "
+            "where IndicesDimensionCount - 1 + InputDimensionCount - tuple size is not negative (refused where it is)",
+            lambda desc, inputs: None,
+            dies_on=dml_scatter_nd_dies_on_long_tuple,
+        ),
+        Deviation(
+            "dml-scatter-nd-other-dimension-counts",
+            ("SCATTER_ND",),
+            "DML_SCATTER_ND accepts IndicesTensor and UpdatesTensor of DimensionCounts other than InputTensor's "
+            "(SCATND.8) where each holds its meaningful dimensions and the descriptor, with leading 1s up to the "
+            "largest DimensionCount, is valid",
+            lambda desc, inputs: None,
+            accepts=dml_scatter_nd_other_dimension_counts,
+        ),
+        Deviation(
+            "dml-scatter-nd-broadcast-indices",
+            ("SCATTER_ND",),
+            "DML_SCATTER_ND refuses an IndicesTensor with a stride of 0 on a dimension of size > 1 (LAYOUT.2: a "
+            "broadcast batch or tuple), whatever the index type",
+            lambda desc, inputs: None,
+            refuses=dml_scatter_nd_refuses_broadcast_indices,
+        ),
+        Deviation(
             "dml-slice-grad-unchecked-window",
             ("SLICE_GRAD",),
             "DML_SLICE_GRAD checks InputGradientTensor against OutputGradientTensor, not against the window: it "
@@ -651,6 +759,15 @@ def explain_acceptance(desc: Descriptor, level: FeatureLevel) -> list[str]:
         d.name
         for d in DEVIATIONS.values()
         if d.accepts is not None and desc.operator in d.operators and d.accepts(desc, level)
+    ]
+
+
+def explain_refusal(desc: Descriptor, level: FeatureLevel) -> list[str]:
+    """Names of the validation deviations that refuse this valid descriptor."""
+    return [
+        d.name
+        for d in DEVIATIONS.values()
+        if d.refuses is not None and desc.operator in d.operators and d.refuses(desc, level)
     ]
 
 

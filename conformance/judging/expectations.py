@@ -14,8 +14,9 @@ Format (JSON; specified by conformance/schemas/expectations.schema.json, which t
 or a list), `category` (the failing category it excuses, a name or a list: a waived `rejected`
 that becomes a `fail` is not waived), `mismatch`: "nan-payload-only" (every differing element is
 a NaN on both sides, so only NaN bits changed) or the name of a deviation model in
-conformance/judging/deviations.py (the outputs equal that model's prediction bit for bit; a crash, only
-where that model says the implementation reads outside its input), and
+conformance/judging/deviations.py (the outputs equal that model's prediction bit for bit; an accepted invalid
+or a refused valid descriptor, only where that model accepts or refuses it; a crash, only where that model says
+the implementation reads outside its input or dies on the descriptor), and
 `descriptor_contains: {"strides": 0}` (each named descriptor array holds that value) and
 `reached_operator` (what the backend says it ran, e.g. "SPLIT (graph)" under --dml-path graph).  A
 failure outside the conditions is not waived.
@@ -271,17 +272,19 @@ def _in_ranges(ranges: dict[str, str], versions: dict[str, str]) -> bool:
 
 def _crash_in_domain(mismatch: str, record: Waivable) -> bool:
     """A crash is the deviation `mismatch` names only where that model says the implementation reads outside its
-    input (the read faults when it leaves mapped memory, so the same case crashes in some runs, not in others)."""
+    input (the read faults when it leaves mapped memory, so the same case crashes in some runs, not in others) or
+    dies on the descriptor (`dies_on`)."""
     import oracle
 
     deviation = DEVIATIONS.get(mismatch)
-    if deviation is None or deviation.reads_out_of_bounds is None or not record.descriptor:
+    domain = None if deviation is None else deviation.reads_out_of_bounds or deviation.dies_on
+    if domain is None or not record.descriptor:
         return False
     try:
         descriptor = oracle.descriptor_from_json(record.operator, record.descriptor)
     except (ValueError, KeyError, TypeError):
         return False
-    return deviation.reads_out_of_bounds(descriptor)
+    return domain(descriptor)
 
 
 def _names(value: str | list[str] | None) -> list[str]:

@@ -83,7 +83,7 @@ class Lowering:
     # The node's inputs in its own order, where that is not data, side inputs, parameters (OneHot: indices, depth,
     # values); () keeps that order.
     node_inputs: tuple[str, ...] = ()
-    # Why the node cannot take these case inputs (values ONNX makes an error of: GATHER's out-of-range indices), or
+    # Why the node cannot take these case inputs (values ONNX makes an error of: GATHER's out-of-range indices; ScatterElements' duplicate ones), or
     # None: the backends answer such a case unsupported with the reason, before any session.
     refuse: Callable[[Sequence[np.ndarray]], str | None] | None = field(default=None, compare=False)
 
@@ -125,7 +125,8 @@ class Lowering:
             raise ValueError(f"{self.onnx_operator} takes {count + len(self.side_inputs)} inputs, got {len(xs)}")
         feeds = {name: np.ascontiguousarray(x) for name, x in zip(self.data_names, xs[:count])}
         for side, x in zip(self.side_inputs, xs[count:]):
-            feeds[side.name] = np.ascontiguousarray(side.convert(np.asarray(x)), dtype=side.dtype)
+            # np.require keeps a 0-d feed 0-d (SCATTER_ND's single scalar update); ascontiguousarray makes it 1-d
+            feeds[side.name] = np.require(side.convert(np.asarray(x)), dtype=side.dtype, requirements="C")
         if parameters_as_inputs:
             feeds.update(self.parameters)
         return feeds

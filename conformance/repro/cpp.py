@@ -115,6 +115,22 @@ STRUCTS: dict[str, tuple[Member, ...]] = {
         OUTPUT,
         AXIS,
     ),
+    # its indices (another data type) and updates are the request's inputs[1] and inputs[2]
+    "SCATTER": (
+        INPUT,
+        Member("IndicesTensor", "input:1", "tensor"),
+        Member("UpdatesTensor", "input:2", "tensor"),
+        OUTPUT,
+        AXIS,
+    ),
+    "SCATTER_ND": (
+        INPUT,
+        Member("IndicesTensor", "input:1", "tensor"),
+        Member("UpdatesTensor", "input:2", "tensor"),
+        OUTPUT,
+        Member("InputDimensionCount", "input_dimension_count", "uint"),
+        Member("IndicesDimensionCount", "indices_dimension_count", "uint"),
+    ),
     "SLICE_GRAD": (
         Member("InputGradientTensor", "input", "tensor"),
         Member("OutputGradientTensor", "output", "tensor"),

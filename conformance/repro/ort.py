@@ -105,7 +105,7 @@ def write_onnx(target: Target, directory: Path, *, device_id: int = 0) -> list[P
     tensors: dict[str, onnx.TensorProto] = {}
     # The data inputs, then any side input as the model takes it (REVERSE_SUBSEQUENCES' lengths: INT64 per batch entry).
     for k, (name, x) in enumerate(lowering.feeds(list(case.inputs), parameters_as_inputs=False).items()):
-        tensors[f"input_{k}.pb"] = numpy_helper.from_array(np.ascontiguousarray(x), name)
+        tensors[f"input_{k}.pb"] = numpy_helper.from_array(np.require(x, requirements="C"), name)  # 0-d stays 0-d
     outputs = [o.name for o in model.graph.output]
     masks = oracle.unspecified_mask(case.descriptor, case.inputs) if case.unspecified else [None] * len(outputs)
     for j, (name, y, mask) in enumerate(zip(outputs, case.expected.outputs, masks)):

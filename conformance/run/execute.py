@@ -302,9 +302,19 @@ def _execute(
         )
         return
     if result.status != "ok":
-        record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
+        _set_not_run(case, result, record)
         return
     _judge(case, result, record)
+
+
+def _set_not_run(case: Case, result: RunResult, record: Record) -> None:
+    """A valid case the backend did not compute; a refusal names the known validation deviations that refuse
+    exactly this descriptor (a waiver may name one)."""
+    record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
+    if result.status == "rejected":
+        explained = deviations.explain_refusal(case.descriptor, case.feature_level)
+        if explained:
+            record.mismatch = Comparison(False, ["a valid descriptor was refused"], explained_by=explained)
 
 
 def _unsupported(case: Case | StressCase, backend: Backend, max_bytes: int | None) -> str | None:

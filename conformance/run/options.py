@@ -93,7 +93,7 @@ def csv(parse: Callable[[str], Any], what: str) -> Callable[[str], tuple]:
 
 
 def parse_operator(text: str) -> str:
-    name = text.upper().removeprefix("DML_").removesuffix("_OPERATOR_DESC")
+    name = oracle.registry.canonical(text.upper().removeprefix("DML_").removesuffix("_OPERATOR_DESC"))
     if name not in oracle.OPERATORS:
         raise ValueError(f"{shown(text)} is not one of {', '.join(oracle.OPERATORS)}")
     return name
@@ -467,7 +467,8 @@ OPTIONS: tuple[Option, ...] = (
         "operators",
         "--operators",
         "--dml-operators",
-        f"only these operators ({', '.join(oracle.OPERATORS)})",
+        f"only these operators ({', '.join(oracle.OPERATORS)}; also "
+        f"{', '.join(f'{a} for {n}' for a, n in oracle.registry.ALIASES.items())})",
         OPERATORS_TYPE,
         "OP,...",
         identity=True,

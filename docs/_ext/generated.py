@@ -55,6 +55,9 @@ OPERATOR_PAGES: dict[str, tuple[str, ...]] = {
     # issue 32
     "GATHER": ("GATHER.",),
     "GATHER_ELEMENTS": ("GELEM.",),
+    # issue 32
+    "SCATTER": ("SCATTER.",),
+    "SCATTER_ND": ("SCATND.",),
 }
 # Clauses every operator shares (a page of their own).
 SHARED_PREFIXES = ("COMMON.", "LAYOUT.", "GRAPH.")
@@ -79,6 +82,8 @@ CASE_COUNTS: dict[str, tuple[str, ...]] = {
     "one_hot_cases": ("cases", "list", "--operators", "ONE_HOT"),
     "gather_cases": ("cases", "list", "--operators", "GATHER"),
     "gather_elements_cases": ("cases", "list", "--operators", "GATHER_ELEMENTS"),
+    "scatter_cases": ("cases", "list", "--operators", "SCATTER"),
+    "scatter_nd_cases": ("cases", "list", "--operators", "SCATTER_ND"),
     "padding1_wrap_cases": ("cases", "list", "-k", "PADDING1 or wrap"),
     "layout_cases": ("cases", "list", "-k", "layout"),
     "reach_cases": ("cases", "list", "-k", "reach"),

@@ -169,6 +169,22 @@ CORNERS["GATHER"] = [
     "8-D",
 ]
 CORNERS["GATHER_ELEMENTS"] = ["last axis", "indices' size along Axis not the input's", "UINT64 indices", "8-D"]
+# issue 32, the scatter pair (conformance/cases/generation/scatter.py, scatter_nd.py)
+CORNERS["SCATTER"] = [
+    "axis 0 (the outermost)",
+    "last axis",
+    "more updates per line than targets",
+    "INT64 indices",
+    "UINT64 indices",
+    "8-D",
+]
+CORNERS["SCATTER_ND"] = [
+    "tuples address single elements",
+    "ignored leading input dimensions",
+    "INT32 indices",
+    "UINT64 indices",
+    "8-D",
+]
 
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import oracle
@@ -72,6 +73,9 @@ EXPECTED_IDS = {
     # issue 32
     *(f"GATHER-example-{n}" for n in range(1, 6)),
     "GATHER_ELEMENTS-example-1",
+    "SCATTER-example-1",
+    "SCATTER-example-2",  # as the page should have printed it (E-SCATTER-2: InputTensor {3,3})
+    "SCATTER_ND-example-1",  # as the page should have printed it (E-SCATND-2, E-SCATND-3)
 }
 # The oldest feature level at which each example is valid (the page's operator introduction,
 # or DML_FEATURE_LEVEL_3_0 for SYMMETRIC, PADDING example 4; PADDING1 is 5.0, past SYMMETRIC's 3.0).
@@ -90,6 +94,8 @@ OLDEST_LEVEL["ONE_HOT"] = "2.0"  # 4-D FLOAT32 values, UINT32 indices; example 4
 NEWER_EXAMPLE_LEVEL = {"PADDING-example-4": "3.0", "ONE_HOT-example-4": "3.0"}
 OLDEST_LEVEL["GATHER"] = "3.0"  # 1- to 3-D: the first row past 4 dimensions only
 OLDEST_LEVEL["GATHER_ELEMENTS"] = "3.0"  # 2-D, as GATHER's
+OLDEST_LEVEL["SCATTER"] = "3.0"  # 1-D and 2-D: the 3.0 row (the 2.0 and 2.1 rows are 4-D)
+OLDEST_LEVEL["SCATTER_ND"] = "3.0"  # 2-D: the 3.0 row (the 2.1 row is 4-D)
 
 
 def _examples() -> list[Case]:
@@ -144,6 +150,17 @@ def test_example_metadata(case: Case) -> None:
         assert "E-GATHER-1" in case.tags  # typed in with IndexDimensions 1, as its sizes need
     if case.operator == "GATHER_ELEMENTS":
         assert "E-GELEM-1" in case.tags  # typed in with a FLOAT32 output, the input's type
+    if case.operator == "SCATTER":
+        # Its open elements depend on the index values (U-SCATTER-1, U-SCATTER-2), so every case lists the entries
+        # its descriptor can reach; the values leave open only example 1's element 3 (written twice: E-SCATTER-1).
+        assert set(case.unspecified) == set(oracle.unspecified(case.descriptor))
+        (mask,) = oracle.unspecified_mask(case.descriptor, case.inputs)
+        assert np.flatnonzero(mask).tolist() == ([3] if case.id == "SCATTER-example-1" else [])
+        assert {"E-SCATTER-1"} <= set(case.tags) if case.id == "SCATTER-example-1" else "E-SCATTER-2" in case.tags
+    if case.operator == "SCATTER_ND":  # its tuples distinct and inside: every element judged
+        assert set(case.unspecified) == set(oracle.unspecified(case.descriptor))
+        assert not oracle.unspecified_mask(case.descriptor, case.inputs)[0].any()
+        assert {"E-SCATND-2", "E-SCATND-3"} <= set(case.tags)
     if case.operator in (
         "PADDING1",
         "JOIN",
@@ -161,6 +178,8 @@ def test_example_metadata(case: Case) -> None:
         "ONE_HOT",
         "GATHER",
         "GATHER_ELEMENTS",
+        "SCATTER",
+        "SCATTER_ND",
     ):
         assert all(oracle.beyond_seeds(c) for c in case.clauses)
     if case.operator in ("GATHER_ND", "GATHER_ND1"):  # U-GND-1 is every descriptor's; no example index is open
@@ -174,8 +193,9 @@ def test_example_metadata(case: Case) -> None:
     if case.id == "ONE_HOT-example-4":  # signed indices can be below -size (U-ONEHOT-1); these are not
         assert case.unspecified == ("U-ONEHOT-1",)
     else:  # an index tensor's entry is reached by every descriptor (its values decide)
-        assert set(case.unspecified) <= {"U-GATHER-1", "U-GELEM-1"}
-    assert not any(m.any() for m in oracle.unspecified_mask(case.descriptor, case.inputs))
+        assert set(case.unspecified) <= {"U-GATHER-1", "U-GELEM-1"} or case.operator in ("SCATTER", "SCATTER_ND")
+    if case.operator not in ("SCATTER", "SCATTER_ND"):  # SCATTER's example 1 repeats an index (E-SCATTER-1)
+        assert not any(m.any() for m in oracle.unspecified_mask(case.descriptor, case.inputs))
     assert set(case.clauses) <= set(oracle.CLAUSES)
 
 

@@ -16,7 +16,16 @@ from pathlib import Path
 import pytest
 
 import oracle
-from oracle import op_gather, op_gather_elements, op_gather_nd, op_gather_nd1, op_one_hot, op_reverse_subsequences
+from oracle import (
+    op_gather,
+    op_gather_elements,
+    op_gather_nd,
+    op_gather_nd1,
+    op_one_hot,
+    op_reverse_subsequences,
+    op_scatter,
+    op_scatter_nd,
+)
 from oracle.registry import SUPPORT
 from oracle.tables import DataType, FeatureLevel, SupportRow
 
@@ -229,6 +238,25 @@ def test_one_hot_tables_match_its_restated_page() -> None:
     assert parse_support_tables(values) == SUPPORT["ONE_HOT"]
     indices = _one_hot_rows_as_input("IndicesTensor", ("ValuesTensor", "OutputTensor"))
     assert parse_support_tables(indices) == op_one_hot.INDICES_TABLES.support
+
+
+@pytest.mark.parametrize(
+    ("struct", "module"),
+    [("DML_SCATTER_OPERATOR_DESC", op_scatter), ("DML_SCATTER_ND_OPERATOR_DESC", op_scatter_nd)],
+)
+def test_scatter_indices_tables_match_their_restated_pages(struct: str, module) -> None:
+    """SCATTER.9, SCATND.10: the IndicesTensor rows of docs/spec/beyond-seeds.md's copies of the pages, as data."""
+    text = _beyond_section(struct)
+    as_indices = "\n".join(
+        line.replace("IndicesTensor Input", "InputTensor Input")
+        + "\n"
+        + line.replace("IndicesTensor Input", "OutputTensor Output")
+        if line.strip().startswith("IndicesTensor")
+        else line
+        for line in text.splitlines()
+        if not line.strip().startswith(("InputTensor", "OutputTensor"))
+    )
+    assert parse_support_tables(as_indices) == module.INDICES_TABLES.support
 
 
 def test_errata_point_at_real_clauses_and_code() -> None:

@@ -308,6 +308,8 @@ SAME_SHAPE = {
     # UINT32 indices: in every row (GATHER.9)
     "GATHER": lambda t, rank: oracle.gather_desc(t, (1,) * (rank - 1) + (3,), rank - 1, 1),
     "GATHER_ELEMENTS": lambda t, rank: oracle.gather_elements_desc(t, (*t.sizes[:-1], 3), rank - 1),
+    "SCATTER": lambda t, rank: oracle.scatter_desc(t, t.sizes, rank - 1),  # UINT32 indices: every row (SCATTER.9)
+    "SCATTER_ND": lambda t, rank: oracle.scatter_nd_desc(t, (1,) * rank, rank, 1),  # one 1-coordinate tuple
 }
 
 
@@ -337,8 +339,6 @@ def build(operator: str, data_type: str, rank: int):
         return oracle.join_desc((part, part), 0)
     if operator in ONE_TENSOR_SHAPE:
         return ONE_TENSOR_SHAPE[operator](T(shape, data_type), data_type)
-    if operator == "TILE":
-        return oracle.tile_desc(T(shape, data_type), (2,) * rank)
     if operator in SAME_SHAPE:
         return SAME_SHAPE[operator](T(shape, data_type), rank)
     assert operator == "SPLIT", operator
@@ -361,6 +361,8 @@ DIMENSION_CLAUSE = {
     "DEPTH_TO_SPACE1": "D2S1.7",
     "SLICE_GRAD": "SGRAD.8",
     "REVERSE_SUBSEQUENCES": "REVSEQ.7",
+    "SCATTER": "SCATTER.8",
+    "SCATTER_ND": "SCATND.9",
     "CAST": "CAST.4",
     "FILL_VALUE_CONSTANT": "FILLC.4",
     "FILL_VALUE_SEQUENCE": "FILLS.5",

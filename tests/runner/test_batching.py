@@ -75,7 +75,10 @@ def test_through_the_cli_workers_get_whole_batches(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     records = case_lines(next(out.glob("results-*.jsonl")))
-    assert {r["category"] for r in records} == {"pass"}  # none reached run() singly
+    # None reached run() singly (that is an error); an example whose page leaves elements open (SCATTER-example-1's
+    # repeated index, U-SCATTER-1) is observed.
+    assert {r["category"] for r in records} <= {"pass", "observed"}
+    assert "pass" in {r["category"] for r in records}
     sizes = [int(n) for n in calls.read_text().split()]
     assert sum(sizes) == len(records) and max(sizes) > 1
 

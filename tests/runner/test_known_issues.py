@@ -4,6 +4,7 @@ The onnxruntime-cpu known-issues file waives FLOAT16 PADDING failures where only
 changed; a real value difference in the same kind of case must still fail.
 """
 
+import dataclasses
 import json
 
 import numpy as np
@@ -332,3 +333,82 @@ def test_the_gather_index_dimensions_8_models_are_what_directml_1_15_4_returned(
     assert explain(desc, [x, idx], [seen([5, unwritten, 1, unwritten])]) == ["dml-gather-index-dimensions-8"]
     assert explain(desc, [x, idx], [seen([6, unwritten, 2, unwritten])]) == ["dml-gather-index-dimensions-8-graph"]
     assert explain(desc, [x, idx], [seen([5, unwritten, 2, unwritten])]) == []
+
+
+def _scatter_nd(input_sizes, indices_sizes, updates_sizes, idc, ixdc, indices_strides=None, output_sizes=None):
+    return oracle.ScatterNdDesc(
+        TensorDesc.of("FLOAT32", input_sizes),
+        dataclasses.replace(TensorDesc.of("UINT32", indices_sizes), strides=indices_strides),
+        TensorDesc.of("FLOAT32", updates_sizes),
+        TensorDesc.of("FLOAT32", output_sizes or input_sizes),
+        idc,
+        ixdc,
+    )
+
+
+def test_a_scatter_nd_crash_is_the_long_tuple_known_issue_only_where_directml_dies():
+    """What DirectML 1.12.0 and 1.15.4 did with a tuple longer than InputDimensionCount (SCATND.2): the process died
+    where IndicesDimensionCount - 1 + InputDimensionCount - tuple size >= 0, and refused the descriptor elsewhere."""
+    from conformance.judging.deviations import dml_scatter_nd_dies_on_long_tuple as dies
+
+    smallest = _scatter_nd((1, 3), (1, 2), (1, 1), 1, 2)  # SCATTER_ND-tuple-past-input-dimensions: 1 + 1 - 2 = 0
+    assert dies(smallest)
+    assert dies(_scatter_nd((1, 1, 1, 3), (1, 1, 1, 4), (1, 1, 1, 1), 1, 4))  # 3 + 1 - 4 = 0: died
+    assert not dies(_scatter_nd((1, 1, 3), (1, 1, 3), (1, 1, 1), 1, 2))  # 1 + 1 - 3 < 0: refused
+    assert not dies(_scatter_nd((1, 1, 3), (1, 1, 2), (1, 1, 1), 1, 1))  # 0 + 1 - 2 < 0: refused
+    assert not dies(_scatter_nd((2, 2), (1, 2), (1, 1), 2, 2))  # valid: taken
+
+    def crash(desc) -> Record:
+        record = Record("SCATTER_ND-x", "SCATTER_ND", Category.CRASH, "the runner exited during run")
+        record.descriptor = oracle.descriptor_to_json(desc)
+        return record
+
+    waivers = known_issues("directml").for_versions({"directml": "1.15.4.0"})
+    assert waivers.apply(crash(smallest)).category is Category.WAIVED
+    assert waivers.apply(crash(_scatter_nd((2, 2), (1, 2), (1, 1), 2, 2))).category is Category.CRASH
+
+
+def test_the_scatter_nd_dimension_count_model_is_what_directml_accepted_and_refused():
+    """dml-scatter-nd-other-dimension-counts on the descriptors DirectML 1.12.0 and 1.15.4 accepted and refused."""
+    from conformance.judging.deviations import dml_scatter_nd_other_dimension_counts as accepts
+
+    level = oracle.FeatureLevel.parse("3.0")
+    assert accepts(_scatter_nd((8,), (4, 1), (4,), 1, 2), level)  # SCATTER_ND-example-ranks-as-printed
+    assert accepts(_scatter_nd((1, 2, 3), (1,), (1, 1, 3), 2, 1), level)  # IndicesTensor of fewer dimensions
+    assert accepts(_scatter_nd((2, 3), (1, 1), (3,), 2, 1), level)  # UpdatesTensor of fewer
+    assert accepts(_scatter_nd((8,), (1, 4, 1), (1, 4), 1, 3), level)
+    two_one = oracle.FeatureLevel.parse("2.1")  # SCATTER_ND-a4273f2c: 5-D indices beside a 4-D input at 2.1
+    assert accepts(_scatter_nd((1, 1, 1, 4), (1, 1, 1, 1, 1), (1, 1, 1, 4), 2, 4), two_one)
+    assert not accepts(_scatter_nd((8,), (4, 1), (3,), 1, 2), level)  # invalid with leading 1s too
+    assert not accepts(_scatter_nd((8,), (1, 4, 1), (4,), 1, 3), level)  # the updates' 2 dimensions past its 1
+    assert not accepts(_scatter_nd((8,), (1, 1, 2), (1, 1, 1), 2, 1), level)  # InputDimensionCount past its 1
+    assert not accepts(_scatter_nd((1, 1, 8), (4, 1), (1, 1, 4), 1, 3), level)  # IndicesDimensionCount past its 2
+    assert not accepts(_scatter_nd((2, 3), (1, 1), (1, 3), 2, 1, output_sizes=(1, 2, 3)), level)  # COMMON.1
+    assert not accepts(_scatter_nd((2, 2), (1, 2), (1, 1), 2, 2), level)  # valid: nothing to explain
+
+
+class _Refuse(Backend):
+    name = "refuse"
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(tensor_layouts=True)
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        return RunResult.rejected("IDMLDevice::CreateOperator returned 0x80070057 (E_INVALIDARG)")
+
+
+def test_a_refused_scatter_nd_is_the_broadcast_indices_known_issue_only_with_a_zero_stride_on_a_dimension_past_1():
+    """SCATTER_ND-broadcast-tuple: DirectML 1.12.0 and 1.15.4 refused IndicesTensor strides [2, 0] on {1, 2} in every
+    index type, and took [1, 0] on {2, 1} and [1, 1] on {2, 2}."""
+    waivers = known_issues("directml").for_versions({"directml": "1.12.0"})
+
+    def refused(strides):
+        desc = _scatter_nd((2, 2), (1, 2), (1, 1), 2, 2, strides)
+        x, indices, updates = np.zeros((2, 2), np.float32), np.ones((1, 2), np.uint32), np.ones((1, 1), np.float32)
+        expected = Expected("valid", tuple(oracle.compute(desc, [x, indices, updates])))
+        case = Case("SCATTER_ND-b", "SCATTER_ND", oracle.FeatureLevel.FL_3_0, desc, (x, indices, updates), expected)
+        return waivers.apply(execute_case(Work(0, case), _Refuse(), None)).category
+
+    assert refused((2, 0)) is Category.WAIVED
+    assert refused((1, 1)) is Category.REJECTED  # every element its own address: a refusal stays a failure
+    assert refused(None) is Category.REJECTED

@@ -355,6 +355,63 @@ GATHER_ELEMENTS_ROWS: dict[str, GatherElementsRow] = {
 }
 
 
+# --- SCATTER: the axis and the indices' values ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScatterRow:
+    """Input sizes, Axis, the indices' sizes, type and values (row-major; the updates are ordinals after the input's)."""
+
+    sizes: tuple[int, ...]
+    axis: int
+    indices_sizes: tuple[int, ...]
+    indices_type: DataType
+    indices: tuple[int, ...]
+
+
+SCATTER_ROWS: dict[str, ScatterRow] = {
+    # the middle axis, distinct targets per line (every element judged)
+    "distinct-middle": ScatterRow((2, 5, 3), 1, (2, 2, 3), DataType.UINT32, (4, 0, 2, 1, 3, 0, 0, 1, 4, 2, 4, 3)),
+    # axis 0, INT32 indices counted from the end (SCATTER.3): columns [3, 0], [0, 3], [1, 2]
+    "negative-first": ScatterRow((4, 3), 0, (2, 3), DataType.INT32, (-1, -4, 1, 0, 3, -2)),
+    # the last axis, INT64, negative and not: rows [3, 0], [0, 2], [3, 1]
+    "int64-last": ScatterRow((3, 4), 1, (3, 2), DataType.INT64, (3, -4, 0, 2, -1, 1)),
+    # UINT64 past 2^32 (a 32-bit read would take it for 1): outside the axis, the output open (U-SCATTER-2)
+    "uint64-outside": ScatterRow((2, 4), 1, (2, 2), DataType.UINT64, (1, 2**32 + 1, 0, 3)),
+    # the page's example 1 shape: index 3 twice (U-SCATTER-1: that element open)
+    "repeats": ScatterRow((5,), 0, (4,), DataType.UINT32, (3, 1, 3, 0)),
+}
+
+
+# --- SCATTER_ND: what a tuple addresses and the tuples' values ------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScatterNdRow:
+    """Input sizes, InputDimensionCount, the indices' sizes, IndicesDimensionCount, type and values (row-major)."""
+
+    sizes: tuple[int, ...]
+    input_dimension_count: int
+    indices_sizes: tuple[int, ...]
+    indices_dimension_count: int
+    indices_type: DataType
+    indices: tuple[int, ...]
+
+
+SCATTER_ND_ROWS: dict[str, ScatterNdRow] = {
+    # whole tuples (one element each), distinct
+    "elements": ScatterNdRow((3, 4), 2, (3, 2), 2, DataType.UINT32, (0, 1, 2, 3, 1, 0)),
+    # one-coordinate tuples addressing 2x2 slices, INT32 from the end (SCATND.3): rows 2 and 0
+    "slices-negative": ScatterNdRow((3, 2, 2), 3, (1, 2, 1), 2, DataType.INT32, (-1, 0)),
+    # two ignored leading dimensions, INT64: rows 3, 0 and 1 of a 4x2
+    "leading-int64": ScatterNdRow((1, 1, 4, 2), 2, (1, 1, 3, 1), 2, DataType.INT64, (3, -4, 1)),
+    # UINT64 past 2^32 (a 32-bit read would take it for 1): outside, the output open (U-SCATND-2)
+    "uint64-outside": ScatterNdRow((2, 3), 2, (2, 2), 2, DataType.UINT64, (1, 2**32 + 1, 0, 0)),
+    # element 2 written twice (U-SCATND-1: that element open)
+    "repeats": ScatterNdRow((1, 4), 1, (3, 1), 2, DataType.UINT32, (2, 0, 2)),
+}
+
+
 # --- building ---------------------------------------------------------------------------------------
 
 Built = tuple[str, CaseSpec]  # (the case's name, its spec)
@@ -482,6 +539,50 @@ def _reverse_cases(operator: str, dt: DataType) -> list[Built]:
             level = max(level, oracle.FeatureLevel.FL_5_0)
         lengths = np.asarray(row.lengths, dtype=np.uint64).astype(row.lengths_type.numpy)
         xs = (_ordinal(dt, row.sizes), lengths.reshape(desc.sequence_lengths_tensor.sizes))
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
+def _scatter_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each SCATTER_ROWS row at the oldest level that takes its data type, rank and indices' type (SCATTER.9)."""
+    out = []
+    for name, row in SCATTER_ROWS.items():
+        desc = oracle.scatter_desc(TensorDesc(dt, row.sizes), row.indices_sizes, row.axis, row.indices_type)
+        level = min_feature_level(operator, dt, len(row.sizes))
+        if level is None:
+            continue
+        if row.indices_type is not DataType.UINT32:
+            level = max(level, oracle.FeatureLevel.FL_3_0)
+        indices = np.asarray(row.indices, dtype=object).astype(row.indices_type.numpy).reshape(row.indices_sizes)
+        # the updates continue the input's ordinals: every write changes its element, so a misplaced one shows
+        n, m = int(np.prod(row.sizes)), int(np.prod(row.indices_sizes))
+        both = _ordinal(dt, (n + m,))
+        xs = (both[:n].reshape(row.sizes), indices, both[n:].reshape(row.indices_sizes))
+        out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
+    return out
+
+
+def _scatter_nd_cases(operator: str, dt: DataType) -> list[Built]:
+    """Each SCATTER_ND_ROWS row at the oldest level that takes its data type, rank and indices' type (SCATND.10);
+    the updates continue the input's ordinals, so every write shows."""
+    out = []
+    for name, row in SCATTER_ND_ROWS.items():
+        desc = oracle.scatter_nd_desc(
+            TensorDesc(dt, row.sizes),
+            row.indices_sizes,
+            row.input_dimension_count,
+            row.indices_dimension_count,
+            row.indices_type,
+        )
+        level = min_feature_level(operator, dt, len(row.sizes))
+        if level is None:
+            continue
+        if row.indices_type is not DataType.UINT32:
+            level = max(level, oracle.FeatureLevel.FL_3_0)
+        indices = np.asarray(row.indices, dtype=object).astype(row.indices_type.numpy).reshape(row.indices_sizes)
+        n, m = int(np.prod(row.sizes)), int(np.prod(desc.updates_tensor.sizes))
+        both = _ordinal(dt, (n + m,))
+        xs = (both[:n].reshape(row.sizes), indices, both[n:].reshape(desc.updates_tensor.sizes))
         out.append((f"{operator}-reach-{name}-{dt.value}", CaseSpec(operator, level, desc, xs)))
     return out
 
@@ -710,6 +811,8 @@ BUILDERS: dict[str, Callable[[str, DataType], list[Built]]] = {
     "REVERSE_SUBSEQUENCES": _reverse_cases,
     "GATHER": _gather_cases,
     "GATHER_ELEMENTS": _gather_elements_cases,
+    "SCATTER": _scatter_cases,
+    "SCATTER_ND": _scatter_nd_cases,
     "SLICE_GRAD": _slice_grad_cases,
     "CAST": _cast_cases,
     "FILL_VALUE_CONSTANT": _fill_constant_cases,

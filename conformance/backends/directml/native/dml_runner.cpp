@@ -100,7 +100,7 @@ static DML_DEPTH_SPACE_ORDER depth_space_order(const Json& v) {
 // The operator's struct and everything its pointers reach.
 struct OperatorDesc {
     std::string name;
-    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES and the index operators (GATHER*, ONE_HOT)
+    std::vector<Tensor> inputs;  // one, but for JOIN, REVERSE_SUBSEQUENCES and the index operators (GATHER*, SCATTER*, ONE_HOT)
     std::vector<DML_TENSOR_DESC> input_descs;
     std::vector<Tensor> outputs;
     std::vector<DML_TENSOR_DESC> output_descs;
@@ -122,6 +122,8 @@ struct OperatorDesc {
     DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
     DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
     DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse_subsequences{};
+    DML_SCATTER_OPERATOR_DESC scatter{};
+    DML_SCATTER_ND_OPERATOR_DESC scatter_nd{};
     DML_CAST_OPERATOR_DESC cast{};
     // issue 32: no input tensor
     DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill_value_constant{};
@@ -248,6 +250,21 @@ struct OperatorDesc {
             UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
             reverse_subsequences = {&input_descs.at(0), &input_descs.at(1), &output_descs.at(0), axis};
             op = {DML_OPERATOR_REVERSE_SUBSEQUENCES, &reverse_subsequences};
+        } else if (name == "SCATTER") {
+            // Three inputs: InputTensor, IndicesTensor (INT32/INT64/UINT32/UINT64, not the data's type: SCATTER.9),
+            // UpdatesTensor. DML_OPERATOR_SCATTER is DML_OPERATOR_SCATTER_ELEMENTS (one enum value, one struct).
+            if (input_descs.size() != 3) throw ProtocolError{"SCATTER takes three input tensors"};
+            UINT axis = static_cast<UINT>(f.at("axis").integer("axis"));
+            scatter = {&input_descs.at(0), &input_descs.at(1), &input_descs.at(2), &output_descs.at(0), axis};
+            op = {DML_OPERATOR_SCATTER, &scatter};
+        } else if (name == "SCATTER_ND") {
+            // Three inputs as SCATTER's; the meaningful dimension counts of the input and of the indices.
+            if (input_descs.size() != 3) throw ProtocolError{"SCATTER_ND takes three input tensors"};
+            UINT in_dims = static_cast<UINT>(f.at("input_dimension_count").integer("input_dimension_count"));
+            UINT ix_dims = static_cast<UINT>(f.at("indices_dimension_count").integer("indices_dimension_count"));
+            scatter_nd = {&input_descs.at(0), &input_descs.at(1), &input_descs.at(2), &output_descs.at(0), in_dims,
+                          ix_dims};
+            op = {DML_OPERATOR_SCATTER_ND, &scatter_nd};
         } else if (name == "CAST") {
             cast = {&input_descs.at(0), &output_descs.at(0)};
             op = {DML_OPERATOR_CAST, &cast};
