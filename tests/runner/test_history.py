@@ -86,7 +86,7 @@ def test_the_runs_are_what_the_history_is_checked_against(runs):
     assert [c.get(REGRESSION) for c in categories[:4]] == ["pass", "pass", "fail", "pass"]
     assert ABSENT not in categories[1] and ABSENT in categories[0]
     assert "fail" not in categories[4].values() and "fail" not in categories[5].values()
-    assert len(categories[4]) + len(categories[5]) == 28  # the shards split the examples (the pages typed 28)
+    assert len(categories[4]) + len(categories[5]) == 56  # the shards split the examples (the pages typed 56)
 
 
 def test_text_shows_exactly_the_seeded_transitions(runs):
@@ -100,7 +100,7 @@ def test_text_shows_exactly_the_seeded_transitions(runs):
         assert line.startswith(f"  run {k + 1}: {LABELS[k]}, ") and f"Test GPU, driver {DRIVERS[k]}" in line
         assert (f"changed: driver_version {DRIVERS[k - 1]} -> {DRIVERS[k]}" in line) is (k > 0)
     assert out[6] == (
-        "2 of 28 cases changed category (2 regressed, 2 fixed, 1 candidate flake); 1 absent from some run "
+        "2 of 56 cases changed category (2 regressed, 2 fixed, 1 candidate flake); 1 absent from some run "
         "(absent is not a change)"
     )
     listed = out[out.index("changed cases (. pass, F fail):") + 1 :]

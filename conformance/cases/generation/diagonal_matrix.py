@@ -50,7 +50,10 @@ def build(ch: Chooser, cfg: Config) -> DiagonalMatrixDesc:
 
 
 def corners(desc: DiagonalMatrixDesc) -> list[str]:
-    height, width = desc.output_tensor.sizes[-2:]
+    sizes = desc.output_tensor.sizes
+    if len(sizes) < 2:  # an invalid rank (DIAG.5): no matrix, no corner
+        return []
+    height, width = sizes[-2:]
     if not -height < desc.offset < width:
         return ["DIAGONAL off the matrix (all zeros)"]
     return ["DIAGONAL of a non-square matrix"] if height != width else []
