@@ -8,6 +8,7 @@ is implemented exactly, bit for bit, for all eleven data types and ranks 1 to 8.
 from . import layout
 from .api import (
     Descriptor,
+    case_tensor,
     compute,
     descriptor_from_json,
     descriptor_to_json,
@@ -136,6 +137,7 @@ __all__ = [
     "TooLarge",
     "beyond_seed_pages",
     "beyond_seeds",
+    "case_tensor",
     "check_size",
     "compute",
     "convert_padding_value",

@@ -88,6 +88,15 @@ def _module(desc: Descriptor) -> OperatorModule:
         raise TypeError(f"{desc!r} is not an oracle descriptor") from None
 
 
+def case_tensor(desc: Descriptor) -> TensorDesc:
+    """The tensor a case's data type and rank are read from: the descriptor's own `input_tensor` where it names
+    one (ONE_HOT's and JOIN's point elsewhere than their first input: ONE_HOT's is its output, whose type is the
+    values'), else the output where there is no input (FILL_VALUE_*, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 without its
+    optional one)."""
+    named = getattr(desc, "input_tensor", None)
+    return named if named is not None else (desc.input_tensors or desc.output_tensors)[0]
+
+
 def validate(desc: Descriptor, feature_level: FeatureLevel | str | None = None) -> None:
     """Raise InvalidDescriptor (with the broken clause) unless `desc` is valid at `feature_level`."""
     _module(desc).validate(desc, FeatureLevel.parse(feature_level))

@@ -90,8 +90,7 @@ class CaseFacts:
     def _first_tensor(self) -> TensorDesc:
         """The input a case is drawn in; the output where there is no input tensor (FILL_VALUE_*, DIAGONAL_MATRIX,
         DIAGONAL_MATRIX1 without its optional one)."""
-        d = self.descriptor
-        return (d.input_tensors or d.output_tensors)[0]
+        return oracle.case_tensor(self.descriptor)
 
     @property
     def data_type(self) -> DataType:

@@ -50,6 +50,9 @@ def build(ch: Chooser, cfg: Config) -> DiagonalMatrixDesc:
 
 
 def corners(desc: DiagonalMatrixDesc) -> list[str]:
+    """Off the matrix, or a non-square one; none on a rank-1 output (an invalid family's base: no matrix)."""
+    if desc.output_tensor.dimension_count < 2:
+        return []
     height, width = desc.output_tensor.sizes[-2:]
     if not -height < desc.offset < width:
         return ["DIAGONAL off the matrix (all zeros)"]
