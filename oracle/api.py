@@ -81,19 +81,20 @@ Descriptor = (
 )
 
 
-def case_tensor(desc: Descriptor) -> TensorDesc:
-    """The tensor a case's data type and rank are read from: its `input_tensor` (the data; an operator whose
-    first input is not its data says which, as ONE_HOT's values-typed output and JOIN's first piece), else its output
-    where it has no input (FILL_VALUE_*, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 without its optional one)."""
-    tensor = getattr(desc, "input_tensor", None)
-    return tensor if tensor is not None else (desc.input_tensors or desc.output_tensors)[0]
-
-
 def _module(desc: Descriptor) -> OperatorModule:
     try:
         return REGISTRY[desc.operator]
     except (AttributeError, KeyError):
         raise TypeError(f"{desc!r} is not an oracle descriptor") from None
+
+
+def case_tensor(desc: Descriptor) -> TensorDesc:
+    """The tensor a case's data type and rank are read from: the descriptor's own `input_tensor` where it names
+    one (ONE_HOT's and JOIN's point elsewhere than their first input: ONE_HOT's is its output, whose type is the
+    values'), else the output where there is no input (FILL_VALUE_*, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 without its
+    optional one)."""
+    named = getattr(desc, "input_tensor", None)
+    return named if named is not None else (desc.input_tensors or desc.output_tensors)[0]
 
 
 def validate(desc: Descriptor, feature_level: FeatureLevel | str | None = None) -> None:

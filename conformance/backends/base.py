@@ -147,7 +147,7 @@ class Backend(abc.ABC):
         for tensor in (*descriptor.input_tensors, *descriptor.output_tensors):
             if tensor.data_type not in caps.data_types:
                 return f"{self.name} does not support data type {tensor.data_type.value} for {descriptor.operator}"
-        rank = (descriptor.input_tensors or descriptor.output_tensors)[0].dimension_count  # FILL_VALUE_*: no input
+        rank = oracle.case_tensor(descriptor).dimension_count  # FILL_VALUE_*: no input
         if rank not in caps.ranks:
             return f"{self.name} does not support rank {rank}"
         if not caps.tensor_layouts and oracle.layout.has_layout(descriptor):

@@ -220,7 +220,7 @@ def dml_graph_quiets_float16_snans(desc: Descriptor, inputs: Sequence[np.ndarray
     """DirectML 1.15.4's CompileGraph on a FLOAT16 node with a strided tensor: every signalling NaN of the outputs
     comes back quiet (its quiet bit, 0x0200, set), the rest bit-exact, as if the graph's layout conversion went
     through float arithmetic.  None for other data types and for packed descs (which the graph copies exactly)."""
-    first = (desc.input_tensors or desc.output_tensors)[0]  # FILL_VALUE_*: no input tensor
+    first = oracle.case_tensor(desc)  # FILL_VALUE_*: no input tensor
     if first.data_type is not DataType.FLOAT16 or not oracle.layout.has_layout(desc):
         return None
     try:
@@ -782,7 +782,7 @@ def explain(desc: Descriptor, inputs: Sequence[np.ndarray], actual: Sequence[np.
             continue
         free = deviation.free(desc, inputs) if deviation.free is not None else None
         comparison = compare_outputs(predicted, list(actual), free)
-        first = (desc.input_tensors or desc.output_tensors)[0]
+        first = oracle.case_tensor(desc)
         nan_payloads = deviation.float16_nan_payloads and first.data_type is DataType.FLOAT16
         if comparison.equal or (
             not comparison.problems and (comparison.judged_count == 0 or (nan_payloads and comparison.nan_payload_only))

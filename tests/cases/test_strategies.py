@@ -17,7 +17,7 @@ from hypothesis.errors import InvalidArgument
 import oracle
 from conformance.cases import values
 from conformance.cases.generation import operators
-from conformance.cases.generation.common import RngChooser, choose_config
+from conformance.cases.generation.common import RngChooser, choose_config, first_tensor
 from conformance.cases.generation.operators import INVALID_FAMILIES, corners
 from conformance.cases.strategies import invalid_cases, valid_cases
 from oracle import InvalidDescriptor, PaddingMode
@@ -28,11 +28,10 @@ def _check_valid(case) -> None:
     __tracebackhide__ = True
     oracle.validate(case.descriptor, case.feature_level)  # raises InvalidDescriptor if not valid
     d = case.descriptor
+    first = first_tensor(d)  # the output for an operator with no input (FILL_*, DIAGONAL_MATRIX*)
     row = support_row(case.operator, case.feature_level)
-    assert d.input_tensor.data_type in row.data_types and d.input_tensor.dimension_count in row.ranks
-    assert case.feature_level >= min_feature_level(
-        case.operator, d.input_tensor.data_type, d.input_tensor.dimension_count
-    )
+    assert first.data_type in row.data_types and first.dimension_count in row.ranks
+    assert case.feature_level >= min_feature_level(case.operator, first.data_type, first.dimension_count)
     assert len(case.inputs) == len(d.input_tensors)  # one per input tensor desc: JOIN's several
     for x, t in zip(case.inputs, d.input_tensors):
         assert x.shape == t.sizes and x.size <= values.MAX_ELEMENTS
@@ -97,11 +96,15 @@ def test_the_corpus_chooser_builds_the_same_kinds_of_case(data):
         assert info.value.clause == family.clause
 
 
+NO_COMMON_1 = ("CAST", "FILL_VALUE_CONSTANT", "FILL_VALUE_SEQUENCE", "DIAGONAL_MATRIX")
+
+
 def test_every_family_is_reachable_and_each_support_clause_has_one():
     for op, families in INVALID_FAMILIES.items():
         clauses = {f.clause for f in families}
-        # COMMON.1 (one data type) does not apply to DML_CAST, whose types differ by design (CAST.2, CAST.3).
-        assert ({"COMMON.2"} if op == "CAST" else {"COMMON.1", "COMMON.2"}) <= clauses
+        # COMMON.1 (one data type) does not apply to DML_CAST, whose types differ by design (CAST.2, CAST.3), nor to
+        # an operator with no input tensor to differ from its output (the fills, DML_DIAGONAL_MATRIX).
+        assert ({"COMMON.2"} if op in NO_COMMON_1 else {"COMMON.1", "COMMON.2"}) <= clauses
         assert len(SUPPORT[op]) == 1 or any(f.name == "data type unsupported at level" for f in families)
 
 
@@ -186,6 +189,31 @@ CORNERS["SCATTER_ND"] = [
     "8-D",
 ]
 
+# issue 32, the gather-nd pair (conformance/cases/generation/gather_nd.py); only DML_GATHER_ND1 has batches
+CORNERS["GATHER_ND"] = [
+    "size-1 dimension",
+    "tuples index single elements",
+    "leading ones ignored",
+    "64-bit indices",
+    "8-D",
+]
+CORNERS["GATHER_ND1"] = [*CORNERS["GATHER_ND"], "batches"]
+# issue 32, the fills (no input tensor: the corners are the output's and the values')
+CORNERS["FILL_VALUE_CONSTANT"] = ["size-1 dimension", "FILL of zero", "FILL of a NaN", "8-D"]
+CORNERS["FILL_VALUE_SEQUENCE"] = ["size-1 dimension", "FILL sequence wraps", "FILL sequence of step 0", "8-D"]
+# issue 32, the diagonal pair: ranks 2 to 4 only, no 8-D
+CORNERS["DIAGONAL_MATRIX"] = [
+    "size-1 dimension",
+    "DIAGONAL of a non-square matrix",
+    "DIAGONAL off the matrix (all zeros)",
+]
+CORNERS["DIAGONAL_MATRIX1"] = [
+    "size-1 dimension",
+    "DIAGONAL_MATRIX1 with an input",
+    "DIAGONAL_MATRIX1 without input",
+    "DIAGONAL_MATRIX1 band inverted",
+]
+
 
 @pytest.mark.parametrize("operator", oracle.OPERATORS)
 def test_every_corner_is_reached_in_a_few_hundred_draws(operator):
@@ -236,4 +264,5 @@ def test_shrinks_a_corner_to_its_essentials():
 
 @given(case=valid_cases(max_elements=8))
 def test_max_elements_caps_every_tensor(case):
-    assert all(math.prod(t.sizes) <= 8 for t in (case.descriptor.input_tensor, *case.descriptor.output_tensors))
+    d = case.descriptor
+    assert all(math.prod(t.sizes) <= 8 for t in (*d.input_tensors, *d.output_tensors))

@@ -305,6 +305,7 @@ SAME_SHAPE = {
     # UINT32 lengths: in every row (REVSEQ.8)
     "REVERSE_SUBSEQUENCES": lambda t, rank: oracle.reverse_subsequences_desc(t, rank - 1),
     "CAST": lambda t, rank: oracle.CastDesc(t, t),
+    "TILE": lambda t, rank: oracle.tile_desc(t, (2,) * rank),
     # UINT32 indices: in every row (GATHER.9)
     "GATHER": lambda t, rank: oracle.gather_desc(t, (1,) * (rank - 1) + (3,), rank - 1, 1),
     "GATHER_ELEMENTS": lambda t, rank: oracle.gather_elements_desc(t, (*t.sizes[:-1], 3), rank - 1),

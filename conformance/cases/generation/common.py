@@ -288,8 +288,7 @@ def input_tensor(ch: Chooser, data_type: DataType, shape: tuple[int, ...]) -> np
 
 
 def first_tensor(desc: oracle.Descriptor) -> TensorDesc:
-    """The tensor a case is drawn in: its first input, or its output for an operator with no input tensor
-    (FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE)."""
+    """The tensor a case is drawn in (oracle.case_tensor): ONE_HOT's output, the output where there is no input."""
     return oracle.case_tensor(desc)
 
 

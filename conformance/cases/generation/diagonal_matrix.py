@@ -50,10 +50,10 @@ def build(ch: Chooser, cfg: Config) -> DiagonalMatrixDesc:
 
 
 def corners(desc: DiagonalMatrixDesc) -> list[str]:
-    sizes = desc.output_tensor.sizes
-    if len(sizes) < 2:  # an invalid rank (DIAG.5): no matrix, no corner
+    """Off the matrix, or a non-square one; none on a rank-1 output (an invalid family's base: no matrix)."""
+    if desc.output_tensor.dimension_count < 2:
         return []
-    height, width = sizes[-2:]
+    height, width = desc.output_tensor.sizes[-2:]
     if not -height < desc.offset < width:
         return ["DIAGONAL off the matrix (all zeros)"]
     return ["DIAGONAL of a non-square matrix"] if height != width else []

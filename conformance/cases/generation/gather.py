@@ -10,6 +10,7 @@ each element judged to be one of the input buffer's values).
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -56,10 +57,18 @@ INDEX_DRAW_WEIGHTS = (0.7, 0.15, 0.15)
 MAX_INDEX_AXIS = 6  # each meaningful index dimension's size
 
 
-def meaningful_sizes(ch: Chooser, input_sizes: list[int], axis: int, index_dimensions: int) -> list[int]:
+def meaningful_sizes(
+    ch: Chooser, input_sizes: list[int], axis: int, index_dimensions: int, max_elements: int
+) -> list[int]:
     """The indices' last IndexDimensions sizes, with the leading ones GATHER.5 crops made 1 (on the input's
-    sizes before Axis, or on the first index sizes): the output then fits the DimensionCount."""
-    m = [ch.integer(1, MAX_INDEX_AXIS) for _ in range(index_dimensions)]
+    sizes before Axis, or on the first index sizes): the output then fits the DimensionCount. Their product
+    stays within what the output's other dimensions leave of `max_elements` (the output replaces the input's
+    Axis by them), so the indices and the output stay inside the case's element cap."""
+    left = max(1, max_elements // (math.prod(input_sizes) // input_sizes[axis]))
+    m = []
+    for _ in range(index_dimensions):
+        m.append(ch.integer(1, max(1, min(MAX_INDEX_AXIS, left))))
+        left = max(1, left // m[-1])
     extra = index_dimensions - 1
     for k in range(max(0, extra)):
         if k < axis:
@@ -76,7 +85,7 @@ def build(ch: Chooser, cfg: Config) -> GatherDesc:
     n = cfg.rank
     axis = ch.integer(0, n - 1)
     index_dimensions = ch.choice((1, ch.integer(0, n)), (0.6, 0.4))
-    m = meaningful_sizes(ch, sizes, axis, index_dimensions)
+    m = meaningful_sizes(ch, sizes, axis, index_dimensions, cfg.max_elements)
     indices = (1,) * (n - index_dimensions) + tuple(m)
     it = ch.choice(indices_types(cfg.feature_level))
     return oracle.gather_desc(TensorDesc(cfg.data_type, tuple(sizes)), indices, axis, index_dimensions, it)

@@ -11,6 +11,7 @@ open, observed; the guard bytes still judged).
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -58,10 +59,12 @@ INDEX_DRAW_WEIGHTS = (0.6, 0.15, 0.15, 0.1)
 
 def build(ch: Chooser, cfg: Config) -> ScatterDesc:
     """A valid descriptor for `cfg`: the input inside the element budget, any axis, 1 to the axis' size updates
-    per line (now and then a few more: repeats then must meet), an indices type the level takes."""
+    per line (now and then a few more: repeats then must meet; never past the element cap), an indices type the
+    level takes."""
     sizes = sizes_in_budget(ch, cfg)
     axis = ch.integer(0, cfg.rank - 1)
-    along = ch.integer(1, sizes[axis] + (2 if ch.rare(8) else 0))
+    room = cfg.max_elements // (math.prod(sizes) // sizes[axis])  # the longest line the updates can have
+    along = ch.integer(1, min(room, sizes[axis] + (2 if ch.rare(8) else 0)))
     indices_type = ch.choice(indices_types(cfg.feature_level))
     return oracle.scatter_desc(TensorDesc(cfg.data_type, tuple(sizes)), set_at(sizes, axis, along), axis, indices_type)
 
