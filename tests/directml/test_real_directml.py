@@ -96,6 +96,9 @@ def test_invalid_descriptors_are_refused_by_create_operator(dml):
         if record.category is Category.UNSUPPORTED:
             continue
         if record.category is Category.WAIVED:  # DirectML accepts it: one of its known issues names it
+            if record.waived_category is Category.CRASH:  # CreateOperator never returns: SCATTER_ND's long tuple only
+                assert case.id == "SCATTER_ND-tuple-past-input-dimensions", (case.id, record.reason)
+                continue
             assert record.waived_category is Category.FAIL, (case.id, record.reason)
             continue
         judged += 1
