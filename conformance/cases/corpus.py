@@ -88,10 +88,12 @@ class CaseFacts:
 
     @property
     def _first_tensor(self) -> TensorDesc:
-        """The input a case is drawn in; the output where there is no input tensor (FILL_VALUE_*, DIAGONAL_MATRIX,
-        DIAGONAL_MATRIX1 without its optional one)."""
+        """The input a case is drawn in (the descriptor's `input_tensor`, which ONE_HOT reads from its output); the
+        output where there is no input tensor (FILL_VALUE_*, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 without its optional
+        one)."""
         d = self.descriptor
-        return (d.input_tensors or d.output_tensors)[0]
+        named = getattr(d, "input_tensor", None)  # ONE_HOT names its output (ValuesTensor's type), not its indices
+        return named if named is not None else (d.input_tensors or d.output_tensors)[0]
 
     @property
     def data_type(self) -> DataType:
