@@ -128,10 +128,12 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
         options = self.session_options()
         node = model.graph.node[0]
         added: list[str] = []
-        if model.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.FLOAT16:
+        tensors = (*model.graph.input, *model.graph.output)
+        if any(t.type.tensor_type.elem_type == onnx.TensorProto.FLOAT16 for t in tensors):
             # The graph ORT really runs: lacking a FLOAT16 kernel, ORT wraps the node in Casts to
             # float32 and back (CPU Pad does), which changes what a result means.  Checked for
-            # FLOAT16 only: writing the optimized model costs more than the session itself.
+            # FLOAT16 only: writing the optimized model costs more than the session itself.  Any
+            # tensor of the node, not its first input: OneHot's is INT64 indices, its values FLOAT16.
             options.optimized_model_filepath = os.path.join(self._folder(), "optimized.onnx")  # written over each time
             session = self.ort.InferenceSession(model.SerializeToString(), options, providers=[self.provider])
             added = [

@@ -581,17 +581,21 @@ class OnnxRuntimeDirectMLBackend(Backend, BatchedSessions):
                 results[i] = RunResult.unsupported(known.reason, reached_operator=known.reached_operator)
                 continue
             batch.append(BatchItem(i, lowering, list(inputs), sum(tensor_bytes(descriptor).values())))
-        cut = session_batches(
-            batch,
-            self.batch_size,
-            lambda i: i.bindings,
-            lambda i: i.nbytes,
-            max_bindings=BINDINGS_PER_SESSION,
-            max_bytes=BYTES_PER_SESSION,
-        )
-        for session_batch in cut:
-            for index, result in self._run_batch(session_batch).items():
-                results[index] = result
+        # A batch per opset: a model takes its nodes' highest, and the DirectML provider's kernels are registered
+        # per opset (a WRAP Pad's opset 19 made a ScatterElements of the same batch an opset-18 node, which ORT
+        # 1.24.4's provider has no kernel for: the batch was refused where each case alone runs).
+        for opset in sorted({item.lowering.opset for item in batch}):
+            cut = session_batches(
+                [item for item in batch if item.lowering.opset == opset],
+                self.batch_size,
+                lambda i: i.bindings,
+                lambda i: i.nbytes,
+                max_bindings=BINDINGS_PER_SESSION,
+                max_bytes=BYTES_PER_SESSION,
+            )
+            for session_batch in cut:
+                for index, result in self._run_batch(session_batch).items():
+                    results[index] = result
         self.stats["cases"] += len(items)
         return [r if r is not None else RunResult.error("internal: no result") for r in results]
 

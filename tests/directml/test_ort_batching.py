@@ -18,6 +18,7 @@ from directml_helpers import require_directml
 from conformance.backends.onnxruntime_directml import OnnxRuntimeDirectMLBackend, WorkerSessions
 from conformance.cases.compositions import Composition
 from conformance.cases.corpus import Case
+from conformance.lowering import Inexpressible, lower
 from conformance.run.config import RunConfig
 from conformance.run.execute import execute_case
 from conformance.run.selection import select
@@ -83,11 +84,23 @@ def recycling(ort_dml):
     sessions.recycle_descriptor_heaps = False
 
 
+def _gets_a_session(backend: OnnxRuntimeDirectMLBackend, case: Case) -> bool:
+    """The case reaches a session: supported, lowered, its values taken (issue 32's examples: 4-D EyeLike and Range
+    have no ONNX form, and are answered before any session)."""
+    if backend.unsupported_reason(case.descriptor, case.feature_level) is not None:
+        return False
+    try:
+        return lower(case.descriptor).refusal(list(case.inputs)) is None
+    except Inexpressible:
+        return False
+
+
 def test_sessions_reuse_the_heaps_of_released_ones(ort_dml, recycling):
-    ort_dml.run(STORED[0].descriptor, list(STORED[0].inputs), STORED[0].feature_level)  # the worker's first heap
+    runnable = [c for c in STORED if _gets_a_session(ort_dml, c)]
+    ort_dml.run(runnable[0].descriptor, list(runnable[0].inputs), runnable[0].feature_level)  # the worker's first heap
     before = dict(recycling.heaps)
     sessions = ort_dml.stats["sessions"]
-    for case in STORED[:5]:
+    for case in runnable[:5]:
         ort_dml.run(case.descriptor, list(case.inputs), case.feature_level)
     assert ort_dml.stats["sessions"] - sessions == 5
     after = recycling.heaps

@@ -63,10 +63,14 @@ def test_every_worked_example_passes_bit_exact(dml):
     examples = [c for c in STORED.cases if "example" in c.tags]
     # the four pages' 10, DML_PADDING1's 4, DML_JOIN's 4, and issue 31's pages' 10: TILE 1, SPACE_TO_DEPTH 1,
     # SPACE_TO_DEPTH1 2, DEPTH_TO_SPACE 1, DEPTH_TO_SPACE1 2, REVERSE_SUBSEQUENCES 2, SLICE_GRAD's diagram 1; issue 32's:
-    # FILL_VALUE_CONSTANT 1, FILL_VALUE_SEQUENCE 2, DIAGONAL_MATRIX 4, DIAGONAL_MATRIX1 4, GATHER_ND 2, GATHER_ND1 2, ONE_HOT 4
-    assert len(examples) == 47
+    # FILL_VALUE_CONSTANT 1, FILL_VALUE_SEQUENCE 2, DIAGONAL_MATRIX 4, DIAGONAL_MATRIX1 4, GATHER_ND 2, GATHER_ND1 2, ONE_HOT 4,
+    # GATHER 5, GATHER_ELEMENTS 1, SCATTER 2, SCATTER_ND 1
+    assert len(examples) == 56
     outcomes = {c.id: execute(dml, c).category.value for c in examples}
-    assert outcomes == {c.id: "pass" for c in examples}  # DML_SLICE, SYMMETRIC, DML_PADDING1 and DML_JOIN included
+    # SCATTER's example 1 writes index 3 twice: the page prints the last write but calls it invalid (E-SCATTER-1),
+    # so that element is open (U-SCATTER-1) and the record observed; every other example passes
+    expected = {c.id: "observed" if c.id == "SCATTER-example-1" else "pass" for c in examples}
+    assert outcomes == expected  # DML_SLICE, SYMMETRIC, DML_PADDING1 and DML_JOIN included
 
 
 def test_curated_cases_fail_nothing_beyond_known_issues(dml):
@@ -92,6 +96,9 @@ def test_invalid_descriptors_are_refused_by_create_operator(dml):
         if record.category is Category.UNSUPPORTED:
             continue
         if record.category is Category.WAIVED:  # DirectML accepts it: one of its known issues names it
+            if record.waived_category is Category.CRASH:  # CreateOperator never returns: SCATTER_ND's long tuple only
+                assert case.id == "SCATTER_ND-tuple-past-input-dimensions", (case.id, record.reason)
+                continue
             assert record.waived_category is Category.FAIL, (case.id, record.reason)
             continue
         judged += 1
@@ -428,8 +435,16 @@ def test_the_graph_path_runs_each_case_as_a_one_node_dml_graph(dml_graph):
     assert "CompileGraph" in dml_graph.versions()["dml_path"]
     examples = [c for c in STORED.cases if "example" in c.tags]
     records = [execute(dml_graph, c) for c in examples]
-    assert {r.category for r in records} == {Category.PASS}
-    assert {r.reached_operator for r in records} == {f"{c.operator} (graph)" for c in examples}
+    # DirectML's known issues of this path (conformance/known_issues/directml.json): CompileGraph crashes on every
+    # DML_FILL_VALUE_SEQUENCE node, and its DML_ONE_HOT reads OnValue one step along a last dimension of size 1
+    # (example 3); SCATTER's example 1 has an open element (U-SCATTER-1) as on the operator path
+    expected = {"FILL_VALUE_SEQUENCE-example-1": Category.WAIVED, "FILL_VALUE_SEQUENCE-example-2": Category.WAIVED}
+    expected |= {"ONE_HOT-example-3": Category.WAIVED, "SCATTER-example-1": Category.OBSERVED}
+    assert {r.id: r.category for r in records} == {c.id: expected.get(c.id, Category.PASS) for c in examples}
+    crashed = {r.id for r in records if r.waived_category is Category.CRASH}  # the runner died: nothing reached
+    assert crashed == {"FILL_VALUE_SEQUENCE-example-1", "FILL_VALUE_SEQUENCE-example-2"}
+    reached = {r.reached_operator for r in records if r.id not in crashed}
+    assert reached == {f"{c.operator} (graph)" for c in examples if c.id not in crashed}
 
 
 def test_the_graph_path_quiets_float16_signalling_nans_through_strides_and_the_operator_path_does_not(dml, dml_graph):

@@ -68,7 +68,8 @@ def test_an_npu_through_dxcore_runs_the_worked_examples_and_is_told_apart_from_t
             assert v["adapter_enumeration"] == f"DXCore (dxcore.dll: Z:{str(dxcore).replace('/', chr(92))})"
             assert "attributes GENERIC_ML," in v["adapter_details"] + ","
             assert v["d3d12_device_level"] == f"11_0 (refused: 1_0_GENERIC: {E_INVALIDARG})"
-            assert set(outcomes(npu).values()) == {"pass"}
+            # SCATTER's example 1 writes index 3 twice: an open element (U-SCATTER-1), observed
+            assert outcomes(npu) == {c.id: "observed" if c.id == "SCATTER-example-1" else "pass" for c in EXAMPLES}
             # What `setup directml` prints under its device line: every adapter, its kind, the default marked.
             listed = [line.strip() for line in adapter_lines(npu.info).splitlines()[1:]]
             gpu_name = v["adapter"].removesuffix(" (test DXCore: NPU, GENERIC_ML only)")

@@ -84,7 +84,7 @@ def test_three_hundred_generated_cases_run_bit_exact_in_a_few_sessions(ort_dml):
     # Without tensor layouts, which ONNX cannot express (tests/backends/test_onnxruntime_directml.py).
     cases = [
         c
-        for c in select_cases(generated=600, seed=21)
+        for c in select_cases(generated=700, seed=21)  # 26 operators, some with few ONNX forms: 300 expressible
         if c.valid
         and "generated" in c.tags
         and "reach" not in c.tags
@@ -104,7 +104,10 @@ def test_worked_examples_and_curated_cases(ort_dml):
     stored = [c for c in load([CASES_DIR / "examples", CASES_DIR / "curated"]).cases if c.valid]
     outcome, failures = run_all(ort_dml, stored)
     assert failures == []
-    assert outcome["unsupported"] < len(stored) // 3  # SYMMETRIC, DML_SLICE stride 0: no ONNX form
+    # Of the cases with a one-node ONNX form (not SYMMETRIC, SLICE_GRAD, issue 32's 4-D EyeLike and Range pages),
+    # fewer than a third unsupported (DML_SLICE stride 0, layouts, out-of-range indices, kernels DirectML lacks)
+    expressible = sum(_expressible(c.descriptor) for c in stored)  # the others are all unsupported
+    assert outcome["unsupported"] - (len(stored) - expressible) < expressible // 3
 
 
 def test_a_node_directml_does_not_take_is_refused_not_run_on_the_cpu(ort_dml):
