@@ -365,7 +365,12 @@ def ort_reverse_sequence_unwritten(desc: Descriptor, inputs: Sequence[np.ndarray
 def _gather_index_dimensions_8(desc: Descriptor) -> bool:
     """Where DML_GATHER's IndexDimensions-8 deviations apply: there its reads are wrong too, and 1.12.0's graph path
     crashes the process in some runs (a read outside mapped memory), not in others."""
-    return isinstance(desc, oracle.GatherDesc) and desc.index_dimensions == 8
+    # IndexDimensions 8, and 7 over a 7-D IndicesTensor (GATHER-8aa39848): every dimension of the indices, from 7
+    return (
+        isinstance(desc, oracle.GatherDesc)
+        and desc.index_dimensions >= 7
+        and desc.index_dimensions == desc.indices_tensor.dimension_count
+    )
 
 
 def _gather_leading_indices(desc: Descriptor) -> bool:
@@ -381,7 +386,7 @@ def dml_gather_index_dimensions_8(desc: Descriptor, inputs: Sequence[np.ndarray]
     """DML_GATHER with IndexDimensions 8 (every dimension of an 8-D IndicesTensor, E-GATHER-3) as DirectML 1.15.4
     computes it: right where it writes (`dml_gather_unwritten` says where it does not).  None for any other
     descriptor."""
-    if not isinstance(desc, oracle.GatherDesc) or desc.index_dimensions != 8:
+    if not isinstance(desc, oracle.GatherDesc) or not _gather_index_dimensions_8(desc):
         return None
     return gather_compute(desc, list(inputs))
 
@@ -389,7 +394,7 @@ def dml_gather_index_dimensions_8(desc: Descriptor, inputs: Sequence[np.ndarray]
 def dml_gather_index_dimensions_8_last(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
     """The same as a node of a DML graph (--dml-path graph): each element it writes (at 0 along the input's
     dimensions after Axis) holds the one its gather gives at the last position along them."""
-    if not isinstance(desc, oracle.GatherDesc) or desc.index_dimensions != 8:
+    if not isinstance(desc, oracle.GatherDesc) or not _gather_index_dimensions_8(desc):
         return None
     y = gather_compute(desc, list(inputs))[0]
     sizes = desc.output_tensor.sizes
