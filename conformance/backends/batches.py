@@ -15,7 +15,7 @@ import abc
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
@@ -71,6 +71,7 @@ class BatchItem:
     nbytes: int  # the descriptor's tensors, inputs and outputs
     descriptor: Descriptor | None = None
     level: FeatureLevel | None = None
+    notes: list[str] = field(default_factory=list)  # what the backend saw of this case in its batch's session
 
     @property
     def bindings(self) -> int:
@@ -91,6 +92,13 @@ class BatchedSessions(abc.ABC):
     @abc.abstractmethod
     def _run_session(self, session: Any, feeds: dict[str, np.ndarray], names: list[str]) -> list[np.ndarray]:
         """The named outputs; SessionFailed if ORT fails the run (any other exception: the host died or hung)."""
+
+    def _refused(self, item: BatchItem) -> bool:
+        """Whether a session would refuse this case, from what refusals taught the backend (then it runs alone)."""
+        return False
+
+    def _created(self, batch: list[BatchItem]) -> None:  # noqa: B027 - optional hook
+        """The batch's session was made: what it says of each case goes into the case's `notes`."""
 
     def _release(self, session: Any) -> None:  # noqa: B027 - optional hook: a session in this process is freed with it
         """Give the session back."""
@@ -116,6 +124,7 @@ class BatchedSessions(abc.ABC):
         except Exception as e:  # the worker died or hung: find the case that did it
             return self._rerun_alone(batch, e)
         self.stats["sessions"] += 1
+        self._created(batch)
         t1 = time.perf_counter()
         feeds = {
             batch_prefix(k) + name: x
@@ -163,6 +172,10 @@ class BatchedSessions(abc.ABC):
         k = int(next(g for g in match.groups() if g)) if match else len(batch)
         if k < len(batch):
             culprit = {batch[k].index: self._alone(batch[k], error, phase)}
-            return {**culprit, **self._run_batch(batch[:k] + batch[k + 1 :])}
+            rest = batch[:k] + batch[k + 1 :]
+            # The cases refused for what the culprit was refused for (as the backend learnt it): alone now, rather than
+            # each costing the batch another session (as they would the next batch: _batchable).
+            culprit.update({item.index: self._alone(item, error, phase) for item in rest if self._refused(item)})
+            return {**culprit, **self._run_batch([item for item in rest if item.index not in culprit])}
         half = len(batch) // 2
         return {**self._run_batch(batch[:half]), **self._run_batch(batch[half:])}

@@ -34,6 +34,8 @@ DISABLE_CPU_FALLBACK = "session.disable_cpu_ep_fallback"
 
 # Failures that are known limits of ONNX Runtime, not wrong answers: reported unsupported with
 # ORT's own message and the rule that explains it.
+# A name of case k in a batch model (conformance.lowering.batch_prefix): its node's inputs and outputs.
+BATCH_NAME = re.compile(r"c(\d+)_")
 NO_KERNEL = re.compile(r"NOT_IMPLEMENTED|Could not find an implementation")
 KNOWN_LIMITS: list[tuple[re.Pattern[str], str]] = [
     (NO_KERNEL, "ONNX Runtime has no kernel for this operator and data type on {provider}"),
@@ -83,6 +85,7 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
         # (ONNX operator, data type) that ORT had no kernel for: its cases take the one-case path.
         self.no_kernel: set[tuple[str, DataType]] = set()
         self._temporary: tempfile.TemporaryDirectory | None = None  # where FLOAT16 sessions write their graph
+        self._watch_inserted = False  # the sessions being made are a FLOAT16 batch's (run_many)
 
     def versions(self) -> dict[str, str]:
         return {
@@ -142,11 +145,14 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
 
         if added:
             # A function attribute: LoweredGraphBackend reads it with getattr (Runner is a plain callable).
-            run.notes = (  # type: ignore[attr-defined]
-                f"ONNX Runtime ran {node.op_type} between inserted {', '.join(added)} nodes "
-                f"({self.provider} has no FLOAT16 kernel): the values went through float32",
-            )
+            run.notes = (self._inserted_note(node.op_type, added),)  # type: ignore[attr-defined]
         return run
+
+    def _inserted_note(self, operator: str, added: list[str]) -> str:
+        return (
+            f"ONNX Runtime ran {operator} between inserted {', '.join(added)} nodes "
+            f"({self.provider} has no FLOAT16 kernel): the values went through float32"
+        )
 
     def run_many(
         self, items: Sequence[tuple[Descriptor, list[np.ndarray], FeatureLevel]]
@@ -171,25 +177,32 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
                     results[i] = self.run(descriptor, inputs, level)
             except Exception:  # left to run() alone, which reports it as this case's own
                 results[i] = None
-        cut = session_batches(
-            batch,
-            self.batch_size,
-            lambda item: item.bindings,
-            lambda item: item.nbytes,
-            max_bindings=1 << 30,  # no descriptor heap on the CPU: the count and the bytes cut
-            max_bytes=CPU_BYTES_PER_SESSION,
-        )
-        for session_batch in cut:
-            for index, result in self._run_batch(session_batch).items():
-                results[index] = result
+        # FLOAT16 cases in sessions of their own, which write their optimized graph: the nodes ORT inserted around
+        # each case's node are seen there, as its one-case session sees them (_compile), and only they pay for it.
+        for half in (False, True):
+            cut = session_batches(
+                [item for item in batch if (item.lowering.data_type is DataType.FLOAT16) is half],
+                self.batch_size,
+                lambda item: item.bindings,
+                lambda item: item.nbytes,
+                max_bindings=1 << 30,  # no descriptor heap on the CPU: the count and the bytes cut
+                max_bytes=CPU_BYTES_PER_SESSION,
+            )
+            self._watch_inserted = half
+            try:
+                for session_batch in cut:
+                    for index, result in self._run_batch(session_batch).items():
+                        results[index] = result
+            finally:
+                self._watch_inserted = False
         self.stats["batched"] += len(batch)
         return results
 
     def _batchable(self, lowering: Lowering, inputs: Sequence[np.ndarray]) -> bool:
         """Whether a batch answers this case as its own session would, and is not likely to be refused for it:
-        not FLOAT16 (ORT may run it between inserted Casts, which its result notes: seen in its own session's
-        optimized graph), not a node ORT had no kernel for, not a reflect Pad ORT may refuse while running."""
-        if lowering.data_type is DataType.FLOAT16 or (lowering.onnx_operator, lowering.data_type) in self.no_kernel:
+        not a node ORT had no kernel for, not a reflect Pad ORT may refuse while running.  (A FLOAT16 case's
+        batch writes its optimized graph, where the Casts ORT may insert around its node are seen: `_created`.)"""
+        if (lowering.onnx_operator, lowering.data_type) in self.no_kernel:
             return False
         if isinstance(self._runners.get(lowering.signature), RunResult):  # its one-case session was refused
             return False
@@ -205,10 +218,37 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
 
     # BatchedSessions: sessions of this provider in this process; a refused case takes the one-case path.
     def _create(self, model: bytes) -> Any:
+        options = self.session_options()
+        if self._watch_inserted:
+            options.optimized_model_filepath = self._optimized_path()
         try:
-            return self.ort.InferenceSession(model, self.session_options(), providers=[self.provider])
+            return self.ort.InferenceSession(model, options, providers=[self.provider])
         except Exception as e:  # ORT's refusal: the case it names is found and answered alone
             raise SessionFailed(str(e).strip()) from e
+
+    def _optimized_path(self) -> str:
+        return os.path.join(self._folder(), "optimized-batch.onnx")  # written over by each FLOAT16 batch
+
+    def _refused(self, item: BatchItem) -> bool:
+        return (item.lowering.onnx_operator, item.lowering.data_type) in self.no_kernel
+
+    def _created(self, batch: list[BatchItem]) -> None:
+        """A FLOAT16 batch: the nodes ORT inserted for case k (their inputs or outputs are its `c<k>_` names), noted
+        as its one-case session notes them (the operators of its graph that are not its node's, in graph order)."""
+        if not self._watch_inserted:
+            return
+        for item in batch:
+            item.notes = []  # a halved batch's case: only its latest session's graph speaks for it
+        added: dict[int, list[str]] = {}
+        for node in onnx.load(self._optimized_path()).graph.node:
+            for name in (*node.input, *node.output):
+                match = BATCH_NAME.match(name)
+                if match and int(match[1]) < len(batch):
+                    if node.op_type != batch[int(match[1])].lowering.onnx_operator:
+                        added.setdefault(int(match[1]), []).append(node.op_type)
+                    break
+        for k, ops in added.items():
+            batch[k].notes.append(self._inserted_note(batch[k].lowering.onnx_operator, ops))
 
     def _run_session(self, session: Any, feeds: dict[str, np.ndarray], names: list[str]) -> list[np.ndarray]:
         try:
@@ -229,7 +269,7 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
         return RunResult.ok(
             [np.asarray(y) for y in outputs],
             reached_operator=self._reached(item.descriptor, item.lowering),
-            notes=list(item.lowering.notes),
+            notes=[*item.lowering.notes, *item.notes],
             timings=timings,
         )
 

@@ -89,12 +89,17 @@ def check_result(result: object, record: Record) -> str | None:
     return None
 
 
-Prefetched = RunResult | BaseException | None  # a batching backend's answer for one case, got beforehand
+class Unsupported(str):
+    """Why a batching backend's case does not reach run(), found while choosing the cases for run_many: its record
+    says this rather than asking the backend again."""
+
+
+Prefetched = RunResult | BaseException | Unsupported | None  # a batching backend's answer for one case, got beforehand
 
 
 def prefetch(
     works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
-) -> dict[int, RunResult | BaseException]:
+) -> dict[int, RunResult | BaseException | Unsupported]:
     """For a backend with batch_size > 1: run_many on the valid cases that would reach run(), by unit index (and
     check_many on the invalid ones that would reach check_descriptor, run_graphs on the compositions, where the
     backend has them).
@@ -105,9 +110,11 @@ def prefetch(
     """
     if not (isinstance(getattr(backend, "batch_size", 1), int) and backend.batch_size > 1):
         return {}
-    found: dict[int, RunResult | BaseException] = {
-        w.index: r for w, r in prefetch_results(works, backend, level, max_bytes) if r is not None
+    unsupported: dict[int, Unsupported] = {}
+    found: dict[int, RunResult | BaseException | Unsupported] = {
+        w.index: r for w, r in prefetch_results(works, backend, level, max_bytes, unsupported) if r is not None
     }  # a case without a result runs alone (execute_case calls run())
+    found.update(unsupported)
     found.update(prefetch_checks(works, backend, level))
     graphs = [w for w in works if isinstance(w.unit, Composition) and (level is None or w.unit.feature_level <= level)]
     run_graphs = getattr(backend, "run_graphs", None)
@@ -149,20 +156,26 @@ def prefetch_checks(works: list[Work], backend: Backend, level: FeatureLevel | N
 
 
 def prefetch_results(
-    works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
+    works: list[Work],
+    backend: Backend,
+    level: FeatureLevel | None,
+    max_bytes: int | None = None,
+    unsupported: dict[int, Unsupported] | None = None,
 ) -> list[tuple[Work, RunResult | BaseException | None]]:
-    """run_many on the valid cases among `works` that would reach run(); [] when that cannot be done."""
+    """run_many on the valid cases among `works` that would reach run(); [] when that cannot be done.  The others'
+    reasons (the backend's, the memory budget's) go into `unsupported`, by unit index."""
     chosen: list[Work] = []
     for work in works:
         case = work.unit
         if not isinstance(case, Case) or not case.valid or (level is not None and case.feature_level > level):
             continue
         try:
-            if backend.unsupported_reason(case.descriptor, case.feature_level):
-                continue
-            if over_budget(case.descriptor, backend, max_bytes):
-                continue
+            reason = _unsupported(case, backend, max_bytes)
         except Exception:
+            continue
+        if reason:
+            if unsupported is not None:
+                unsupported[work.index] = Unsupported(reason)
             continue
         chosen.append(work)
     if not chosen:
@@ -179,6 +192,20 @@ def prefetch_results(
     if not isinstance(results, list) or len(results) != len(chosen):
         return []
     return list(zip(chosen, results))
+
+
+def may_call_backend(work: Work, backend: Backend, level: FeatureLevel | None, prefetched: Prefetched) -> bool:
+    """Whether executing the unit may call into the backend past capabilities() (run, check_descriptor, run_graph,
+    a live unit's examples): not one prefetched, above the run's level, or invalid where validation is not seen."""
+    unit = work.unit
+    if prefetched is not None or (isinstance(unit, Case) and level is not None and unit.feature_level > level):
+        return False
+    if isinstance(unit, Case) and not unit.valid:
+        try:
+            return bool(backend.capabilities().checks_invalid_descriptors)
+        except Exception:  # execute_case calls it again, and reports the crash
+            return True
+    return True
 
 
 def execute_case(
@@ -221,7 +248,7 @@ def _run(record: Record, method: str, fn: Callable, *args, prefetched: Prefetche
     if problem:
         record.set(Category.ERROR, f"backend.{method}(): {problem}")
         return None
-    return result
+    return result if isinstance(result, RunResult) else None  # check_result said it is one
 
 
 def _execute(
@@ -241,12 +268,11 @@ def _execute(
     if isinstance(case, Case) and not case.valid:
         _execute_invalid(case, backend, record, prefetched)
         return
-    reason = call("unsupported_reason", backend.unsupported_reason, case.descriptor, case.feature_level)
-    if reason:
-        record.set(Category.UNSUPPORTED, str(reason))
-        return
     stress = isinstance(case, StressCase)
-    reason = over_budget(case.descriptor, backend, max_bytes, chunked=stress)
+    # A prefetched case was asked both in prefetch_results (supported, in the budget): not asked again.
+    reason = str(prefetched) if isinstance(prefetched, Unsupported) else None
+    if prefetched is None:
+        reason = _unsupported(case, backend, max_bytes)
     if reason:
         record.set(Category.UNSUPPORTED, reason)
         return
@@ -278,6 +304,14 @@ def _execute(
         record.set(Category(result.status), result.reason or f"backend said {result.status} without a reason")
         return
     _judge(case, result, record)
+
+
+def _unsupported(case: Case | StressCase, backend: Backend, max_bytes: int | None) -> str | None:
+    """Why the backend cannot run the case (its own reason, or the memory budget's); None if it can."""
+    reason = call("unsupported_reason", backend.unsupported_reason, case.descriptor, case.feature_level)
+    if reason:
+        return str(reason)
+    return over_budget(case.descriptor, backend, max_bytes, chunked=isinstance(case, StressCase))
 
 
 def _read_outputs(

@@ -4,7 +4,7 @@
 group), so that the parent can kill it and everything it started at once.  Messages are
 length-prefixed pickles: the parent sends `init`, batches of work (`run`, flagged when each unit is to
 run on its own) and `close`; the worker answers `ready` (or `failed`), `batch` before a batching backend
-runs a message's cases at once, one `done` record per unit, an `example` before each live Hypothesis
+runs a message's cases at once, one `done` record per unit (those a batch answered in one write), an `example` before each live Hypothesis
 example, `retire` before it exits on its own (the backend called sys.exit), and `closed`.  The protocol uses a private copy of stdout: anything the backend
 prints goes to stderr, whose last lines the parent keeps for crash records.
 
@@ -99,12 +99,29 @@ class Worker:
     def __init__(self, out: IO[bytes]):
         self.out = out
         self.lock = threading.Lock()
+        self.held: list[bytes] = []  # `done` frames of cases a batch already answered, sent together
 
     def send(self, *message: Any) -> None:
-        data = frame(message)
+        """Send now (and whatever is held, first)."""
         with self.lock:
-            self.out.write(data)
+            self.held.append(frame(message))
+            self._flush()
+
+    def hold(self, *message: Any) -> None:
+        """Send with the next `send` or `flush`: for the records of units whose backend call is over (judged from a
+        batch's answers) or never came, so that a batch's records cross the pipe in one write, not one write each."""
+        with self.lock:
+            self.held.append(frame(message))
+
+    def flush(self) -> None:
+        with self.lock:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.held:
+            self.out.write(b"".join(self.held))
             self.out.flush()
+            self.held.clear()
 
 
 def _construct(init: dict) -> tuple[Any, dict]:
@@ -167,9 +184,7 @@ def main() -> int:
 
     from oracle import FeatureLevel
 
-    from .dispatch import execute
     from .execute import describe_exception
-    from .record import Category
 
     # Everything imported and constructed so far lives as long as the worker: out of the collector's sight, so
     # that the collections the cases' many short-lived objects set off do not walk it each time.
@@ -192,33 +207,48 @@ def main() -> int:
             except Exception as e:
                 worker.send("closed", [f"backend.close() raised {describe_exception(e)}"])
             return 0
-        results = _prefetch(worker, message, backend, level, init.get("max_bytes"))
-        for work in message[1]:
-            try:
-                record = execute(
-                    work,
-                    backend,
-                    level,
-                    on_example=functools.partial(_send_example, worker, work.index),
-                    prefetched=results.get(work.index),
-                    max_bytes=init.get("max_bytes"),
-                )
-            except BaseException as e:  # SystemExit or KeyboardInterrupt from the backend: this worker ends
-                from .units import blank_record
-
-                record = blank_record(work).set(
-                    Category.CRASH, f"the backend ended the worker: {describe_exception(e)}"
-                )
-                worker.send("done", work.index, record)
-                worker.send("retire")  # the next unit in this batch is not to blame for this exit
-                return 4
-            worker.send("done", work.index, record)
+        ended = _run_message(worker, message, backend, level, init.get("max_bytes"))
+        if ended is not None:
+            return ended
         if _exhausted(backend):
             try:
                 backend.close()
             finally:
                 worker.send("retire")  # a fresh worker takes over; nothing here is to blame
             return 0
+
+
+def _run_message(worker: Worker, message: tuple, backend, level, max_bytes: int | None) -> int | None:
+    """Run a `run` message's units, one record each; the exit status if the backend ended the worker."""
+    from .dispatch import execute
+    from .execute import describe_exception, may_call_backend
+    from .record import Category
+
+    results = _prefetch(worker, message, backend, level, max_bytes)
+    for work in message[1]:
+        if may_call_backend(work, backend, level, results.get(work.index)):
+            # The records before it go out first, so that a worker dying on it blames it alone (the pool blames the
+            # first unit without a record).
+            worker.flush()
+        try:
+            record = execute(
+                work,
+                backend,
+                level,
+                on_example=functools.partial(_send_example, worker, work.index),
+                prefetched=results.get(work.index),
+                max_bytes=max_bytes,
+            )
+        except BaseException as e:  # SystemExit or KeyboardInterrupt from the backend: this worker ends
+            from .units import blank_record
+
+            record = blank_record(work).set(Category.CRASH, f"the backend ended the worker: {describe_exception(e)}")
+            worker.send("done", work.index, record)
+            worker.send("retire")  # the next unit in this batch is not to blame for this exit
+            return 4
+        worker.hold("done", work.index, record)
+    worker.flush()
+    return None
 
 
 def _prefetch(worker: Worker, message: tuple, backend, level, max_bytes: int | None) -> dict:

@@ -16,11 +16,13 @@ from oracle import DEFAULT_FEATURE_LEVEL as FL
 from oracle import DataType, PaddingMode, TensorDesc
 
 CASES = [c for c in select_cases(generated=400, seed=11) if c.valid]
-# Cases ORT's CPU provider runs, alone and so in any batch (dense SLICE1s).
+# Cases ORT's CPU provider runs, alone and so in any batch (dense SLICE1s; not FLOAT16, whose batches are apart).
 FINE = [
     (c.descriptor, list(c.inputs), c.feature_level)
     for c in CASES
-    if c.operator == "SLICE1" and not oracle.layout.has_layout(c.descriptor)
+    if c.operator == "SLICE1"
+    and not oracle.layout.has_layout(c.descriptor)
+    and c.descriptor.input_tensor.data_type is not DataType.FLOAT16
 ][:20]
 
 
@@ -106,17 +108,65 @@ def test_a_case_whose_run_fails_inside_a_batch_is_found_by_name_and_answered_alo
     assert backend.stats["sessions"] == 2  # the batch (its run failed) and the batch without the culprit
 
 
-def test_cases_a_batch_could_not_answer_as_alone_take_the_one_case_path():
-    """FLOAT16 (ORT may insert Casts, which the one-case session's optimized graph shows and its notes say) and a
-    reflect Pad as wide as its axis are not batched; their answers are run()'s."""
+def f16_pads():
+    """FLOAT16 Pads ORT's CPU provider runs between inserted Casts (no FLOAT16 kernel): edge (two Casts) and constant
+    (three: the padding value's too)."""
     x = np.array([0x7D12, 0x3C00, 0x7E01], dtype=np.uint16).view(np.float16)
-    f16 = oracle.PaddingDesc(
-        t(3, data_type=DataType.FLOAT16), t(5, data_type=DataType.FLOAT16), PaddingMode.EDGE, 0.0, (1,), (1,)
-    )
+    return [
+        (oracle.PaddingDesc(t(3, data_type=F16), t(5, data_type=F16), mode, 2.5, (1,), (1,)), [x], FL)
+        for mode in (PaddingMode.EDGE, PaddingMode.CONSTANT)
+    ]
+
+
+F16 = DataType.FLOAT16
+
+
+def test_float16_cases_are_batched_apart_and_noted_as_their_own_session_notes_them():
+    """A FLOAT16 batch writes its optimized graph: each case is told of the Casts ORT inserted around its own node
+    (the count its one-case session sees), the other cases in a session of their own."""
+    items = [*f16_pads(), FINE[0], *f16_pads()[::-1], FINE[1]]
+    backend = OnnxRuntimeCpuBackend()
+    results = backend.run_many(items)
+    alone = [OnnxRuntimeCpuBackend().run(*item) for item in items]
+    assert [same(a, b) for a, b in zip(alone, results)] == [True] * len(items)
+    inserted = [n for r in results for n in r.notes if "went through float32" in n]
+    assert [n.split(" nodes")[0] for n in inserted] == [
+        "ONNX Runtime ran Pad between inserted Cast, Cast",
+        "ONNX Runtime ran Pad between inserted Cast, Cast, Cast",
+        "ONNX Runtime ran Pad between inserted Cast, Cast, Cast",
+        "ONNX Runtime ran Pad between inserted Cast, Cast",
+    ]
+    assert (backend.stats["batched"], backend.stats["sessions"], backend.stats["compiled"]) == (6, 2, 0)
+
+
+def test_a_float16_case_of_a_halved_batch_is_noted_once():
+    """The batch is made again without the culprit: the notes are the last session's, not both sessions'."""
+    backend = OnnxRuntimeCpuBackend()
+    backend._batchable = lambda lowering, inputs: True  # type: ignore[method-assign]
+    desc, xs = too_wide_reflect(F16)
+    items = [*f16_pads(), (desc, xs, FL)]
+    results = backend.run_many(items)
+    assert [same(OnnxRuntimeCpuBackend().run(*item), r) for item, r in zip(items, results)] == [True] * 3
+    assert backend.stats["sessions"] == 2
+    assert [sum("went through float32" in n for n in r.notes) for r in results[:2]] == [1, 1]
+
+
+def test_cases_a_batch_could_not_answer_as_alone_take_the_one_case_path():
+    """A reflect Pad as wide as its axis is not batched (ORT may refuse its run): its answer is run()'s."""
     wide, xs = too_wide_reflect()
     backend = OnnxRuntimeCpuBackend()
-    results = backend.run_many([(f16, [x], FL), (wide, xs, FL)])
+    results = backend.run_many([(wide, xs, FL)])
     assert backend.stats["batched"] == 0 and backend.stats["sessions"] == 0
-    assert any("went through float32" in n for n in results[0].notes)
-    assert same(results[0], OnnxRuntimeCpuBackend().run(f16, [x], FL))
-    assert same(results[1], OnnxRuntimeCpuBackend().run(wide, xs, FL))
+    assert same(results[0], OnnxRuntimeCpuBackend().run(wide, xs, FL))
+
+
+def test_cases_refused_for_the_culprit_s_missing_kernel_leave_its_batch_with_it():
+    """Two INT16 Pads in a batch: ORT names the first; the second lacks the same kernel, so it is answered alone at
+    once instead of costing the batch a second refused session."""
+    desc, xs = int16_pad()
+    backend = OnnxRuntimeCpuBackend()
+    results = backend.run_many([*FINE[:5], (desc, xs, FL), *FINE[5:10], (desc, [xs[0][::-1].copy()], FL)])
+    assert same(results[5], OnnxRuntimeCpuBackend().run(desc, xs, FL))
+    assert same(results[11], OnnxRuntimeCpuBackend().run(desc, [xs[0][::-1].copy()], FL))
+    assert [k for k, r in enumerate(results) if r.status != "ok"] == [5, 11]
+    assert (backend.stats["refused_sessions"], backend.stats["sessions"]) == (1, 1)

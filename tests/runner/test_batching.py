@@ -89,3 +89,25 @@ def test_live_examples_are_answered_in_one_batch(tmp_path, monkeypatch):
     assert record.category is Category.PASS, record.reason  # no example reached run() singly
     sizes = [int(n) for n in (tmp_path / "calls").read_text().split()]
     assert len(sizes) == 1 and sizes[0] >= 10
+
+
+def test_an_unsupported_case_is_told_its_reason_by_prefetch_and_asked_once(monkeypatch):
+    """prefetch asked unsupported_reason when choosing run_many's cases: the record says the backend's reason, as
+    one never prefetched does, and the backend is not asked a second time (nor run)."""
+    backend = Batching()
+    asked: list[str] = []
+
+    def unsupported_reason(descriptor, feature_level):
+        asked.append(descriptor.operator)
+        return "no PADDING here" if descriptor.operator.startswith("PADDING") else None
+
+    monkeypatch.setattr(backend, "unsupported_reason", unsupported_reason)
+    padding = [w for w in works() if w.unit.valid and w.unit.operator.startswith("PADDING")]
+    assert padding
+    answers = prefetch(padding, backend, None)
+    assert len(asked) == len(padding)
+    records = [execute(w, backend, None, prefetched=answers.get(w.index)) for w in padding]
+    assert len(asked) == len(padding)
+    assert {(r.category, r.reason) for r in records} == {(Category.UNSUPPORTED, "no PADDING here")}
+    alone = execute(padding[0], backend, None)  # never prefetched: asked, and said the same
+    assert (alone.category, alone.reason, len(asked)) == (Category.UNSUPPORTED, "no PADDING here", len(padding) + 1)
