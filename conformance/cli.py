@@ -408,12 +408,12 @@ def _add_coverage_parser(cases: argparse._SubParsersAction) -> None:
 
 
 def _cases_generate(args: argparse.Namespace) -> int:
-    from .cases.generation.corpus import corpus_files, generate_corpus
+    from .cases.generation.corpus import COMMITTED_PER_OPERATOR, corpus_files, generate_corpus
     from .run.config import UsageError
     from .support.outputs import CORPUS, Output, check_outputs
 
     if args.count is None and args.per_operator is None:
-        args.per_operator = 120
+        args.per_operator = COMMITTED_PER_OPERATOR
     out = Path(args.out)
     try:
         check_outputs([Output("--out", out, CORPUS, files=corpus_files())])

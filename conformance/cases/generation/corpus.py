@@ -1,10 +1,10 @@
-"""The frozen corpus: `dml-conformance cases generate --seed S --count N --out DIR`.
+"""The frozen corpus: `dml-conformance cases generate --seed S --per-operator N --out DIR`.
 
 Deterministic by construction: numpy's PCG64 drives the operators' builders
 (conformance.cases.generation.operators), one stream per operator seeded from S and the operator's
 name, so the same seed and GENERATOR_VERSION give the same bytes on every machine, and an operator's
-cases do not depend on which other operators exist (adding one leaves the others' files as they were).  Hypothesis is not used here: its choices depend on its database and
-version, not on a seed.  Expected outputs come from the oracle's fast path at generation
+cases do not depend on which other operators exist (adding one leaves the others' files as they
+were).  Hypothesis is not used here: its choices depend on its database and version, not on a seed.  Expected outputs come from the oracle's fast path at generation
 time; tests/cases/test_generated.py re-checks them with the literal path.
 
 `--per-operator N` (the committed corpus) makes N cases of each operator; `--count N` makes N in all,
@@ -32,6 +32,9 @@ from .operators import INVALID_FAMILIES, build_invalid, build_valid, case_clause
 
 # Bump when a builder, a value pool or the encoding changes: the same seed then gives a new corpus.
 GENERATOR_VERSION = "9"
+
+# Cases of each operator in the committed corpus (cases/generated; `cases generate`'s default).
+COMMITTED_PER_OPERATOR = 120
 
 # Share of generated cases that are invalid descriptors (one family per validation rule).
 INVALID_SHARE = 0.15
