@@ -29,8 +29,6 @@ from oracle import (
     Slice1Desc,
     TensorDesc,
 )
-from oracle.op_gather import compute as gather_compute
-from oracle.op_gather import open_elements as gather_open_elements
 from oracle.op_one_hot import compute as one_hot_compute
 from oracle.op_reverse_subsequences import compute as reverse_subsequences_compute
 from oracle.op_scatter_nd import INDICES_TABLES as SCATTER_ND_INDICES_TABLES
@@ -362,17 +360,6 @@ def ort_reverse_sequence_unwritten(desc: Descriptor, inputs: Sequence[np.ndarray
     return [np.broadcast_to(np.asarray(inputs[1]) == 0, desc.input_tensor.sizes)]
 
 
-def _gather_index_dimensions_8(desc: Descriptor) -> bool:
-    """Where DML_GATHER's IndexDimensions-8 deviations apply: there its reads are wrong too, and 1.12.0's graph path
-    crashes the process in some runs (a read outside mapped memory), not in others."""
-    # IndexDimensions 8, and 7 over a 7-D IndicesTensor (GATHER-8aa39848): every dimension of the indices, from 7
-    return (
-        isinstance(desc, oracle.GatherDesc)
-        and desc.index_dimensions >= 7
-        and desc.index_dimensions == desc.indices_tensor.dimension_count
-    )
-
-
 def _gather_leading_indices(desc: Descriptor) -> bool:
     """A DML_GATHER whose IndicesTensor has a size other than 1 before its last IndexDimensions (GATHER.7 broken):
     DirectML's CreateOperator ends the process there instead of refusing the descriptor."""
@@ -382,41 +369,11 @@ def _gather_leading_indices(desc: Descriptor) -> bool:
     return any(n != 1 for n in sizes[: max(0, len(sizes) - desc.index_dimensions)])
 
 
-def dml_gather_index_dimensions_8(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
-    """DML_GATHER with IndexDimensions 8 (every dimension of an 8-D IndicesTensor, E-GATHER-3) as DirectML 1.15.4
-    computes it: right where it writes (`dml_gather_unwritten` says where it does not).  None for any other
-    descriptor."""
-    if not isinstance(desc, oracle.GatherDesc) or not _gather_index_dimensions_8(desc):
-        return None
-    return gather_compute(desc, list(inputs))
-
-
-def dml_gather_index_dimensions_8_last(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray] | None:
-    """The same as a node of a DML graph (--dml-path graph): each element it writes (at 0 along the input's
-    dimensions after Axis) holds the one its gather gives at the last position along them."""
-    if not isinstance(desc, oracle.GatherDesc) or not _gather_index_dimensions_8(desc):
-        return None
-    y = gather_compute(desc, list(inputs))[0]
-    sizes = desc.output_tensor.sizes
-    post = desc.input_tensor.dimension_count - desc.axis - 1
-    head = int(np.prod(sizes[: len(sizes) - post]))
-    runs = np.ascontiguousarray(y).reshape(head, -1).copy()
-    runs[:, 0] = runs[:, -1]
-    return [runs.reshape(sizes)]
-
-
-def dml_gather_unwritten(desc: Descriptor, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The elements DirectML 1.15.4 leaves unwritten with IndexDimensions 8: every one not at 0 along the input's
-    dimensions after Axis (the output's last DimensionCount - Axis - 1); and the elements an out-of-range index
-    produces (open anyway: U-GATHER-1)."""
-    assert isinstance(desc, oracle.GatherDesc)
-    sizes = desc.output_tensor.sizes
-    post = desc.input_tensor.dimension_count - desc.axis - 1
-    coords = np.indices(sizes)
-    unwritten = np.zeros(sizes, dtype=bool)
-    for d in range(len(sizes) - post, len(sizes)):
-        unwritten |= coords[d] != 0
-    return [unwritten | gather_open_elements(desc, inputs)]
+def _gather_crops_index_dimensions(desc: Descriptor) -> bool:
+    """A DML_GATHER whose output, right-aligned in the input's DimensionCount (GATHER.5), loses leading ones of the
+    indices' own IndexDimensions: IndexDimensions > Axis + 1.  There DirectML's CreateOperator writes before an array
+    of its own and damages the process heap (the runner's HeapValidate ends the process, as Windows' heap would)."""
+    return isinstance(desc, oracle.GatherDesc) and desc.index_dimensions > desc.axis + 1
 
 
 def _scatter_nd_counts_in_range(desc: ScatterNdDesc) -> bool:
@@ -654,16 +611,6 @@ DEVIATIONS: dict[str, Deviation] = {
             dml_reverse_subsequences_outside,
         ),
         Deviation(
-            "dml-gather-index-dimensions-8",
-            ("GATHER",),
-            "DML_GATHER with IndexDimensions 8 (every dimension of an 8-D IndicesTensor) writes only the elements at 0 "
-            "along the input's dimensions after Axis; those it writes are right (IndexDimensions up to 7, and equal to "
-            "a DimensionCount up to 6, are right)",
-            dml_gather_index_dimensions_8,
-            dml_gather_unwritten,
-            reads_out_of_bounds=_gather_index_dimensions_8,
-        ),
-        Deviation(
             "dml-gather-leading-indices-crash",
             ("GATHER",),
             "DML_GATHER's CreateOperator ends the process on an IndicesTensor with a size other than 1 before its last "
@@ -672,13 +619,13 @@ DEVIATIONS: dict[str, Deviation] = {
             reads_out_of_bounds=_gather_leading_indices,
         ),
         Deviation(
-            "dml-gather-index-dimensions-8-graph",
+            "dml-gather-heap-corruption",
             ("GATHER",),
-            "DML_GATHER with IndexDimensions 8 as a node of a DML graph writes only the elements at 0 along the input's "
-            "dimensions after Axis, each with the value its gather gives at the last position along them",
-            dml_gather_index_dimensions_8_last,
-            dml_gather_unwritten,
-            reads_out_of_bounds=_gather_index_dimensions_8,
+            "DML_GATHER with IndexDimensions > Axis + 1 (the right-aligned output crops leading ones of the indices' "
+            "own dimensions, GATHER.5) damages the process heap in CreateOperator: a write before an array of "
+            "DirectML's own, whatever the values; the runner's HeapValidate ends the process there",
+            lambda desc, inputs: None,
+            dies_on=_gather_crops_index_dimensions,
         ),
         Deviation(
             "ort-cpu-reverse-sequence-unwritten",

@@ -24,6 +24,7 @@ from conformance.backends.directml import DirectMLBackend, stack
 from conformance.backends.directml.wire import request
 from conformance.cases.compositions import compositions
 from conformance.cases.corpus import CASES_DIR, Case, load
+from conformance.judging.deviations import DEVIATIONS
 from conformance.judging.expectations import known_issues
 from conformance.run.config import RunConfig
 from conformance.run.execute import execute_case, prefetch
@@ -173,6 +174,9 @@ def test_a_thousand_generated_cases_fail_nothing_beyond_known_issues(dml):
     assert reached == set(oracle.OPERATORS)
 
 
+ENDS_THE_RUNNER = [d.dies_on for d in DEVIATIONS.values() if d.dies_on is not None]
+
+
 def _bytes(result: RunResult) -> tuple:
     arrays = [*result.outputs, *(result.buffers or [])]
     return tuple(np.ascontiguousarray(a).view(np.uint8).tobytes() for a in arrays)
@@ -190,6 +194,8 @@ def test_batched_and_one_by_one_give_the_same_verdicts_case_by_case(dml):
         and w.unit.valid
         # what reaches run(): not a case the device cannot take (a 64-bit DML_CAST below shader model 6)
         and dml.unsupported_reason(w.unit.descriptor, w.unit.feature_level) is None
+        # nor one that ends the runner (a known issue: dml-gather-heap-corruption), which ends its batch too
+        and not any(dies(w.unit.descriptor) for dies in ENDS_THE_RUNNER)
     ]
     assert len(works) >= 400
     alone_before = dml.stats["requests"]

@@ -310,29 +310,29 @@ def test_directml_accepts_a_one_hot_values_tensor_of_another_dimension_count():
     assert explain_acceptance(oracle.OneHotDesc(indices, one, out, 3), oracle.FeatureLevel.FL_4_1) == []
 
 
-def test_the_gather_index_dimensions_8_models_are_what_directml_1_15_4_returned():
-    """What DirectML 1.15.4 returned for GATHER-index-dimensions-8 (INT16 {1,3,2,1,1,1,1,1}, Axis 1, IndexDimensions
-    8, indices [2, 0]; the page's answer {5, 6, 1, 2}): through CompileOperator {5, -, 1, -}, through CompileGraph
-    {6, -, 2, -} (- unwritten: 0xcdcd); a written element wrong is neither model."""
-    from conformance.judging.deviations import explain
+def test_the_gather_heap_corruption_is_exactly_index_dimensions_past_axis_plus_one():
+    """What DirectML 1.12.0 to 1.15.4 did on every (DimensionCount, Axis, IndexDimensions) measured (both paths): the
+    heap was damaged exactly where IndexDimensions > Axis + 1, where GATHER.5's right-aligned output crops a leading one
+    of the indices' own dimensions; a crash elsewhere is not this known issue."""
+    from conformance.judging.deviations import DEVIATIONS
 
-    desc = oracle.GatherDesc(
-        TensorDesc.of("INT16", (1, 3, 2, 1, 1, 1, 1, 1)),
-        TensorDesc.of("UINT32", (1,) * 7 + (2,)),
-        TensorDesc.of("INT16", (1, 2, 2, 1, 1, 1, 1, 1)),
-        1,
-        8,
-    )
-    x = np.arange(1, 7, dtype=np.int16).reshape(desc.input_tensor.sizes)
-    idx = np.array([2, 0], np.uint32).reshape(desc.indices_tensor.sizes)
-    unwritten = -12851  # 0xcdcd
+    dies = DEVIATIONS["dml-gather-heap-corruption"].dies_on
+    assert dies is not None
 
-    def seen(values):
-        return np.array(values, np.int16).reshape(desc.output_tensor.sizes)
+    def gather(rank, axis, index_dimensions):
+        sizes = (1,) * rank
+        return oracle.GatherDesc(
+            TensorDesc.of("INT32", sizes),
+            TensorDesc.of("UINT32", sizes),
+            TensorDesc.of("INT32", sizes),
+            axis,
+            index_dimensions,
+        )
 
-    assert explain(desc, [x, idx], [seen([5, unwritten, 1, unwritten])]) == ["dml-gather-index-dimensions-8"]
-    assert explain(desc, [x, idx], [seen([6, unwritten, 2, unwritten])]) == ["dml-gather-index-dimensions-8-graph"]
-    assert explain(desc, [x, idx], [seen([5, unwritten, 2, unwritten])]) == []
+    assert dies(gather(2, 0, 2))  # GATHER-index-dimensions-past-axis: damaged
+    assert dies(gather(8, 1, 8)) and dies(gather(8, 6, 8))  # GATHER-index-dimensions-8 (axis 1)
+    assert not dies(gather(8, 7, 8)) and not dies(gather(3, 1, 2)) and not dies(gather(4, 1, 1))  # right
+    assert not dies(gather(2, 0, 1)) and not dies(gather(1, 0, 0))
 
 
 def _scatter_nd(input_sizes, indices_sizes, updates_sizes, idc, ixdc, indices_strides=None, output_sizes=None):

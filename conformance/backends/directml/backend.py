@@ -144,16 +144,6 @@ FIRST_SECONDS_PER_CASE = 0.01  # the guess before a batch is measured (about 1 m
 COMPILE_THREADS = 1
 
 
-# Cases one runner process answers before a fresh one takes over.  Measured on 2026-11-27 under Wine 8.0, vkd3d
-# 1.6 and lavapipe with DirectML 1.15.4: a runner dies inside DirectML.dll (a page fault at DirectML.dll+0x8EA2D or
-# nearby) on a case that passes alone (GATHER_ELEMENTS-reach-rank1-INT16, JOIN-reach-inputs-16-INT16,
-# PADDING1-a65d754a) once it has answered several hundred to a few thousand cases of the 26 operators' mix: with the
-# 300 cases before the first of them no crash, with the 1,000 before it one; without GATHER*, ONE_HOT none.  It builds
-# up in the process and would blame an innocent case.  Root cause not found (the runner, DirectML, vkd3d or
-# lavapipe); a fresh runner every 250 cases keeps every case's answer its own (the restarts: about a second each).
-RUNNER_CASES = 250
-
-
 @dataclass
 class _Job:
     """One runner job of a run_many call: a case on one path (--dml-path both makes two)."""
@@ -279,19 +269,11 @@ class DirectMLBackend(Backend):
                 + (f"Mesa {self.stack.lavapipe.version}" if self.stack.lavapipe else "")
             )
 
-    def _ensure_running(self, cases: int = 1) -> RunnerProcess:
-        """The runner, started (and self-tested) if it is not; a runner that has answered RUNNER_CASES cases is
-        replaced by a fresh one first (see RUNNER_CASES)."""
-        served = getattr(self, "_served", 0)
-        if self.native.alive and served >= RUNNER_CASES:
-            self.native.kill()
-            self.stats["runner_recycled"] = self.stats.get("runner_recycled", 0) + 1
-            served = 0
+    def _ensure_running(self) -> RunnerProcess:
         restarted = not self.native.alive
         process = self.native.ensure_running()
         if restarted:
             self._self_test()
-        self._served = served + cases
         return process
 
     def close(self) -> None:
@@ -462,7 +444,7 @@ class DirectMLBackend(Backend):
         not answered when it died, hung, or lost its device; a case whose guard bytes were written (alone, that
         write is surely its own); and every case of a submission in which a case's inputs, or the poison
         before them, changed (one of them wrote outside its outputs: alone, each shows whether it was it)."""
-        self._ensure_running(len(batch))
+        self._ensure_running()
         self.stats["batches"] += 1
         cases = [{**jobs[k].request, "input_bytes": len(jobs[k].payload)} for k in batch]
         got: dict[int, RunResult] = {}

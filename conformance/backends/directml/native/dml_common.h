@@ -129,6 +129,21 @@ void check(HRESULT hr, const char* call) {
 
 #define CHECK(expr, name) check((expr), name)
 
+// DirectML runs each operator's CPU side (CreateOperator, compiling, recording) in this process, so a write
+// outside one of its allocations damages the process heap.  Windows' heap ends the process when it next meets
+// the damage (STATUS_HEAP_CORRUPTION), usually inside the same call; Wine's heap warns and goes on, and a later,
+// innocent case crashes.  Validating the heap after each such step blames the damage on the step that made it,
+// on both: the process ends as Windows' heap would end it, one line on stderr naming the step.  The line is
+// written with WriteFile (nothing allocated from the damaged heap).
+void check_heap(const std::string& after) {
+    if (HeapValidate(GetProcessHeap(), 0, nullptr)) return;
+    std::string line = "the process heap is corrupt after " + after + " (HeapValidate failed): exiting with "
+                       "STATUS_HEAP_CORRUPTION as Windows' heap would\n";
+    DWORD written = 0;
+    WriteFile(GetStdHandle(STD_ERROR_HANDLE), line.data(), static_cast<DWORD>(line.size()), &written, nullptr);
+    TerminateProcess(GetCurrentProcess(), 0xC0000374u);  // STATUS_HEAP_CORRUPTION
+}
+
 template <typename T>
 struct Com {  // a minimal owning COM pointer
     T* p = nullptr;

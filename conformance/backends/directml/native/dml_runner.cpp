@@ -493,6 +493,9 @@ struct Job {
     std::vector<Tensor>& inputs() { return graph ? g.inputs : d.inputs; }
     std::vector<Tensor>& outputs() { return graph ? g.outputs : d.outputs; }
     UINT descriptors() const { return init_props.RequiredDescriptorCount + exec_props.RequiredDescriptorCount; }
+    std::string what() const {  // for a message: "DML_OPERATOR_GATHER (case 3 of the batch)"
+        return (graph ? std::string("a DML graph") : "DML_OPERATOR_" + d.name) + " (case " + std::to_string(index) + " of the request)";
+    }
     uint64_t footprint() {  // its block's bytes, at most (alignment included)
         uint64_t n = 2 * kGuard;
         for (auto& t : inputs()) n += std::max<uint64_t>(kAlign, t.buffer.GuaranteedBaseOffsetAlignment) + t.buffer.TotalTensorSizeInBytes + 4 + kAlign;
@@ -694,6 +697,7 @@ private:
             j.d.init(req);
             HRESULT hr = j.dml->CreateOperator(&j.d.op, __uuidof(IDMLOperator), j.op.put_void());
             j.create_s = now_s() - j.t0;
+            check_heap("IDMLDevice::CreateOperator of " + j.what());
             if (FAILED(hr)) {
                 j.status = "refused";
                 j.call = "IDMLDevice::CreateOperator";
@@ -745,6 +749,7 @@ private:
             j.init_props = binding_properties(j.init.p);
             j.exec_props = binding_properties(j.compiled.p);
             j.compile_s = now_s() - t1;
+            check_heap((j.graph ? "IDMLDevice1::CompileGraph of " : "IDMLDevice::CompileOperator of ") + j.what());
         } catch (const HrError& e) {
             j.status = "failed";
             j.call = e.call;
@@ -873,6 +878,8 @@ private:
         ID3D12CommandList* lists[] = {list_.p};
         dev_.queue()->ExecuteCommandLists(1, lists);
         wait_idle();
+        check_heap("recording and executing a submission of " + std::to_string(bound.size()) + " case(s), the first " +
+                   (bound.empty() ? std::string("none") : bound.front()->what()));
         double t3 = now_s();
         double share = bound.empty() ? 0.0 : (t3 - t2) / static_cast<double>(bound.size());
 
