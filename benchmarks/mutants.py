@@ -343,8 +343,8 @@ class OneClass(Correct):
 
     def outputs(self, descriptor, inputs, feature_level):
         ys = super().outputs(descriptor, inputs, feature_level)
-        first = (descriptor.input_tensors or descriptor.output_tensors)[0]  # FILL_VALUE_*: the output's type
-        if descriptor.operator != self.operator or first.data_type.value != self.data_type:
+        # the case's data type as --data-types reads it (ONE_HOT's is its output's, FILL_VALUE_*'s their output's)
+        if descriptor.operator != self.operator or oracle.case_tensor(descriptor).data_type.value != self.data_type:
             return ys
         wrong = self.wrong(descriptor, inputs, ys)
         return ys if wrong is None else wrong

@@ -371,4 +371,5 @@ def test_a_batching_backend_never_gets_an_over_budget_case():
     assert all(isinstance(answered[w.index], Unsupported) for w in works if w.index not in fits)
     for w in works:
         record = execute(w, Batching(), None, prefetched=answered.get(w.index), max_bytes=budget)
-        assert record.category is (Category.PASS if w.index in fits else Category.UNSUPPORTED), record.reason
+        ran_ok = Category.OBSERVED if w.unit.id == "SCATTER-example-1" else Category.PASS  # E-SCATTER-1's repeat
+        assert record.category is (ran_ok if w.index in fits else Category.UNSUPPORTED), record.reason

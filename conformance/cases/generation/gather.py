@@ -18,6 +18,7 @@ import oracle
 from oracle import DataType, FeatureLevel, GatherDesc, TensorDesc
 from oracle.indices import signed
 from oracle.op_gather import INDICES_TABLES, indices_types
+from oracle.op_gather import output_sizes as gather_output_sizes
 from oracle.tables import UINT_MAX
 
 from .common import (
@@ -161,10 +162,14 @@ def _rebuilt(d: GatherDesc, input_sizes: tuple[int, ...], indices: tuple[int, ..
 
 
 def _common_2(ch: Chooser, base: CaseSpec) -> CaseSpec:
-    """An input size of 0 (the output's with it: only COMMON.2 breaks)."""
+    """An input size of 0 (the output's with it: only COMMON.2 breaks).  A size before Axis that GATHER.5's
+    right-alignment crops (it must be 1 there) is Axis' own instead, which the output does not hold."""
     d = descriptor_of(base, GatherDesc)
     i = ch.integer(0, d.input_tensor.dimension_count - 1)
-    return with_descriptor(base, _rebuilt(d, set_at(d.input_tensor.sizes, i, 0), d.indices_tensor.sizes))
+    sizes = set_at(d.input_tensor.sizes, i, 0)
+    if gather_output_sizes(sizes, d.indices_tensor.sizes, d.axis, d.index_dimensions) is None:
+        sizes = set_at(d.input_tensor.sizes, d.axis, 0)
+    return with_descriptor(base, _rebuilt(d, sizes, d.indices_tensor.sizes))
 
 
 def _indices_rank(ch: Chooser, base: CaseSpec) -> CaseSpec:
