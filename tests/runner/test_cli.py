@@ -41,9 +41,7 @@ def test_good_backend_run_exits_0(good_run):
     run = read_results(results)
     assert run.verdict().value == "PASS"
     # Every example passes but DML_SCATTER's first, whose repeated index the page calls invalid (E-SCATTER-1: observed)
-    assert {r.id: r.category.value for r in run.records if r.category.value != "pass"} == {
-        SCATTER_REPEATS: "observed"
-    }
+    assert {r.id: r.category.value for r in run.records if r.category.value != "pass"} == {SCATTER_REPEATS: "observed"}
     assert [r.index for r in run.records] == list(range(len(run.records)))  # selection order, whatever the workers
 
 
