@@ -14,6 +14,14 @@ HERE = Path(__file__).resolve().parent
 EXAMPLES = CASES_DIR / "examples"
 CURATED = CASES_DIR / "curated"
 TRACEBACK = "Traceback (most recent call last)"
+# Every worked example passes on a correct backend but DML_SCATTER's first: the page's own example repeats an index,
+# which its text calls invalid (E-SCATTER-1), so that element is open and the case observed.
+OBSERVED_EXAMPLES = frozenset({"SCATTER-example-1"})
+
+
+def example_category(case_id: str) -> str:
+    """What a correct backend's record of a worked example says."""
+    return "observed" if case_id in OBSERVED_EXAMPLES else "pass"
 
 
 def env(**extra: str) -> dict[str, str]:
