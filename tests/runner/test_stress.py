@@ -257,6 +257,26 @@ def test_chunks_along_axis_0_are_the_oracles_whole_outputs(case):
         assert np.concatenate([p for _, p in rows]).tobytes() == out.tobytes(), (case.id, j)
 
 
+# The large cases' shapes made small (their cutters are otherwise checked only on the small cases above).
+SMALL_LARGE = [
+    ("GATHER-stress-embedding-64MiB", oracle.gather_desc(TensorDesc.of("FLOAT32", [13, 1, 1, 4]), [1, 1, 1, 9], 0, 1, "INT64")),
+    ("SCATTER-stress-64MiB", oracle.scatter_desc(TensorDesc.of("FLOAT32", [6, 11]), [6, 4], 1, "UINT32")),
+    ("FILL_VALUE_SEQUENCE-stress-64MiB-wrap", dataclasses.replace(by_id("FILL_VALUE_SEQUENCE-stress-64MiB-wrap").descriptor, output_tensor=TensorDesc.of("UINT32", [5, 1, 3, 7]))),
+    ("DIAGONAL_MATRIX1-stress-64MiB", oracle.DiagonalMatrix1Desc(TensorDesc.of("FLOAT32", [3, 5, 6]), TensorDesc.of("FLOAT32", [3, 5, 6]), DataType.FLOAT32, 0.5, -1, 2)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case_id", "desc"), SMALL_LARGE, ids=[i for i, _ in SMALL_LARGE])
+def test_the_large_cases_cut_as_the_small_ones_do(case_id, desc):
+    case = dataclasses.replace(by_id(case_id), descriptor=desc)
+    xs = make_inputs(case)
+    (whole,) = oracle.compute(desc, xs)
+    assert cuttable(desc) and [int(m.sum()) for m in oracle.unspecified_mask(desc, xs)] == [0]
+    rows = [(row, part) for _, row, part in expected_chunks(desc, xs, chunk_bytes=1)]
+    assert [r for r, _ in rows] == list(range(desc.output_tensor.sizes[0]))  # one row per chunk
+    assert np.concatenate([p for _, p in rows]).tobytes() == whole.tobytes()
+
+
 def test_cases_list_shows_the_profile():
     proc = cli("cases", "list", "--profile", "stress")
     assert proc.returncode == 0, proc.stderr
