@@ -3,7 +3,7 @@
 The budget counts what one case holds at its peak: the input and outputs, the backend's own
 copies of them (`Backend.tensor_copies`: ONNX Runtime's output is copied into numpy, the
 DirectML runner stages everything through pipes and upload/readback heaps), and the oracle's
-expected outputs (one chunk at a time for a stress case, all of them otherwise); a composition (a small
+expected outputs (one chunk at a time for a stress case that can be cut along axis 0, all of them otherwise); a composition (a small
 DML graph) counts every node's tensors.  A case over it is `unsupported` with the sizes, before its input
 is built.  A stress case's outputs are
 compared with the oracle chunk by chunk along axis 0; its record keeps a sha256 digest of
@@ -22,7 +22,7 @@ from oracle.graph import GraphSpec
 from oracle.size import fmt_bytes, tensor_bytes
 
 from ..backends.base import Backend
-from ..cases.stress import CHUNK_BYTES, expected_chunks
+from ..cases.stress import CHUNK_BYTES, cuttable, expected_chunks
 from ..judging.compare import Comparison, compare_outputs, output_problem
 from .record import Category, Digests, Record
 
@@ -49,7 +49,7 @@ def over_budget(desc: Descriptor, backend: Backend, max_bytes: int | None, chunk
     tensors = sum(sizes.values())
     outputs = sum(sizes[name] for name in output_names(desc))
     copies = tensor_copies(backend)
-    expected = min(outputs, CHUNK_BYTES) if chunked else outputs
+    expected = min(outputs, CHUNK_BYTES) if chunked and cuttable(desc) else outputs  # else computed whole
     needed = int(tensors * (1 + copies)) + expected
     if needed <= max_bytes:
         return None
