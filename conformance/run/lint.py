@@ -29,10 +29,9 @@ class CaseKey:
 def full_profile_cases() -> list[CaseKey]:
     """Every case of the full profile (stored, reach, generated, graph compositions): what a waiver may name."""
     from .config import RunConfig
-    from .selection import all_units
+    from .selection import case_keys_of
 
-    units, _ = all_units(RunConfig(profile="full", hypothesis_examples=0))
-    return case_keys(units)
+    return [CaseKey(*key) for key in case_keys_of(RunConfig(profile="full", hypothesis_examples=0))]
 
 
 def case_keys(units: Iterable) -> list[CaseKey]:
