@@ -12,10 +12,12 @@ entry leaves open (oracle.unspecified_mask) are observed, never failed, and noth
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 import traceback
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -42,9 +44,19 @@ class BackendRaised(Exception):
     """A backend method raised: the record becomes `crash` with this text."""
 
 
+# The folder the suite's packages are in (a checkout or site-packages): a raising frame inside it is named from
+# there (`conformance/backends/directml/process.py:239`), so that a record says the same on every machine.
+_INSTALLED = Path(__file__).resolve().parents[2]
+
+
 def describe_exception(e: BaseException) -> str:
     frames = traceback.extract_tb(e.__traceback__)
-    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    where = ""
+    if frames:
+        name = frames[-1].filename
+        with contextlib.suppress(ValueError, OSError):
+            name = Path(name).resolve().relative_to(_INSTALLED).as_posix()
+        where = f" at {name}:{frames[-1].lineno}"
     return safe_text(f"{type(e).__name__}: {e}{where}")
 
 

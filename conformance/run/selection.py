@@ -236,8 +236,8 @@ def case_keys_of(config: RunConfig) -> list[tuple[str, str, str]]:
     for module in (compositions, stress_cases):
         digest.update(Path(module.__code__.co_filename).read_bytes())
     for root in roots:
-        for path in sorted(root.rglob("*.json")) if root.is_dir() else [root]:
-            digest.update(str(path.relative_to(root) if root.is_dir() else path.name).encode() + path.read_bytes())
+        for file in sorted(root.rglob("*.json")) if root.is_dir() else [root]:
+            digest.update(str(file.relative_to(root) if root.is_dir() else file.name).encode() + file.read_bytes())
     digest.update(json.dumps([config.profile, config.seed, config.generated_count, config.operators]).encode())
     path = None if folder is None else folder / f"keys-{digest.hexdigest()[:16]}.json"
     if path is not None:
