@@ -40,6 +40,7 @@ are reported.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -301,3 +302,19 @@ def known_issues(backend_name: str) -> Expectations:
     """The waivers a built-in backend ships for its implementation's known deviations (none if no file)."""
     path = KNOWN_ISSUES_DIR / f"{backend_name}.json"
     return load_expectations(path) if path.is_file() else Expectations()
+
+
+def ends_the_process(backend_name: str) -> Callable[[Any], bool]:
+    """Whether a known issue of `backend_name` says its process dies on a descriptor whatever the values: a crash
+    waiver naming a deviation with `dies_on` (DML_GATHER's heap damage).  The run layer runs such a case alone,
+    outside a batch: in one, it would end the batch, whose every case then runs again alone.  Only the time
+    differs (a batch and one request per case answer alike: tests/directml), so the waiver's version range and
+    whether the case is waived are not asked."""
+    predicates = [
+        deviation.dies_on
+        for waiver in known_issues(backend_name).waivers
+        if "crash" in _names(waiver.when.get("category"))
+        for name in _names(waiver.when.get("mismatch"))
+        if (deviation := DEVIATIONS.get(name)) is not None and deviation.dies_on is not None
+    ]
+    return lambda descriptor: any(dies(descriptor) for dies in predicates)

@@ -111,7 +111,11 @@ Prefetched = RunResult | BaseException | Unsupported | None  # a batching backen
 
 
 def prefetch(
-    works: list[Work], backend: Backend, level: FeatureLevel | None, max_bytes: int | None = None
+    works: list[Work],
+    backend: Backend,
+    level: FeatureLevel | None,
+    max_bytes: int | None = None,
+    alone: Callable[[oracle.Descriptor], bool] | None = None,
 ) -> dict[int, RunResult | BaseException | Unsupported]:
     """For a backend with batch_size > 1: run_many on the valid cases that would reach run(), by unit index (and
     check_many on the invalid ones that would reach check_descriptor, run_graphs on the compositions, where the
@@ -119,13 +123,14 @@ def prefetch(
 
     Only what execute_case would pass to run() goes in; anything that fails here (a raising
     unsupported_reason, run_many raising or answering with the wrong count) is left to execute_case,
-    which then calls run() for that case alone and reports the fault as itself.
+    which then calls run() for that case alone and reports the fault as itself.  So is a case `alone` names (one
+    a known issue says ends the backend's process: in the batch it would end the batch).
     """
     if not (isinstance(getattr(backend, "batch_size", 1), int) and backend.batch_size > 1):
         return {}
     unsupported: dict[int, Unsupported] = {}
     found: dict[int, RunResult | BaseException | Unsupported] = {
-        w.index: r for w, r in prefetch_results(works, backend, level, max_bytes, unsupported) if r is not None
+        w.index: r for w, r in prefetch_results(works, backend, level, max_bytes, unsupported, alone) if r is not None
     }  # a case without a result runs alone (execute_case calls run())
     found.update(unsupported)
     found.update(prefetch_checks(works, backend, level))
@@ -174,6 +179,7 @@ def prefetch_results(
     level: FeatureLevel | None,
     max_bytes: int | None = None,
     unsupported: dict[int, Unsupported] | None = None,
+    alone: Callable[[oracle.Descriptor], bool] | None = None,
 ) -> list[tuple[Work, RunResult | BaseException | None]]:
     """run_many on the valid cases among `works` that would reach run(); [] when that cannot be done.  The others'
     reasons (the backend's, the memory budget's) go into `unsupported`, by unit index."""
@@ -190,6 +196,8 @@ def prefetch_results(
             if unsupported is not None:
                 unsupported[work.index] = Unsupported(reason)
             continue
+        if alone is not None and alone(case.descriptor):
+            continue  # run() alone, by execute_case
         chosen.append(work)
     if not chosen:
         return []

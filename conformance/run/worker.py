@@ -27,6 +27,7 @@ import signal
 import struct
 import sys
 import threading
+from collections.abc import Callable
 from typing import IO, Any
 
 HEADER = struct.Struct(">I")
@@ -261,7 +262,15 @@ def _prefetch(worker: Worker, message: tuple, backend, level, max_bytes: int | N
     batch_size = getattr(backend, "batch_size", 1)
     if len(message[1]) > 1 and isinstance(batch_size, int) and batch_size > 1:
         worker.send("batch", len(message[1]))  # dying before the next `done` blames none of them (the pool)
-    return prefetch(message[1], backend, level, max_bytes)
+    return prefetch(message[1], backend, level, max_bytes, _ends_the_process(str(getattr(backend, "name", ""))))
+
+
+@functools.cache
+def _ends_the_process(backend_name: str) -> Callable[[Any], bool]:
+    """The descriptors a known issue of this backend says end its process (run alone: prefetch)."""
+    from ..judging.expectations import ends_the_process
+
+    return ends_the_process(backend_name)
 
 
 def _exhausted(backend) -> bool:

@@ -8,6 +8,7 @@ from runner_helpers import EXAMPLES, case_lines, cli, env
 
 from conformance.backends.base import RunResult
 from conformance.cases.corpus import CASES_DIR, load
+from conformance.judging.expectations import ends_the_process as known_issue_ends
 from conformance.run.dispatch import execute
 from conformance.run.execute import prefetch
 from conformance.run.record import Category
@@ -30,6 +31,18 @@ def test_prefetch_asks_run_many_for_every_valid_supported_case_at_once(tmp_path,
     records = [execute(w, backend, None, prefetched=answers.get(w.index)) for w in works()]
     assert all(r.category is not Category.ERROR for r in records), [r.reason for r in records]
     assert {r.category for r in records} <= {Category.PASS, Category.OBSERVED}
+
+
+def test_a_case_a_known_issue_says_ends_the_process_is_left_out_of_the_batch():
+    """DML_GATHER's heap damage (dml-gather-heap-corruption) ends the runner: such a case runs alone (execute_case
+    calls run()), so that the batch's other cases are not run again one by one."""
+    ends = known_issue_ends("directml")
+    dying = [w for w in works() if w.unit.valid and ends(w.unit.descriptor)]
+    assert [w.unit.id for w in dying] == ["GATHER-index-dimensions-8", "GATHER-index-dimensions-past-axis"]
+    answers = prefetch(works(), Batching(), None, alone=ends)
+    assert not {w.index for w in dying} & set(answers)
+    assert {w.index for w in works() if w.unit.valid} - set(answers) == {w.index for w in dying}
+    assert not any(known_issue_ends("onnxruntime-cpu")(w.unit.descriptor) for w in works())  # no such issue there
 
 
 def test_a_backend_without_batches_is_not_prefetched():
