@@ -333,7 +333,8 @@ class OneClass(Correct):
     """A bug that acts on one value class (conformance.cases.value_classes) of one operator in one data type.
 
     `operator`, `data_type` and `value_class` say where: tests/runner/test_seeded_bugs.py runs the quick
-    profile on that operator and type and requires a reach case to catch it (made there by construction).
+    profile on that operator and type (in one run with its OneClassGroup's other members, each acting in its
+    own) and requires a reach case there to catch it (made there by construction).
     `wrong(descriptor, inputs, ys)` returns the outputs with the bug, or None where the bug does not act.
     """
 
@@ -1087,6 +1088,61 @@ ONE_CLASS_MUTANTS: list[type[OneClass]] = [
     # issue 32
     Uint8OneHotUint64IndicesLowWord,
 ]
+
+
+class OneClassGroup(Correct):
+    """Several one-class bugs as one backend, so that one run checks them all (test_seeded_bugs.py's speed).
+
+    Each member acts where it would alone: a case goes to the member of its operator and data type (no two
+    members share one, nor differ in capabilities), any other case to Correct; a failing case of a member's
+    operator and type is therefore that member's catch.  ONE_CLASS_GROUPS below deals the table into them.
+    """
+
+    members: tuple[type[OneClass], ...] = ()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._at = {(m.operator, m.data_type): m() for m in self.members}
+        self._correct = Correct()
+        self._capabilities = next(iter(self._at.values())).capabilities()  # the members' own, all alike
+
+    def _member(self, descriptor) -> Correct:
+        place = (descriptor.operator, oracle.case_tensor(descriptor).data_type.value)
+        return self._at.get(place, self._correct)
+
+    def capabilities(self) -> Capabilities:
+        return self._capabilities
+
+    def run(self, descriptor, inputs, feature_level) -> RunResult:
+        return self._member(descriptor).run(descriptor, inputs, feature_level)
+
+    def check_descriptor(self, descriptor, feature_level) -> RunResult:
+        return self._member(descriptor).check_descriptor(descriptor, feature_level)
+
+
+def _one_class_groups(mutants: list[type[OneClass]]) -> list[type[OneClassGroup]]:
+    """The mutants dealt, in order, into the first group with their capabilities and without their place."""
+    dealt: list[list[type[OneClass]]] = []
+    for m in mutants:
+        fits = (
+            g
+            for g in dealt
+            if g[0]().capabilities() == m().capabilities()
+            and (m.operator, m.data_type) not in {(o.operator, o.data_type) for o in g}
+        )
+        group = next(fits, None)
+        if group is None:
+            dealt.append(group := [])
+        group.append(m)
+    return [
+        type(f"OneClassGroup{i}", (OneClassGroup,), {"members": tuple(g), "name": f"OneClassGroup{i}"})
+        for i, g in enumerate(dealt, 1)
+    ]
+
+
+# `mutants:OneClassGroup1`, ...: each a module attribute, so that a run (and its repro lines) can name it.
+ONE_CLASS_GROUPS = _one_class_groups(ONE_CLASS_MUTANTS)
+globals().update({g.__name__: g for g in ONE_CLASS_GROUPS})
 
 
 MUTANTS = [

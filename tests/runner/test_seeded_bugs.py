@@ -4,7 +4,9 @@ The one the quick profile missed before the reach set: a SPLIT that loses its ou
 eighth.  A correct implementation through the same selection must stay clean (no false alarm).
 Every bug of mutants.ONE_CLASS_MUTANTS (one value class of one operator in one data type, issue 29)
 must be caught by a reach case, made for that class by construction, not by a generated one that a
-new GENERATOR_VERSION may move: a new such mutant the quick profile misses fails here.
+new GENERATOR_VERSION may move: a new such mutant the quick profile misses fails here.  They run a
+group at a time (mutants.ONE_CLASS_GROUPS: one run, each member acting only in its own operator and
+type), and each is judged by the records of its own operator and type alone.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ def _mutants_module():
     return module
 
 
-ONE_CLASS_MUTANTS = _mutants_module().ONE_CLASS_MUTANTS
+MUTANTS = _mutants_module()
+ONE_CLASS_MUTANTS = MUTANTS.ONE_CLASS_MUTANTS
 
 
 def _run(tmp_path: Path, backend: str, *args: str) -> tuple[int, list[dict]]:
@@ -64,10 +67,36 @@ def test_there_are_a_dozen_one_class_bugs_across_the_operators():
     assert {m.operator for m in ONE_CLASS_MUTANTS} == set(oracle.OPERATORS)  # each operator has its own
 
 
+def test_each_one_class_bug_is_in_one_group_alone_in_its_operator_and_data_type():
+    members = [m for g in MUTANTS.ONE_CLASS_GROUPS for m in g.members]
+    assert sorted(members, key=lambda m: m.__name__) == sorted(ONE_CLASS_MUTANTS, key=lambda m: m.__name__)
+    for group in MUTANTS.ONE_CLASS_GROUPS:
+        assert len({(m.operator, m.data_type) for m in group.members}) == len(group.members), group.__name__
+        assert len({m().capabilities() for m in group.members}) == 1, group.__name__
+
+
+@pytest.fixture(scope="module")
+def group_run(tmp_path_factory):
+    """A group's exit code and case records: its one run (the union of its operators and types) made when first asked."""
+    runs: dict[type, tuple[int, list[dict]]] = {}
+
+    def run(group: type) -> tuple[int, list[dict]]:
+        if group not in runs:
+            operators = ",".join(sorted({m.operator for m in group.members}))
+            data_types = ",".join(sorted({m.data_type for m in group.members}))
+            args = ("--operators", operators, "--data-types", data_types, "--hypothesis-examples", "0")
+            code, lines = _run(tmp_path_factory.mktemp(group.__name__), group.__name__, *args)
+            runs[group] = code, [r for r in lines if r.get("kind") == "case"]
+        return runs[group]
+
+    return run
+
+
 @pytest.mark.parametrize("mutant", ONE_CLASS_MUTANTS, ids=lambda m: m.__name__)
-def test_the_quick_profile_catches_a_bug_in_one_value_class_of_one_data_type_by_a_reach_case(tmp_path, mutant):
-    """Only the mutant's operator and type are run: nowhere else can it be caught."""
-    args = ("--operators", mutant.operator, "--data-types", mutant.data_type, "--hypothesis-examples", "0")
-    code, lines = _run(tmp_path, mutant.__name__, *args)
-    failing = [r["id"] for r in lines if r.get("kind") == "case" and r["category"] == "fail"]
+def test_the_quick_profile_catches_a_bug_in_one_value_class_of_one_data_type_by_a_reach_case(group_run, mutant):
+    """Only the records of the mutant's operator and type count: its group's other members act nowhere there."""
+    (group,) = [g for g in MUTANTS.ONE_CLASS_GROUPS if mutant in g.members]
+    code, cases = group_run(group)
+    mine = [r for r in cases if (r["operator"], r["data_type"]) == (mutant.operator, mutant.data_type)]
+    failing = [r["id"] for r in mine if r["category"] == "fail"]
     assert code == 1 and any("-reach-" in i for i in failing), (mutant.value_class, failing)
