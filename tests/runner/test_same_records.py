@@ -26,8 +26,10 @@ STORED = Path(__file__).resolve().parent / "data" / "records-before-speed.json.g
 # What may differ between two runs of the same code: how long things took, and where the suite is installed (a
 # stored case's `source`, a waiver's known-issues file: kept from their cases/ or known_issues/ folder on).
 VOLATILE = ("timings",)
-# A crash's reason quotes Wine's last stderr lines, which name the faulting thread: a number of that process.
-THREAD = re.compile(r"\(thread [0-9a-f]+\)")
+# A crash's reason quotes the dead process's last stderr lines: where DirectML faulted (its FILL_VALUE_SEQUENCE graph
+# node reads uninitialised memory: 0x38 one run, 0xFFFFFFFFFFFFFFFF the next) and Wine's thread number.  What a run
+# says of the crash is the rest: the category, the waiver, how the runner ended.
+STDERR = re.compile(r"(--- last stderr lines ---\n).*?(?= at conformance/|$)", re.S)
 INSTALLED = re.compile(r'"[^"]*?[/\\](?:conformance[/\\])?_?(cases|known_issues)[/\\]')
 DIRECTML = ("directml", "onnxruntime-directml")
 # Live Hypothesis units are left out: the stored set's code drew them with the literal constants Hypothesis mined
@@ -49,7 +51,7 @@ def record_set(path: Path) -> tuple[str, dict[str, list[str]]]:
         rest = {k: v for k, v in obj.items() if k not in (*VOLATILE, "id", "category", "reason")}
         text = INSTALLED.sub(r'"\1/', json.dumps(rest, sort_keys=True, separators=(",", ":")))
         digest = hashlib.sha256(text.encode()).hexdigest()[:8]
-        out[obj["id"]] = [obj["category"], THREAD.sub("(thread ?)", obj["reason"]), digest]
+        out[obj["id"]] = [obj["category"], STDERR.sub(r"\1...", obj["reason"]), digest]
     return backend, out
 
 
