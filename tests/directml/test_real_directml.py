@@ -25,7 +25,7 @@ from conformance.backends.directml.wire import request
 from conformance.cases.compositions import compositions
 from conformance.cases.corpus import CASES_DIR, Case, load
 from conformance.judging.deviations import DEVIATIONS
-from conformance.judging.expectations import known_issues
+from conformance.judging.expectations import ends_the_process, known_issues
 from conformance.run.config import RunConfig
 from conformance.run.execute import execute_case, prefetch
 from conformance.run.record import Category, Record
@@ -165,7 +165,14 @@ def test_a_thousand_generated_cases_fail_nothing_beyond_known_issues(dml):
     selection = select(RunConfig(generated=1200, seed=7, hypothesis_examples=0))
     generated = [c for c in selection.cases if "generated" in c.tags]
     assert not selection.errors and len(generated) >= 1000
-    records = [execute(dml, c) for c in generated]
+    # In batches, as a run sends them (a case a known issue says ends the runner alone): the heap check blames the
+    # case that damaged it in a batch too, where Wine's heap once let a later, innocent one crash
+    works = [Work(i, c) for i, c in enumerate(generated)]
+    answers: dict = {}
+    for k in range(0, len(works), dml.batch_size):
+        answers.update(prefetch(works[k : k + dml.batch_size], dml, None, alone=ends_the_process("directml")))
+    issues = known_issues("directml")
+    records = [issues.apply(execute_case(w, dml, None, answers.get(w.index))) for w in works]
     counts = Counter(r.category for r in records)
     failing = [(r.id, r.category, r.reason[:200]) for r in records if r.category.failing]
     assert failing == []
