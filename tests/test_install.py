@@ -90,9 +90,9 @@ def test_the_installed_wheel_runs_the_quick_profile_on_real_directml(fresh_venv,
     require_directml()
     setup = _in_venv(fresh_venv, "dml-conformance", "setup", "directml")
     assert setup.returncode == 0, setup.stdout + setup.stderr
-    # The quick profile with 500 generated cases (not 5,000): every stored and reach case of the 26 operators, on
-    # the wheel's own install; the generated breadth is the Linux lane's (tests/directml).
-    args = ("run", "--backend", "directml", "--generated", "500", "--out", str(tmp_path))
+    # The quick profile's cases of three operators, one of each kind of input (a tensor, several, indices), on the
+    # wheel's own install: the breadth is the Linux lane's (tests/directml), the same code.
+    args = ("run", "--backend", "directml", "--operators", "SLICE1,JOIN,GATHER", "--out", str(tmp_path))
     done = _in_venv(fresh_venv, "dml-conformance", *args)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "verdict: PASS" in done.stdout
@@ -101,4 +101,4 @@ def test_the_installed_wheel_runs_the_quick_profile_on_real_directml(fresh_venv,
     assert lines[0]["profile"] == "quick" and lines[0]["backend_versions"]["directml"].startswith("1.15")
     assert "built here" in lines[0]["backend_versions"]["dml_runner"]  # the pure wheel carries no program
     counts = lines[-1]["counts"]
-    assert counts.get("pass", 0) > 2500 and not {"fail", "rejected", "error", "crash", "timeout"} & set(counts)
+    assert counts.get("pass", 0) > 500 and not {"fail", "rejected", "error", "crash", "timeout"} & set(counts)

@@ -49,6 +49,17 @@ def execute(backend, case) -> Record:
     return known_issues("directml").apply(execute_case(Work(0, case), backend, None))
 
 
+def execute_batched(backend, cases) -> list[Record]:
+    """Each case's record, the cases sent in batches as a run sends them (a case a known issue says ends the runner
+    alone; invalid ones through check_many)."""
+    works = [Work(i, c) for i, c in enumerate(cases)]
+    answers: dict = {}
+    for k in range(0, len(works), backend.batch_size):
+        answers.update(prefetch(works[k : k + backend.batch_size], backend, None, alone=ends_the_process("directml")))
+    issues = known_issues("directml")
+    return [issues.apply(execute_case(w, backend, None, answers.get(w.index))) for w in works]
+
+
 def test_the_device_and_stack_are_recorded(dml):
     v = dml.versions()
     assert v["directml"].count(".") == 3 and v["adapter"] and v["driver_version"]
@@ -165,14 +176,8 @@ def test_a_thousand_generated_cases_fail_nothing_beyond_known_issues(dml):
     selection = select(RunConfig(generated=1200, seed=7, hypothesis_examples=0))
     generated = [c for c in selection.cases if "generated" in c.tags]
     assert not selection.errors and len(generated) >= 1000
-    # In batches, as a run sends them (a case a known issue says ends the runner alone): the heap check blames the
-    # case that damaged it in a batch too, where Wine's heap once let a later, innocent one crash
-    works = [Work(i, c) for i, c in enumerate(generated)]
-    answers: dict = {}
-    for k in range(0, len(works), dml.batch_size):
-        answers.update(prefetch(works[k : k + dml.batch_size], dml, None, alone=ends_the_process("directml")))
-    issues = known_issues("directml")
-    records = [issues.apply(execute_case(w, dml, None, answers.get(w.index))) for w in works]
+    # the heap check blames the case that damaged it in a batch too, where Wine's heap once let a later one crash
+    records = execute_batched(dml, generated)
     counts = Counter(r.category for r in records)
     failing = [(r.id, r.category, r.reason[:200]) for r in records if r.category.failing]
     assert failing == []

@@ -33,9 +33,8 @@ FAILING = {"fail", "rejected", "error", "crash", "timeout"}
 PROGRAMS = ("dml_runner.exe", "ort_worker.exe", "conformance.run.worker")
 GENERATED = "250"  # with the worked examples, curated cases and the reach set: over 300 passes on every backend
 # The lane checks the suite as a Windows program (its hosts, its plugin, what a kill or Ctrl-C leaves); the operators'
-# breadth is the directml run's here and the main job's, and the Linux lane's (the same DirectML.dll). The other runs
-# take five operators of both halves of the family: over 400 passes each (300 asked), in a third of the cases of every
-# operator (PADDING1, the largest, is left to the full runs).
+# breadth is the killed-runner run's here (every operator on DirectML, judged: a fail is exit 1) and the main job's,
+# and the Linux lane's (the same DirectML.dll). The other runs take five operators: over 400 passes each (300 asked).
 OPERATORS = "SLICE1,SPLIT,JOIN,TILE,CAST"
 
 
@@ -88,7 +87,7 @@ def test_setup_finds_everything_with_no_compiler(win):
 
 
 def test_directml_runs_as_a_windows_program(win):
-    lines, output = _run(win, "directml", "--backend", "directml", "--generated", GENERATED)
+    lines, output = _run(win, "directml", "--backend", "directml", "--generated", GENERATED, "--operators", OPERATORS)
     header = _judge(lines, output)
     versions = header["backend_versions"]
     assert "shipped in the wheel" in versions["dml_runner"]
@@ -122,9 +121,11 @@ def test_onnxruntime_directml_runs_on_both_hosts(win, host):
         "--operators",
         # The python host cannot ask the device its shader model (only the native programs can): there a 64-bit
         # DML_CAST below shader model 6 (vkd3d's 5.1) is an error per case, each costing a session, not unsupported.
-        OPERATORS if host == "worker" else OPERATORS.replace(",CAST", ""),
+        # It runs an ONNX Runtime session per batch in Python under Wine (and one per live example): two operators
+        # and their stored, reach and generated cases show the host works.
+        *((OPERATORS,) if host == "worker" else ("SLICE1,JOIN", "--hypothesis-examples", "0")),
     )
-    header = _judge(lines, output)
+    header = _judge(lines, output, passes=300 if host == "worker" else 150)
     assert (
         header["backend_versions"]["ort_host"] == host
         and header["backend_versions"]["provider"] == "DmlExecutionProvider"
