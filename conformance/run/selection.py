@@ -233,8 +233,8 @@ def case_keys_of(config: RunConfig) -> list[tuple[str, str, str]]:
     folder = _cache_folder()
     roots = stored_roots(config.profile, config.cases)
     digest = hashlib.sha256(_code_key().encode())
-    for module in (compositions, stress_cases):
-        digest.update(Path(module.__code__.co_filename).read_bytes())
+    for module in (_CASES / "compositions.py", _CASES / "stress.py"):  # the cases besides generation's
+        digest.update(module.read_bytes())
     for root in roots:
         for file in sorted(root.rglob("*.json")) if root.is_dir() else [root]:
             digest.update(str(file.relative_to(root) if root.is_dir() else file.name).encode() + file.read_bytes())
