@@ -76,9 +76,23 @@ LOST = {
     "hresult": "0x887a0005",
 }
 
+
+def _exit_with_stderr_held() -> None:
+    """Exit as a Wine runner does that started the wineserver: a process of another session keeps its stderr open."""
+    import subprocess
+
+    sleeper = [sys.executable, "-c", "import time; time.sleep(5)"]
+    # Its stderr is the runner's, as the wineserver's is; not its stdout, which the frames are read from.
+    subprocess.Popen(sleeper, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+    for k in range(30):
+        print(f"fake runner: last words {k}", file=sys.stderr, flush=True)
+    os._exit(9)
+
+
 # What a case's behaviour does wherever it runs (a run request or a batch); the rest answer per request.
 CRASHES = {
     "segfault": lambda: os.kill(os.getpid(), signal.SIGSEGV),
+    "exit-held": _exit_with_stderr_held,
     "exit": lambda: os._exit(7),
     "hang": lambda: time.sleep(3600),
 }

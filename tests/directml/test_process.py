@@ -43,6 +43,19 @@ def test_a_dying_runner_names_its_exit_status_and_last_stderr_lines(runner, beha
     assert not runner.alive
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows: the reader ends at EOF (its pipes cannot be polled)")
+def test_last_stderr_lines_are_kept_when_a_process_the_runner_started_holds_the_pipe(runner):
+    # As under Wine, where the wineserver and Wine's services inherit the stderr of the runner that started them:
+    # EOF never comes, and the lines are kept from the pipe once the runner has exited.
+    with pytest.raises(RunnerDied) as info:
+        run(runner, "exit-held")
+    assert "exit status 9" in str(info.value)
+    assert [line for line in info.value.stderr if "last words" in line] == [
+        f"fake runner: last words {k}" for k in range(30)
+    ]
+    assert not runner.alive
+
+
 def test_a_hung_runner_times_out_and_is_killed(runner):
     with pytest.raises(RunnerTimeout) as info:
         run(runner, "hang", timeout=1.0)

@@ -10,6 +10,7 @@ exit status and its last stderr lines; the caller restarts it for the next case.
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import select
@@ -26,6 +27,9 @@ from ...support.processes import Tree
 PREFIX = struct.Struct("<IQ")
 MAX_HEADER = 1 << 20
 STDERR_LINES = 40
+# After the child exits, how long its last stderr lines may take to arrive at most: EOF ends the wait at once, and
+# so (not on Windows) does an empty pipe (RunnerProcess._drain_stderr).
+STDERR_GRACE_S = 2.0
 
 
 class RunnerError(RuntimeError):
@@ -72,6 +76,7 @@ class RunnerProcess:
         self._tree: Tree | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._reader: threading.Thread | None = None
+        self._wake: int | None = None  # written when the child has exited: the reader ends once the pipe is empty
         self.started_s = 0.0  # how long the last start took, ready frame included
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -95,23 +100,51 @@ class RunnerProcess:
         except OSError as e:
             raise RunnerDied(f"cannot start {self.command[0]}: {e}") from e
         self._proc = self._tree.proc
-        self._reader = threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True)
+        woken = None
+        self._wake_reader()  # a reader left from a child not killed through kill()
+        if sys.platform != "win32":  # pipes cannot be select()ed on Windows: the reader ends at EOF there
+            woken, self._wake = os.pipe()
+        self._reader = threading.Thread(
+            target=self._drain_stderr, args=(self._proc, self.stderr_tail, woken), daemon=True
+        )
         self._reader.start()
         header, _ = self._read_frame(self.start_timeout, "start-up")
         self.started_s = time.perf_counter() - t0
         return header
 
-    def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
+    @staticmethod
+    def _drain_stderr(proc: subprocess.Popen[bytes], tail: collections.deque[str], woken: int | None) -> None:
+        """Keep the child's stderr lines, until EOF or, once `woken` is written (the child has exited, so all it
+        wrote is in the pipe), until the pipe is empty.  Under Wine the pipe stays open after the runner exits when
+        the wineserver and Wine's services were started by this runner and inherited its stderr: waiting for EOF
+        then lasted the whole grace period each time a runner died (2 s a death)."""
         assert proc.stderr is not None
-        for raw in iter(proc.stderr.readline, b""):
-            line = raw.decode("utf-8", "replace").rstrip()
+        fd, pending = proc.stderr.fileno(), b""
+        try:
+            while True:
+                if woken is not None and fd not in select.select([fd, woken], [], [])[0]:
+                    break  # woken, and nothing left to read
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    break
+                *lines, pending = (pending + chunk).split(b"\n")
+                for raw in lines:
+                    line = raw.decode("utf-8", "replace").rstrip()
+                    if line:
+                        tail.append(line)
+            line = pending.decode("utf-8", "replace").rstrip()
             if line:
-                self.stderr_tail.append(line)
+                tail.append(line)
+        finally:
+            if woken is not None:
+                os.close(woken)
 
     def kill(self, *, stderr_tail: bool = True) -> int | None:
-        """Kill the child and its process group; return its exit status.  `stderr_tail`: wait (2 s at most) for
-        its last stderr lines, for the message that says why it died (under Wine, a process the runner started
-        may hold the pipe open: the wait then lasts the whole 2 s)."""
+        """Kill the child and its process group; return its exit status.  `stderr_tail`: wait (STDERR_GRACE_S at
+        most) for its last stderr lines, for the message that says why it died (`_drain_stderr`)."""
         proc, tree, self._proc, self._tree = self._proc, self._tree, None, None
         if proc is None or tree is None:
             return None
@@ -128,9 +161,18 @@ class RunnerProcess:
                     stream.close()
             except OSError:
                 pass
+        self._wake_reader()  # the child has exited (or is past answering)
         if self._reader is not None and stderr_tail:
-            self._reader.join(timeout=2)
+            self._reader.join(timeout=STDERR_GRACE_S)
         return status
+
+    def _wake_reader(self) -> None:
+        """Tell the stderr reader the child is gone: it ends once the pipe is empty."""
+        if self._wake is not None:
+            with contextlib.suppress(OSError):  # a reader that met EOF has closed its end already
+                os.write(self._wake, b"x")
+            os.close(self._wake)
+            self._wake = None
 
     def close(self, timeout: float = 5.0) -> None:
         """Ask the child to quit; kill it if it does not."""
@@ -231,9 +273,7 @@ class RunnerProcess:
                 status = proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 status = None
-        killed = self.kill()
+        killed = self.kill()  # its last stderr lines kept
         status = status if status is not None else killed
-        if self._reader is not None:
-            self._reader.join(timeout=1)
         detail = describe_exit(status) if kind is RunnerDied else "killed after the time limit"
         raise kind(f"{message} ({detail})", exit_status=status, stderr=list(self.stderr_tail))
