@@ -1,13 +1,14 @@
 """Where a quick run's time goes: python benchmarks/bench_run.py [--backend NAME] [--repeat N] [--jobs N].
 
     python benchmarks/bench_run.py --against c6dcc29 [--backends oracle,onnxruntime-cpu,...] [--repeat 5]
+        [--profile full]
 
 With --against REV: this checkout side by side with another revision of the suite, installed once into its own
 virtual environment (`git archive REV`, a venv, `pip install .`; kept in the benchmark's cache folder,
 DML_CONFORMANCE_CACHE/bench/rev-COMMIT, keyed by the commit).  The two take turns (the order alternates per
 round) and the medians of --repeat rounds are printed, with the ratio (this checkout's cases/s over REV's):
 
-- the whole `dml-conformance run --profile quick` per backend as a user starts it (start-up included, the
+- the whole `dml-conformance run --profile quick` (or --profile's) per backend as a user starts it (start-up included, the
   generation cache warm, the report rendered), cases/s, and the largest process's and the whole run's peak
   memory; each backend's time over onnxruntime-cpu's;
 - where the time goes, each revision's own code in one process (`PHASES`): start-up (imports in a fresh
@@ -243,14 +244,15 @@ print(json.dumps({"cases": len(works), **spent}))
 """
 
 
-def whole_run(python: Path, backend: str) -> dict:
-    """`dml-conformance run --profile quick` with `python`'s suite, as a user starts it: wall, cases/s, peak memory."""
+def whole_run(python: Path, backend: str, profile: str = "quick") -> dict:
+    """`dml-conformance run --profile PROFILE` with `python`'s suite, as a user starts it: wall, cases/s, peak
+    memory."""
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_directml import descendants, rss_mb
 
     out = Path(tempfile.mkdtemp(prefix="bench-run-"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    command = [str(python), "-m", "conformance.cli", "run", "--backend", backend, "--profile", "quick", "--out", "."]
+    command = [str(python), "-m", "conformance.cli", "run", "--backend", backend, "--profile", profile, "--out", "."]
     t0 = time.perf_counter()
     proc = subprocess.Popen(command, cwd=out, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak_one = peak_all = 0.0
@@ -301,19 +303,21 @@ def side_by_side(args: argparse.Namespace) -> None:
     runs: dict[tuple[str, str], list[dict]] = defaultdict(list)
     parts: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for python in pythons.values():  # warm each revision's generation cache (its own code key)
-        shutil.rmtree(whole_run(python, backends[0])["results"].parent, ignore_errors=True)
+        shutil.rmtree(whole_run(python, backends[0], args.profile)["results"].parent, ignore_errors=True)
     for i in range(args.repeat):
         order = list(pythons.items()) if i % 2 == 0 else list(reversed(pythons.items()))
         for backend in backends:
             for name, python in order:
-                run = whole_run(python, backend)
+                run = whole_run(python, backend, args.profile)
                 runs[name, backend].append(run)
-                if i < args.phase_rounds:
+                if i < args.phase_rounds and args.profile == "quick":
                     parts[name, backend].append(phases(python, backend, run["results"]))
                 shutil.rmtree(run["results"].parent, ignore_errors=True)
         print(f"round {i + 1}/{args.repeat} done ({load()})", file=sys.stderr)
     new, old = pythons
-    print(f"quick profile end to end, this checkout vs {args.against}, medians of {args.repeat} rounds ({load()})")
+    print(
+        f"{args.profile} profile end to end, this checkout vs {args.against}, medians of {args.repeat} rounds ({load()})"
+    )
     for backend in backends:
         for name in pythons:
             m = {
@@ -337,6 +341,8 @@ def side_by_side(args: argparse.Namespace) -> None:
             r["cpu"] for r in runs[new, backend]
         )
         print(f"  {backend:21s} cases/s: {speedup:.2f}x {args.against}'s; CPU time: {cpu_ratio:.2f}x less")
+    if args.profile != "quick":
+        return
     print(f"where the time goes (one process, each revision's own code; medians of {args.phase_rounds} round(s)), s:")
     for backend in backends:
         names = list(dict.fromkeys(k for name in pythons for p in parts[name, backend] for k in p if k != "cases"))
@@ -367,6 +373,7 @@ def main() -> None:
         "--revision", metavar="REV", help="with --against: time REV (installed) instead of this checkout"
     )
     parser.add_argument("--backends", default="onnxruntime-cpu,oracle", help="with --against: comma-separated")
+    parser.add_argument("--profile", default="quick", help="with --against: the profile of the whole runs")
     parser.add_argument("--phase-rounds", type=int, default=1, help="with --against: rounds that also time the phases")
     args = parser.parse_args()
     if args.against:
