@@ -131,8 +131,11 @@ class Pool:
         construct_timeout: float | None = None,
         batch_size: int = 1,
         max_bytes: int | None = None,
+        target: str | None = None,
     ):
         self.spec, self.kwargs, self.jobs = spec, kwargs, jobs
+        # What the worker imports (`module:Class`, resolved here: BackendFactory.target); the spec by default.
+        self.target = target or spec
         # A message holds up to this many units: a batching backend gets whole batches (Backend.batch_size).
         self.max_batch = max(MAX_BATCH, batch_size)
         self.timeout = timeout
@@ -449,6 +452,7 @@ class Pool:
                     "init",
                     {
                         "spec": self.spec,
+                        "target": self.target,
                         "kwargs": self.kwargs,
                         "sys_path": list(sys.path),
                         "parent": os.getpid(),

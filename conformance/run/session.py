@@ -17,10 +17,12 @@ rounds are conformance.run.retries'.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from . import checks
@@ -79,7 +81,8 @@ class Session:
             self.pool = self.new_pool(self.jobs)
             self.pool.prestart()
         try:
-            self.selection: Selection = select(config, finished)
+            with _long_lived():
+                self.selection: Selection = select(config, finished)
             checks.check_vendor_waivers(config, self.expectations, self.selection, plugin)
             checks.check_update_target(config, plugin)
             if config.case and not self.selection.works and not finished:
@@ -158,6 +161,7 @@ class Session:
             batch_size=self.factory.batch_size,
             max_bytes=self.config.max_bytes_budget,
             feature_level=str(self.config.feature_level) if self.config.feature_level else None,
+            target=self.factory.target,
         )
 
     def _open(self) -> None:
@@ -380,6 +384,21 @@ class Session:
         return Results(
             str(self.results_path), self.prior_header or self.written_header or self.header(), records, footer
         )
+
+
+@contextlib.contextmanager
+def _long_lived() -> Iterator[None]:
+    """The collector off while the selection is loaded, and what is loaded by then frozen (out of its sight) after:
+    the cases live until the run ends, and collections walking their hundreds of thousands of objects again and
+    again, as they are unpickled and later as the records come in, cost about as much as the loading itself."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+        gc.freeze()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _signature(work: Work) -> tuple:

@@ -131,7 +131,7 @@ def _construct(init: dict) -> tuple[Any, dict]:
     from .execute import call
     from .jsontypes import safe_text
 
-    factory = resolve_backend(init["spec"]).factory
+    factory = resolve_backend(init.get("target") or init["spec"]).factory
     backend = factory(**init["kwargs"])
     if not isinstance(backend, Backend):
         raise TypeError(f"{init['spec']} produced a {type(backend).__name__}, not a conformance.backends.base.Backend")
