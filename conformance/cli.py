@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where used: `dml-conformance --help` stays fast
     from .run.results import Results
+    from .run.spawn import Spares
 
 EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_UNTESTED = 0, 1, 2, 3
 MAX_LISTED_FAILURES = 20
@@ -59,6 +60,19 @@ class _Progress:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .run.options import default_jobs
+    from .run.spawn import Spares
+
+    # Worker processes start importing now, on the cores this one's imports and checks leave idle; the run's pool
+    # takes them (a run refused below kills them: they construct nothing and write nothing).
+    spares = Spares(min(args.jobs or default_jobs(), default_jobs()))
+    try:
+        return _run_with(args, spares)
+    finally:
+        spares.close()
+
+
+def _run_with(args: argparse.Namespace, spares: Spares) -> int:
     from .report.html import ReportError, write_report
     from .run.config import RunConfig, UsageError
     from .run.pool import BackendStartError
@@ -67,7 +81,7 @@ def _run(args: argparse.Namespace) -> int:
     from .run.summary import banner_lines, failure_lines, summary_lines
 
     try:
-        session = Session(RunConfig.from_values(vars(args)), prestart=True)
+        session = Session(RunConfig.from_values(vars(args)), prestart=True, spares=spares)
     except UsageError as e:
         return _error(str(e))
     for error in session.selection.errors:
