@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where used: `dml-conformance --help` stays fast
     from .run.results import Results
+    from .run.spawn import Spares
 
 EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_UNTESTED = 0, 1, 2, 3
 MAX_LISTED_FAILURES = 20
@@ -59,6 +61,19 @@ class _Progress:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .run.options import default_jobs
+    from .run.spawn import Spares
+
+    # Worker processes start importing now, on the cores this one's imports and checks leave idle; the run's pool
+    # takes them (a run refused below kills them: they construct nothing and write nothing).
+    spares = Spares(min(args.jobs or default_jobs(), default_jobs()))
+    try:
+        return _run_with(args, spares)
+    finally:
+        spares.close()
+
+
+def _run_with(args: argparse.Namespace, spares: Spares) -> int:
     from .report.html import ReportError, write_report
     from .run.config import RunConfig, UsageError
     from .run.pool import BackendStartError
@@ -67,7 +82,7 @@ def _run(args: argparse.Namespace) -> int:
     from .run.summary import banner_lines, failure_lines, summary_lines
 
     try:
-        session = Session(RunConfig.from_values(vars(args)), prestart=True)
+        session = Session(RunConfig.from_values(vars(args)), prestart=True, spares=spares)
     except UsageError as e:
         return _error(str(e))
     for error in session.selection.errors:
@@ -87,6 +102,8 @@ def _run(args: argparse.Namespace) -> int:
         stopped = session.run(stop, progress.update)
         progress.end()
         results = session.finish(stopped=stopped, interrupted=stop.reason is not None)
+    if _KEPT is not None:
+        _KEPT.extend((session, results))  # to the process's end (console): freeing them is time for nothing
     report, errors, report_failed = None, [], False
     try:
         report = write_report([results], session.report_path) if session.report_path is not None else None
@@ -769,11 +786,33 @@ def main(argv: list[str] | None = None) -> int:
         print("dml-conformance: interrupted", file=sys.stderr)
         return EXIT_FAILURES
     except BrokenPipeError:  # `cases list | head`: the reader has all it wanted
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
 
 
+# Set by `console`: this process ends when the command does, so what a run built is kept to the end, never freed.
+_KEPT: list[object] | None = None
+
+
+def console() -> None:
+    """The `dml-conformance` command (and `python -m conformance.cli`): `main`, then an exit that frees nothing.
+
+    A quick run's parent holds hundreds of thousands of objects (its cases, records and results); freeing them one
+    by one, when `_run` returns and again as the interpreter shuts down, costs a few tenths of a second after the
+    last line is printed, for a process about to end (mypy's console entry ends the same way).  Everything the
+    command writes is closed by then; its two streams are flushed here.  `main` itself returns normally: tests and
+    other callers in a process of their own keep it.
+    """
+    global _KEPT
+    _KEPT = []
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that went away: nothing left to tell it
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

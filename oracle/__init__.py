@@ -81,9 +81,16 @@ from .registry import (
 )
 from .size import TooLarge, check_size, default_max_bytes, tensor_bytes
 from .tables import ALL_DATA_TYPES, CLAUSES, DEFAULT_FEATURE_LEVEL, DataType, FeatureLevel, beyond_seeds
-from .version import VERSION
 
-__version__ = VERSION
+
+def __getattr__(name: str) -> str:
+    """`VERSION` and `__version__`, read from the package metadata on first use (oracle.version)."""
+    if name in ("VERSION", "__version__"):
+        from .version import VERSION
+
+        return VERSION
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ALL_DATA_TYPES",

@@ -12,7 +12,6 @@ import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 
 from .base import ENTRY_POINT_GROUP, Backend
 
@@ -26,6 +25,8 @@ DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
 def backend_names() -> list[str]:
+    from importlib.metadata import entry_points  # here, not at the top: a worker never needs it (`target`)
+
     return sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
 
 
@@ -35,6 +36,9 @@ class BackendFactory:
 
     spec: str
     factory: Callable[..., Backend]
+    # `module:Class` as the spec or its entry point names it: a worker process imports that, without scanning the
+    # installed entry points again (tens of milliseconds of its start-up).
+    target: str = ""
 
     @property
     def name(self) -> str:
@@ -89,9 +93,12 @@ def _from_module(spec: str) -> object:
 
 def resolve_backend(spec: str) -> BackendFactory:
     """An entry point name, or `module:Class`; raises BackendNotFound saying what is wrong and what exists."""
+    target = spec
     if ":" in spec:
         factory = _from_module(spec)
     else:
+        from importlib.metadata import entry_points
+
         matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec]
         if not matches:
             raise BackendNotFound(
@@ -99,6 +106,7 @@ def resolve_backend(spec: str) -> BackendFactory:
                 f"(third-party backends register under the entry point group {ENTRY_POINT_GROUP!r}; "
                 "or give module:Class)"
             )
+        target = f"{matches[0].module}:{matches[0].attr}" if matches[0].attr else spec
         try:
             factory = matches[0].load()
         except ImportError as e:
@@ -113,7 +121,7 @@ def resolve_backend(spec: str) -> BackendFactory:
             raise BackendNotFound(f"{spec} is abstract: it does not implement {missing}")
     elif not callable(factory):
         raise BackendNotFound(f"{spec} is a {type(factory).__name__}, not a Backend subclass or factory")
-    return BackendFactory(spec, factory)
+    return BackendFactory(spec, factory, target)
 
 
 def load_backend(name: str, **kwargs) -> Backend:

@@ -30,7 +30,7 @@ from oracle import FeatureLevel
 
 from ..backends.base import Backend
 from ..cases.corpus import Case
-from ..cases.generation.corpus import GENERATOR_VERSION
+from ..cases.generation.version import GENERATOR_VERSION
 from ..support.cache import CacheDirError, generated_cache_dir
 from ..support.outputs import write_atomic
 from .execute import Prefetched, execute_case, prefetch_results

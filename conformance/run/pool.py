@@ -32,17 +32,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..support.processes import Tree
 from .jsontypes import safe_text
 from .record import Category, Crash, Record
+from .spawn import Spares, start_worker
 from .units import LiveUnit, Work, blank_record
 from .worker import FrameBuffer, frame
 
-PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
-BOOTSTRAP = "import sys; sys.path.insert(0, {root!r}); from conformance.run.worker import main; sys.exit(main())"
 # Construction (importing a runtime, opening a device, starting Wine) is not a case: its own limit.
 MIN_CONSTRUCT_TIMEOUT_S = 120.0
 # Replacement workers that fail to construct, in a row, before a slot is given up.
@@ -131,8 +129,13 @@ class Pool:
         construct_timeout: float | None = None,
         batch_size: int = 1,
         max_bytes: int | None = None,
+        target: str | None = None,
+        spares: Spares | None = None,
     ):
         self.spec, self.kwargs, self.jobs = spec, kwargs, jobs
+        # What the worker imports (`module:Class`, resolved here: BackendFactory.target); the spec by default.
+        self.target = target or spec
+        self.spares = spares  # worker processes started before the run (conformance.run.spawn): taken first
         # A message holds up to this many units: a batching backend gets whole batches (Backend.batch_size).
         self.max_batch = max(MAX_BATCH, batch_size)
         self.timeout = timeout
@@ -166,6 +169,8 @@ class Pool:
         for slot in range(self.jobs):
             if slot not in started:
                 self._spawn(slot)
+        if self.spares is not None:
+            self.spares.close()  # the ones left over (fewer jobs than spares) hold memory for nothing
         while self.info is None:
             if stop():
                 return None
@@ -227,7 +232,7 @@ class Pool:
         """Ask every worker to close its backend and exit; kill what is left after `grace`.  Returns warnings."""
         self.closed = True
         for w in self.workers:
-            if w.dead:
+            if w.dead or w.closing:  # closing already (close_idle): only waited for
                 continue
             w.closing = True
             if w.ready and not w.assigned:
@@ -243,6 +248,17 @@ class Pool:
                 self._kill(w)
                 w.tree.release()
         return self.warnings
+
+    def close_idle(self) -> None:
+        """With no unit left to hand out, ask the workers with nothing to do to close their backends and exit now, so
+        that the end of the run waits for the last one only.  A unit that comes back (its worker died) goes to a
+        new worker, as always."""
+        if self.pending:
+            return
+        for w in self.workers:
+            if w.ready and not w.dead and not w.closing and not w.assigned:
+                w.closing = True
+                w.outbox.put(frame(("close",)))
 
     # --- the loop ---------------------------------------------------------------------------------
     def poll(self, wait: float, linger: float = 0.0) -> list[Record]:
@@ -435,12 +451,7 @@ class Pool:
 
     # --- processes --------------------------------------------------------------------------------
     def _spawn(self, slot: int) -> None:
-        tree = Tree(
-            [sys.executable, "-c", BOOTSTRAP.format(root=PACKAGE_ROOT)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
+        tree = (self.spares.take() if self.spares is not None else None) or start_worker()
         w = _Worker(slot, tree, time.monotonic())
         self.workers = [x for x in self.workers if not (x.slot == slot and x.dead)] + [w]
         w.outbox.put(
@@ -449,6 +460,7 @@ class Pool:
                     "init",
                     {
                         "spec": self.spec,
+                        "target": self.target,
                         "kwargs": self.kwargs,
                         "sys_path": list(sys.path),
                         "parent": os.getpid(),

@@ -231,26 +231,35 @@ class Results:
         With `beyond_seed_pages` True or False, the verdict of that part of the run alone: the cases past the
         four seed pages (Record.beyond_seed_pages), or the four pages' own.
         """
-        part = (
-            self.records
-            if beyond_seed_pages is None
-            else [r for r in self.records if r.beyond_seed_pages is beyond_seed_pages]
-        )
-        if self._fails(part):
+        if beyond_seed_pages is None:
+            return self._verdict_of({r.category for r in self.records})
+        return self._verdict_of({c for c, beyond in self._tally() if beyond is beyond_seed_pages})
+
+    def _verdict_of(self, categories: set[Category]) -> Verdict:
+        """The verdict of a part of the run whose records have these categories."""
+        if self.header.input_errors or any(fails_run(c, self.header.flaky_fails) for c in categories):
             return Verdict.FAIL
         if not self.complete:
             return Verdict.INCOMPLETE
-        if not any(r.category.executed for r in part):
+        if not any(c.executed for c in categories):
             return Verdict.UNTESTED
         return Verdict.PASS
+
+    def _tally(self) -> set[tuple[Category, bool]]:
+        """Each (category, beyond the seed pages) some record has: the parts' verdicts, from one walk over the records."""
+        return {(r.category, r.beyond_seed_pages) for r in self.records}
 
     def part_verdicts(self) -> str:
         """'the four seed pages: PASS; beyond them: PASS' ('no case' for a part the run does not hold), or ''
         for a run with no case past the seed pages."""
-        if not any(r.beyond_seed_pages for r in self.records):
+        tally = self._tally()
+        if not any(beyond for _, beyond in tally):
             return ""
-        seeds = self.verdict(False).value if not all(r.beyond_seed_pages for r in self.records) else "no case"
-        return f"the four seed pages: {seeds}; beyond them: {self.verdict(True).value}"
+        seeds = self._verdict_of({c for c, beyond in tally if not beyond})
+        return (
+            f"the four seed pages: {seeds.value if any(not b for _, b in tally) else 'no case'}; "
+            f"beyond them: {self._verdict_of({c for c, beyond in tally if beyond}).value}"
+        )
 
 
 def final_records(records: list[Record]) -> list[Record]:

@@ -34,7 +34,6 @@ import oracle
 
 from ..cases.compositions import Composition, compositions
 from ..cases.corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
-from ..cases.generation.reach import reach_cases
 from ..cases.stress import StressCase, stress_cases
 from ..support.cache import CacheDirError, generated_cache_dir
 from ..support.text import shown
@@ -216,6 +215,8 @@ def cached_reach_cases() -> list[Case]:
                 return cases
         except Exception:  # absent, torn or foreign: make it again
             pass
+    from ..cases.generation.reach import reach_cases  # the builders: only when the cache does not hold the set
+
     cases = list(reach_cases())
     if path is not None:
         with contextlib.suppress(OSError):

@@ -9,7 +9,9 @@ Every check a user's input can fail is done in `__init__`, before a file is crea
 UsageError naming the option or file (conformance.run.checks): the backend spec and the options passed
 to it, the expectations file, the case paths, where results and report go.  No worker starts before those
 checks; with `prestart` (the CLI) the first one then starts while the selection is built (a
-backend's start-up, seconds for a device, overlaps it), and is stopped if the selection fails.  The parent
+backend's start-up, seconds for a device, overlaps it), and is stopped if the selection fails.  The CLI's
+`spares` (conformance.run.spawn) are processes started before the checks that only import what every worker
+needs: the pool takes them as its workers, and no backend is constructed before the checks all the same.  The parent
 is the only writer of the results file; a failed write (a full disk) stops the run with
 everything written before it readable.  The header it writes is conformance.run.header's; --retries'
 rounds are conformance.run.retries'.
@@ -17,10 +19,12 @@ rounds are conformance.run.retries'.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from . import checks
@@ -40,6 +44,7 @@ from .results import (
 )
 from .retries import retry_rounds
 from .selection import Selection, select
+from .spawn import Spares
 from .units import LiveUnit, Work, blank_record
 
 
@@ -55,6 +60,7 @@ class Session:
         plugin: bool = False,
         jobs_default: int | None = None,
         prestart: bool = False,
+        spares: Spares | None = None,
     ):
         self.plugin = plugin  # messages name the plugin's --dml-* flags
         self.prior: list[Record] = []  # a resumed file's records
@@ -74,12 +80,14 @@ class Session:
         wanted = config.jobs or config.profile_data.jobs or jobs_default or default_jobs()
         self.jobs = max(1, min(wanted, self.factory.max_jobs or wanted))
         self.execute = execute
+        self.spares = spares  # worker processes the CLI started before its checks: the pool's first workers
         self.pool: Pool | None = None
         if execute and prestart:  # the first worker constructs its backend while the selection is built
             self.pool = self.new_pool(self.jobs)
             self.pool.prestart()
         try:
-            self.selection: Selection = select(config, finished)
+            with _long_lived():
+                self.selection: Selection = select(config, finished)
             checks.check_vendor_waivers(config, self.expectations, self.selection, plugin)
             checks.check_update_target(config, plugin)
             if config.case and not self.selection.works and not finished:
@@ -158,6 +166,8 @@ class Session:
             batch_size=self.factory.batch_size,
             max_bytes=self.config.max_bytes_budget,
             feature_level=str(self.config.feature_level) if self.config.feature_level else None,
+            target=self.factory.target,
+            spares=self.spares,
         )
 
     def _open(self) -> None:
@@ -285,6 +295,7 @@ class Session:
                 records, first = self.pump(0.1, linger=0.05), None
             if on_records is not None and records:
                 on_records(records)
+            self.pool.close_idle()  # every unit is submitted: a worker with nothing left to run closes now
             reason = stop() or self.stop_reason
             if reason is None and first is not None:
                 self.first_failure = first
@@ -380,6 +391,21 @@ class Session:
         return Results(
             str(self.results_path), self.prior_header or self.written_header or self.header(), records, footer
         )
+
+
+@contextlib.contextmanager
+def _long_lived() -> Iterator[None]:
+    """The collector off while the selection is loaded, and what is loaded by then frozen (out of its sight) after:
+    the cases live until the run ends, and collections walking their hundreds of thousands of objects again and
+    again, as they are unpickled and later as the records come in, cost about as much as the loading itself."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+        gc.freeze()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _signature(work: Work) -> tuple:

@@ -152,9 +152,10 @@ def classify(reason: str) -> tuple[UnsupportedReason, str]:
 
 def group_unsupported(records: Iterable[Record], backend: str) -> list[UnsupportedGroup]:
     """The unsupported records by reason, largest group first (then by key: the order is stable)."""
-    counts: Counter[tuple[UnsupportedReason, str]] = Counter(
-        classify(r.reason) for r in records if r.category is Category.UNSUPPORTED
-    )
+    counts: Counter[tuple[UnsupportedReason, str]] = Counter()
+    # Each distinct reason classified once (a run's hundreds of unsupported cases give a few dozen reasons).
+    for reason, n in Counter(r.reason for r in records if r.category is Category.UNSUPPORTED).items():
+        counts[classify(reason)] += n
     groups = [
         UnsupportedGroup(
             row.key.format(detail=detail),

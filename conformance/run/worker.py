@@ -131,7 +131,7 @@ def _construct(init: dict) -> tuple[Any, dict]:
     from .execute import call
     from .jsontypes import safe_text
 
-    factory = resolve_backend(init["spec"]).factory
+    factory = resolve_backend(init.get("target") or init["spec"]).factory
     backend = factory(**init["kwargs"])
     if not isinstance(backend, Backend):
         raise TypeError(f"{init['spec']} produced a {type(backend).__name__}, not a conformance.backends.base.Backend")
@@ -161,11 +161,23 @@ def _construction_failure(e: BaseException, spec: str) -> dict:
     return {"unavailable": False, "message": f"constructing backend {spec} raised {describe_exception(e)}"}
 
 
-def main() -> int:
+def _preload() -> None:
+    """What every unit needs whatever the backend, imported before the parent's first message: a worker started
+    early (conformance.run.spawn) has it by the time the parent has checked the run and built its selection."""
+    try:
+        from . import dispatch  # noqa: F401  (the oracle, numpy, the cases, judging and records come with it)
+    except Exception:  # a broken module says so where it is used, as a construction failure or a unit's record
+        pass
+
+
+def main(parent: int | None = None) -> int:
     stdin = io.FileIO(0, closefd=False)  # raw: a daemon thread blocked in a buffered read aborts shutdown
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a backend printing to stdout must not corrupt the protocol
     worker = Worker(out)
+    if parent is not None:
+        _die_with_parent(parent)
+    _preload()
     init = read_frame(stdin)
     if init is None:
         return 0

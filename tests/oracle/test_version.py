@@ -23,5 +23,14 @@ def test_uninstalled_source_tree_says_unknown(monkeypatch: pytest.MonkeyPatch) -
     def missing(name: str) -> str:
         raise importlib.metadata.PackageNotFoundError(name)
 
-    monkeypatch.setattr(version, "version", missing)
+    monkeypatch.setattr(importlib.metadata, "version", missing)
     assert version.package_version() == "0+unknown"
+
+
+def test_importing_the_packages_does_not_read_the_metadata() -> None:
+    """A worker process imports the oracle and the suite and never needs the version: importlib.metadata stays out."""
+    import subprocess
+    import sys
+
+    code = "import sys, conformance.run.worker, oracle; print('importlib.metadata' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"

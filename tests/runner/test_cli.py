@@ -269,3 +269,32 @@ def test_progress_counts_a_retried_case_once_by_its_latest_record(capsys):
         progress.update([record])
     lines = capsys.readouterr().err.split("\r")
     assert lines[1:] == ["1/2 cases, 1 failing", "2/2 cases, 1 failing", "2/2 cases, 0 failing"]
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    """`dml-conformance cases list | head -1`: the command's own exit (conformance.cli.console: its streams flushed,
+    nothing freed) still ends with 0 and no traceback once the reader has gone."""
+    import subprocess
+    import sys
+
+    from runner_helpers import env
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "conformance.cli", "cases", "list", "--profile", "quick"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env(),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0 and TRACEBACK not in err, err
+
+
+def test_the_command_s_exit_status_and_last_lines_survive_its_quick_exit(tmp_path):
+    """console() ends the process without the interpreter's shutdown: the exit status is main()'s and every line
+    printed before it (the summary's verdict last) reaches the reader."""
+    proc = cli("run", "--backend", "dml_test_backends:BitFlip", "--cases", str(EXAMPLES), "--out", str(tmp_path))
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.rstrip().splitlines()[-1].startswith("verdict: FAIL")

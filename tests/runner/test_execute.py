@@ -150,6 +150,26 @@ def test_matching_the_policy_is_observed_and_says_how_much_was_open(cases):
     assert "in 1 open element(s)" in record.reason
 
 
+def test_unmatched_waivers_by_prefix_in_any_order() -> None:
+    """The ids come unsorted; a prefix matches where the ids starting with it begin (after shorter ids, before
+    longer ones), an empty prefix matches any case, and exact ids match only themselves."""
+    from conformance.judging.expectations import Expectations, Waiver
+
+    waivers = [
+        Waiver("a", prefix="PADDING-"),
+        Waiver("b", prefix="PADDING1-"),
+        Waiver("c", prefix="PAD"),
+        Waiver("d", prefix="SPLIT-"),
+        Waiver("e", prefix="Z"),
+        Waiver("f", id="SLICE-1"),
+        Waiver("g", id="SLICE-"),
+        Waiver("h", prefix=""),
+    ]
+    ids = ["SPLIT", "SLICE-1", "PADDING1-x", "PADDING", "SPLIT-"]
+    assert [w.reason for w in Expectations("w.json", waivers).unmatched(ids)] == ["a", "e", "g"]
+    assert [w.reason for w in Expectations("w.json", waivers).unmatched([])] == list("abcdefgh")
+
+
 def test_expectations_waive_match_and_warn(tmp_path):
     path = tmp_path / "x.json"
     path.write_text(

@@ -115,9 +115,11 @@ def _main(argv: list[str]) -> tuple[int, str, str]:
 def quiet(monkeypatch):
     """No worker process or machine setup: the refusals come before either."""
     import conformance.backends.directml.setup as setup
+    from conformance.run import spawn
     from conformance.run.pool import Pool
 
     monkeypatch.setattr(Pool, "prestart", lambda self: None)
+    monkeypatch.setattr(spawn.Spares, "__init__", lambda self, count: setattr(self, "trees", []))  # none started
     monkeypatch.setattr(setup, "run_setup", lambda **kw: pytest.fail("setup ran on a hostile value"))
 
 

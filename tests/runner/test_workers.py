@@ -9,6 +9,8 @@ once in one process.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import time
 
@@ -348,3 +350,66 @@ def test_a_selection_that_fails_stops_the_worker_started_beside_it(monkeypatch, 
         Session(config, prestart=True)
     (pool,) = prestarted
     assert len(pool.workers) == 1 and all(w.dead and w.proc.poll() is not None for w in pool.workers)
+
+
+def test_the_cli_runs_on_its_spares_and_a_refused_run_leaves_none(monkeypatch, tmp_path):
+    """The CLI starts spare workers before its checks (conformance.run.spawn): a run takes them as its workers (its
+    pool starts no other); a run refused for a bad option ends them, says one line and writes nothing."""
+    from conformance import cli as front_end
+    from conformance.run import pool as pool_module
+    from conformance.run import spawn
+    from conformance.run.options import default_jobs
+
+    started: list[list] = []  # each Spares' processes, as started
+    original = spawn.Spares.__init__
+
+    def spy(self: spawn.Spares, count: int) -> None:
+        original(self, count)
+        started.append(list(self.trees))
+
+    monkeypatch.setattr(spawn.Spares, "__init__", spy)
+    monkeypatch.setattr(pool_module, "start_worker", lambda: pytest.fail("the pool started a worker of its own"))
+    base = ["run", "--backend", "dml_test_backends:AllLevels", "--cases", str(EXAMPLES), "-j", "2"]
+    assert front_end.main([*base, "--out", str(tmp_path / "ok"), "--report", "none"]) == 0
+    assert len(started[0]) == min(2, default_jobs())
+    assert all(t.proc.poll() is not None for t in started[0])  # the pool closed them at the run's end
+
+    out = tmp_path / "refused"
+    code, err = _main_err(front_end, [*base, "--out", str(out), "--expectations", str(tmp_path / "missing.json")])
+    assert code == 2 and len(err.splitlines()) == 1 and "--expectations" in err
+    assert not out.exists() and len(started[1]) == len(started[0])
+    assert all(t.proc.poll() is not None for t in started[1])
+
+
+def _main_err(front_end, argv: list[str]) -> tuple[int, str]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = front_end.main(argv)
+    return code, err.getvalue()
+
+
+def test_a_worker_with_nothing_left_to_run_closes_before_the_last_one_ends(monkeypatch):
+    """close_idle (Session.run, once every unit is submitted): the idle worker closes its backend and exits while the
+    other still runs, so that a run's end waits for the last worker only; the run's records are all there."""
+    from conformance.cases.corpus import load
+    from conformance.run.units import Work
+
+    monkeypatch.setenv("DML_TEST_DELAY", "1.0")
+    works = [Work(i, c) for i, c in enumerate(load([EXAMPLES]).cases[:2])]
+    pool = Pool("dml_test_backends:Slow", {}, jobs=2, timeout=60)
+    try:
+        pool.start()
+        while not all(w.ready for w in pool.workers):
+            pool.poll(0.1)
+        pool.submit(works)  # a batch of both for one worker: the other has nothing
+        idle = [w for w in pool.workers if not w.assigned]
+        assert len(idle) == 1
+        pool.close_idle()
+        assert idle[0].proc.wait(timeout=1.5) == 0 and pool.busy
+        records = []
+        while pool.busy:
+            records += pool.poll(0.1)
+    finally:
+        warnings = pool.close(grace=5)
+    assert sorted(r.index for r in records) == [0, 1] and warnings == []
+    assert all(not alive(w.proc.pid) for w in pool.workers)

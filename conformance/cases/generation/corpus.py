@@ -29,9 +29,7 @@ from ...support.outputs import write_atomic
 from ..corpus import SCHEMA_VERSION, Case, Expected, case_id, case_to_json
 from .common import CaseSpec, RngChooser, choose_config, first_tensor
 from .operators import INVALID_FAMILIES, build_invalid, build_valid, case_clauses, corners
-
-# Bump when a builder, a value pool or the encoding changes: the same seed then gives a new corpus.
-GENERATOR_VERSION = "9"
+from .version import GENERATOR_VERSION
 
 # Cases of each operator in the committed corpus (cases/generated; `cases generate`'s default).
 COMMITTED_PER_OPERATOR = 120
