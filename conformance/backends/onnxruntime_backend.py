@@ -37,8 +37,15 @@ DISABLE_CPU_FALLBACK = "session.disable_cpu_ep_fallback"
 # A name of case k in a batch model (conformance.lowering.batch_prefix): its node's inputs and outputs.
 BATCH_NAME = re.compile(r"c(\d+)_")
 NO_KERNEL = re.compile(r"NOT_IMPLEMENTED|Could not find an implementation")
+# ORT's whole refusal of a one-node session for want of a kernel, and nothing else: the operator, its since-version
+# and the node's name are all it says (onnxruntime/core/framework/kernel_registry_manager.cc).
+NO_KERNEL_ONLY = re.compile(
+    r"\[ONNXRuntimeError\] : 9 : NOT_IMPLEMENTED : Could not find an implementation for "
+    r"(?P<operator>\w+)\(\d+\) node with name '(?P<node>\w+)'"
+)
+NO_KERNEL_RULE = "ONNX Runtime has no kernel for this operator and data type on {provider}"
 KNOWN_LIMITS: list[tuple[re.Pattern[str], str]] = [
-    (NO_KERNEL, "ONNX Runtime has no kernel for this operator and data type on {provider}"),
+    (NO_KERNEL, NO_KERNEL_RULE),
     (
         re.compile(r"Pad reflect: (pre|post)-pad \(\d+\) exceeds maximum allowed"),
         "ONNX Runtime's reflect Pad needs every pad < the dimension's size (no periodic folding, PAD.3)",
@@ -81,9 +88,12 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
         self.ort = _import_ort()
         self.provider = provider
         self.threads = threads
-        self.stats.update({"sessions": 0, "refused_sessions": 0, "crash_reruns": 0, "batched": 0})
+        self.stats.update({"sessions": 0, "refused_sessions": 0, "crash_reruns": 0, "batched": 0, "known_refusals": 0})
         # (ONNX operator, data type) that ORT had no kernel for: its cases take the one-case path.
         self.no_kernel: set[tuple[str, DataType]] = set()
+        # A one-node session ORT refused for want of a kernel, by kernel_key: the answer of every other graph of
+        # that key (see _runner).
+        self._kernel_refusals: dict[tuple, RunResult] = {}
         self._temporary: tempfile.TemporaryDirectory | None = None  # where FLOAT16 sessions write their graph
         self._watch_inserted = False  # the sessions being made are a FLOAT16 batch's (run_many)
 
@@ -149,6 +159,27 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
             # A function attribute: LoweredGraphBackend reads it with getattr (Runner is a plain callable).
             run.notes = (self._inserted_note(node.op_type, added),)  # type: ignore[attr-defined]
         return run
+
+    def _runner(self, lowering: Lowering) -> Runner | RunResult:
+        """The one-case runner, or the refusal of its session; a graph whose kernel ORT has already refused (the
+        same operator, opset and tensor types) is answered with that refusal without another session.
+
+        ORT refuses a graph for want of a kernel after loading and resolving it, when it looks the node's kernel
+        up by operator, domain, since-version, provider and the node's tensor types (kernel_key), and names only
+        the operator, its since-version and the node (a one-node graph's node is named after its operator): its
+        words are the same for every graph of the key.  A message that says anything more is not reused."""
+        key = kernel_key(lowering)
+        known = self._kernel_refusals.get(key)
+        if known is not None:
+            self.stats["known_refusals"] += 1
+            return known
+        runner = super()._runner(lowering)
+        if isinstance(runner, RunResult) and runner.status == "unsupported" and runner.reason is not None:
+            prefix = f"{self.name}: {NO_KERNEL_RULE.format(provider=self.provider)}: "  # as _classify words it
+            whole = runner.reason.startswith(prefix) and NO_KERNEL_ONLY.fullmatch(runner.reason[len(prefix) :])
+            if whole and whole["operator"] == whole["node"] == lowering.onnx_operator:
+                self._kernel_refusals[key] = runner
+        return runner
 
     def _inserted_note(self, operator: str, added: list[str]) -> str:
         return (
@@ -285,6 +316,20 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
             f"{self.name}: ONNX Runtime failed to {phase} {lowering.onnx_operator} "
             f"({lowering.data_type.value}, rank {lowering.rank}): {message}"
         )
+
+
+def kernel_key(lowering: Lowering) -> tuple:
+    """What ORT looks a node's kernel up by, besides the provider: the operator and its model's opset (which give
+    its since-version), and the type of each of its tensors."""
+    return (
+        lowering.onnx_operator,
+        lowering.opset,
+        lowering.data_type,
+        lowering.output_data_type,
+        tuple(side.dtype.str for side in lowering.side_inputs),
+        tuple((name, value.dtype.str) for name, value in lowering.parameters.items()),
+        lowering.node_inputs,
+    )
 
 
 # ONNX Runtime's CPU Pad 'wrap' was reported wrong where a pad exceeds its axis (microsoft/onnxruntime pull
