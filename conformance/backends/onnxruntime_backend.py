@@ -10,6 +10,7 @@ worker that shares one DirectML device, on Windows and under Wine alike.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tempfile
@@ -21,12 +22,14 @@ import onnx
 from packaging.version import Version
 
 from oracle import DataType, Descriptor, FeatureLevel, PaddingMode
+from oracle.graph import GraphSpec
 from oracle.size import tensor_bytes
 
-from ..lowering import IR_VERSION, OPSET, Lowering
+from ..lowering import IR_VERSION, OPSET, Lowering, build_graphs_model
+from ..lowering.graph import model_opset
 from .base import BackendUnavailable, RunResult
 from .batches import BatchedSessions, BatchItem, SessionFailed, session_batches
-from .lowered import LoweredGraphBackend, Runner
+from .lowered import LoweredGraphBackend, Runner, lower_graph
 
 CPU = "CPUExecutionProvider"
 DML = "DmlExecutionProvider"
@@ -36,6 +39,8 @@ DISABLE_CPU_FALLBACK = "session.disable_cpu_ep_fallback"
 # ORT's own message and the rule that explains it.
 # A name of case k in a batch model (conformance.lowering.batch_prefix): its node's inputs and outputs.
 BATCH_NAME = re.compile(r"c(\d+)_")
+# A node of graph i in a model of several graphs (conformance.lowering.build_graphs_model): `g<i>_n<n>_<Op>`.
+GRAPH_NODE_NAME = re.compile(r"\bg(\d+)_n\d+_")
 NO_KERNEL = re.compile(r"NOT_IMPLEMENTED|Could not find an implementation")
 # ORT's whole refusal of a one-node session for want of a kernel, and nothing else: the operator, its since-version
 # and the node's name are all it says (onnxruntime/core/framework/kernel_registry_manager.cc).
@@ -231,6 +236,77 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
                 self._watch_inserted = False
         self.stats["batched"] += len(batch)
         return results
+
+    def run_graphs(self, items: Sequence[tuple[GraphSpec, list[np.ndarray], FeatureLevel]]) -> list[RunResult | None]:
+        """Several DML graphs (compositions) in sessions of many each, every graph answered as run_graph answers it:
+        a graph ORT refuses, and one with a node ORT had no kernel for, is run_graph's own (its words are those of
+        its own session); None where run_graph raised (the run layer then calls it for that graph alone)."""
+        results: list[RunResult | None] = [None] * len(items)
+        batch: list[tuple[int, GraphSpec, list[Lowering], list[np.ndarray]]] = []
+        for i, (graph, inputs, level) in enumerate(items):
+            try:
+                lowered = lower_graph(self, graph, level)
+                if isinstance(lowered, RunResult):
+                    results[i] = lowered
+                elif any((lw.onnx_operator, lw.data_type) in self.no_kernel for lw in lowered):
+                    results[i] = self.run_graph(graph, inputs, level)
+                else:
+                    batch.append((i, graph, lowered, list(inputs)))
+            except Exception:  # left to run_graph alone, which reports it as this graph's own
+                results[i] = None
+        # By opset: a model takes its nodes' highest, and each graph's nodes are read at its own, as alone.
+        for opset in sorted({model_opset(one[2]) for one in batch}):
+            cut = session_batches(
+                [one for one in batch if model_opset(one[2]) == opset],
+                self.batch_size,
+                lambda one: len(one[2]),
+                lambda one: (
+                    sum(np.asarray(x).nbytes for x in one[3])
+                    + sum(math.prod(t.sizes) * t.data_type.numpy.itemsize for t in one[1].outputs)
+                ),
+                max_bindings=1 << 30,
+                max_bytes=CPU_BYTES_PER_SESSION,
+            )
+            for session_batch in cut:
+                for i, result in self._graph_batch(session_batch, items).items():
+                    results[i] = result
+        return results
+
+    def _graph_batch(self, batch: list, items: Sequence) -> dict[int, RunResult | None]:
+        """One session for `batch` (index, graph, lowerings, inputs); a graph ORT refuses (by its node's name
+        `g<i>_n<n>_<Op>`, else by halving) is answered by run_graph alone, the others by a session without it."""
+        if len(batch) == 1:
+            i = batch[0][0]
+            return {i: self._graph_alone(items[i])}
+        model, names = build_graphs_model([(graph, lowerings) for _, graph, lowerings, _ in batch])
+        feeds = {name: np.ascontiguousarray(x) for one, (ins, _) in zip(batch, names) for name, x in zip(ins, one[3])}
+        try:
+            session = self._create(model.SerializeToString())
+            self.stats["sessions"] += 1
+            outputs = self._run_session(session, feeds, [name for _, outs in names for name in outs])
+        except SessionFailed as e:
+            self.stats["refused_sessions"] += 1
+            match = GRAPH_NODE_NAME.search(str(e))
+            k = int(match[1]) if match else len(batch)
+            if k < len(batch):
+                done = {batch[k][0]: self._graph_alone(items[batch[k][0]])}
+                return {**done, **self._graph_batch(batch[:k] + batch[k + 1 :], items)}
+            half = len(batch) // 2
+            return {**self._graph_batch(batch[:half], items), **self._graph_batch(batch[half:], items)}
+        answers = iter(outputs)
+        return {
+            i: RunResult.ok(
+                [np.asarray(next(answers)) for _ in outs],
+                reached_operator=" + ".join(f"ONNX {lw.onnx_operator}-{lw.opset}" for lw in lowerings),
+            )
+            for (i, _, lowerings, _), (_, outs) in zip(batch, names)
+        }
+
+    def _graph_alone(self, item: tuple[GraphSpec, list[np.ndarray], FeatureLevel]) -> RunResult | None:
+        try:
+            return self.run_graph(*item)
+        except Exception:  # the run layer calls run_graph again, and reports it as this graph's own
+            return None
 
     def _batchable(self, lowering: Lowering, inputs: Sequence[np.ndarray]) -> bool:
         """Whether a batch answers this case as its own session would, and is not likely to be refused for it:

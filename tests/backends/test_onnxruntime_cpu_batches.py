@@ -226,3 +226,22 @@ def test_a_refusal_that_says_more_than_the_missing_kernel_is_asked_again(monkeyp
     first, second = backend.run(desc, xs, FL), backend.run(wider, [np.zeros((3, 2), np.int16)], FL)
     assert len(asked) == 2 and backend.stats["known_refusals"] == 0
     assert first.reason != second.reason and "for shape 2" in (second.reason or "")
+
+
+def test_compositions_run_in_sessions_of_many_each_answered_as_run_graph_answers_it_alone():
+    """run_graphs: the examples' compositions (some with a node ORT has no kernel for, some inexpressible) in a few
+    sessions; each result is run_graph's for that graph alone, a refusal in the words of the graph's own session."""
+    from conformance.cases.compositions import compositions
+    from conformance.cases.corpus import CASES_DIR, load
+
+    units = compositions(load([CASES_DIR / "examples"]).cases)
+    items = [(u.graph, list(u.inputs), u.feature_level) for u in units]
+    backend = OnnxRuntimeCpuBackend()
+    batched = backend.run_graphs(items)
+    alone = [OnnxRuntimeCpuBackend().run_graph(*item) for item in items]
+    differ = [u.id for u, a, b in zip(units, alone, batched) if b is None or not same(a, b)]
+    assert not differ, differ[:5]
+    statuses = [r.status for r in alone]
+    assert statuses.count("ok") > 10 and any("no kernel" in (r.reason or "") for r in alone)
+    assert backend.stats["refused_sessions"] >= 1  # a graph ORT refused inside a batch, then answered alone
+    assert backend.stats["sessions"] <= statuses.count("ok") // 4
