@@ -69,6 +69,8 @@ KNOWN_LIMITS: list[tuple[re.Pattern[str], str]] = [
 # 0.2 ms at 200, against 0.5 ms for a one-node session.
 CPU_BATCH_SIZE = 64
 CPU_BYTES_PER_SESSION = 16 << 20
+# unsupported_reason's verdicts kept (a few messages' cases): each case is asked about three times, close together.
+VERDICTS_KEPT = 1024
 
 
 def _import_ort():
@@ -428,12 +430,22 @@ class OnnxRuntimeCpuBackend(OnnxRuntimeBackend):
 
     def __init__(self, **kw):
         super().__init__(CPU, **kw)
+        # The latest verdicts, by the descriptor's identity: the run layer asks for a case's before it sends it
+        # (prefetch) and as it records it, run_many as it runs it (a descriptor is immutable, and held here).
+        self._verdicts: dict[int, tuple[Descriptor, FeatureLevel, str, str | None]] = {}
 
     def unsupported_reason(self, descriptor: Descriptor, feature_level: FeatureLevel) -> str | None:
+        seen = self._verdicts.get(id(descriptor))
+        version = self.ort.__version__
+        if seen is not None and seen[0] is descriptor and seen[1] is feature_level and seen[2] == version:
+            return seen[3]
         reason = super().unsupported_reason(descriptor, feature_level)
-        if reason is None and wrap_past_axis(descriptor) and Version(self.ort.__version__) < WRAP_PAST_AXIS_RIGHT_FROM:
-            return (
-                f"{self.name}: ONNX Runtime {self.ort.__version__}'s CPU Pad 'wrap' is reported wrong where a pad "
+        if reason is None and wrap_past_axis(descriptor) and Version(version) < WRAP_PAST_AXIS_RIGHT_FROM:
+            reason = (
+                f"{self.name}: ONNX Runtime {version}'s CPU Pad 'wrap' is reported wrong where a pad "
                 "exceeds its axis (microsoft/onnxruntime pull request 32725); 1.32 measured right"
             )
+        if len(self._verdicts) >= VERDICTS_KEPT:
+            self._verdicts.clear()
+        self._verdicts[id(descriptor)] = (descriptor, feature_level, version, reason)
         return reason
