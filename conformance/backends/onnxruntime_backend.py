@@ -40,7 +40,7 @@ DISABLE_CPU_FALLBACK = "session.disable_cpu_ep_fallback"
 # A name of case k in a batch model (conformance.lowering.batch_prefix): its node's inputs and outputs.
 BATCH_NAME = re.compile(r"c(\d+)_")
 # A node of graph i in a model of several graphs (conformance.lowering.build_graphs_model): `g<i>_n<n>_<Op>`.
-GRAPH_NODE_NAME = re.compile(r"\bg(\d+)_n\d+_")
+GRAPH_NODE_NAME = re.compile(r"\bg(\d+)_n(\d+)_")
 NO_KERNEL = re.compile(r"NOT_IMPLEMENTED|Could not find an implementation")
 # ORT's whole refusal of a one-node session for want of a kernel, and nothing else: the operator, its since-version
 # and the node's name are all it says (onnxruntime/core/framework/kernel_registry_manager.cc).
@@ -250,7 +250,12 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
                 lowered = lower_graph(self, graph, level)
                 if isinstance(lowered, RunResult):
                     results[i] = lowered
-                elif any((lw.onnx_operator, lw.data_type) in self.no_kernel for lw in lowered):
+                elif any(
+                    (lw.onnx_operator, lw.data_type) in self.no_kernel
+                    or kernel_key(lw) in self._kernel_refusals
+                    or reflect_pad_at_risk(lw, node.input_tensors[0].sizes if node.input_tensors else ())
+                    for node, lw in zip(graph.nodes, lowered)
+                ):  # a node ORT may refuse: its refusal would cost the batch another session
                     results[i] = self.run_graph(graph, inputs, level)
                 else:
                     batch.append((i, graph, lowered, list(inputs)))
@@ -289,8 +294,10 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
         except SessionFailed as e:
             self.stats["refused_sessions"] += 1
             match = GRAPH_NODE_NAME.search(str(e))
-            k = int(match[1]) if match else len(batch)
+            k, n = (int(match[1]), int(match[2])) if match else (len(batch), 0)
             if k < len(batch):
+                if n < len(batch[k][2]) and NO_KERNEL.search(str(e)):  # the next graph with such a node goes alone
+                    self.no_kernel.add((batch[k][2][n].onnx_operator, batch[k][2][n].data_type))
                 done = {batch[k][0]: self._graph_alone(items[batch[k][0]])}
                 return {**done, **self._graph_batch(batch[:k] + batch[k + 1 :], items)}
             half = len(batch) // 2
@@ -318,15 +325,7 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
             return False
         if isinstance(self._runners.get(lowering.signature), RunResult):  # its one-case session was refused
             return False
-        if lowering.onnx_operator == "Pad" and lowering.attributes.get("mode") == "reflect":
-            # ORT refuses a reflect pad of the axis' size or more, and any on an axis of 1 (KNOWN_LIMITS): left
-            # alone a little before that, so that one case's refusal does not cost its batch another session.
-            pads = lowering.parameters["pads"].reshape(2, -1)
-            shape = np.shape(inputs[0])
-            return all(p >= 0 for p in pads.flat) and all(
-                max(pads[0][a], pads[1][a]) < shape[a] - 1 for a in range(lowering.rank) if pads[:, a].any()
-            )
-        return True
+        return lowering.onnx_operator != "Pad" or not reflect_pad_at_risk(lowering, np.shape(inputs[0]))
 
     # BatchedSessions: sessions of this provider in this process; a refused case takes the one-case path.
     def _create(self, model: bytes) -> Any:
@@ -394,6 +393,19 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
             f"{self.name}: ONNX Runtime failed to {phase} {lowering.onnx_operator} "
             f"({lowering.data_type.value}, rank {lowering.rank}): {message}"
         )
+
+
+def reflect_pad_at_risk(lowering: Lowering, shape: Sequence[int]) -> bool:
+    """A reflect Pad ORT may refuse while running: ORT refuses a reflect pad of the axis' size or more, and any on
+    an axis of 1 (KNOWN_LIMITS); such a node is run alone a little before that, so that one case's refusal does
+    not cost its batch another session."""
+    if lowering.onnx_operator != "Pad" or lowering.attributes.get("mode") != "reflect":
+        return False
+    pads = lowering.parameters["pads"].reshape(2, -1)
+    return not (
+        all(p >= 0 for p in pads.flat)
+        and all(max(pads[0][a], pads[1][a]) < shape[a] - 1 for a in range(lowering.rank) if pads[:, a].any())
+    )
 
 
 def kernel_key(lowering: Lowering) -> tuple:

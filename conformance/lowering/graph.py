@@ -141,8 +141,9 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
     elem = helper.np_dtype_to_tensor_dtype(lowering.data_type.numpy)
 
     def data_info(name: str, dims: str, elem_type: int = elem) -> onnx.ValueInfoProto:
-        if named_dims:
-            return helper.make_tensor_value_info(name, elem_type, [f"{dims}d{i}" for i in range(lowering.rank)])
+        if named_dims:  # as helper.make_tensor_value_info makes it, dimension by dimension
+            shape = onnx.TensorShapeProto(dim=[{"dim_param": f"{dims}d{i}"} for i in range(lowering.rank)])
+            return onnx.ValueInfoProto(name=name, type={"tensor_type": {"elem_type": elem_type, "shape": shape}})
         return onnx.ValueInfoProto(name=name, type=_unnamed_dims(elem_type, lowering.rank))
 
     inputs = [  # each data input's dimensions are its own (JOIN's inputs differ along the axis)
@@ -269,7 +270,7 @@ def _graph_model_parts(graph, lowerings: Sequence[Lowering], prefix: str):
         nodes[n].input[k] = f"{prefix}n{a}_out{j}"
     input_names = [f"{prefix}in{g}" for g in range(len(graph.inputs))]
     inputs = [
-        helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(t.data_type.numpy), list(t.sizes))
+        onnx.ValueInfoProto(name=name, type=_static_type(t.data_type.numpy, tuple(t.sizes)))
         for name, t in zip(input_names, graph.inputs)
     ]
     by_output = {g: f"{prefix}n{n}_out{j}" for n, j, g in graph.output_edges}

@@ -245,3 +245,16 @@ def test_compositions_run_in_sessions_of_many_each_answered_as_run_graph_answers
     assert statuses.count("ok") > 10 and any("no kernel" in (r.reason or "") for r in alone)
     assert backend.stats["refused_sessions"] >= 1  # a graph ORT refused inside a batch, then answered alone
     assert backend.stats["sessions"] <= statuses.count("ok") // 4
+
+
+def test_a_graph_with_a_reflect_pad_ort_may_refuse_runs_alone_and_costs_its_batch_nothing():
+    from oracle.graph import GraphSpec
+
+    wide, xs = too_wide_reflect()
+    fine = [(GraphSpec.one_node(d), x, level) for d, x, level in FINE[:3]]
+    items = [*fine, (GraphSpec.one_node(wide), xs, FL)]
+    backend = OnnxRuntimeCpuBackend()
+    results = backend.run_graphs(items)
+    assert [same(r, OnnxRuntimeCpuBackend().run_graph(*item)) for r, item in zip(results, items)] == [True] * 4
+    assert results[3].status == "unsupported" and "reflect Pad needs" in results[3].reason
+    assert (backend.stats["sessions"], backend.stats["refused_sessions"]) == (1, 0)  # the three fine graphs
