@@ -353,3 +353,27 @@ def test_an_initializer_is_the_tensor_from_array_makes(dtype, shape):
         _initializer(value, "c1_pads").SerializeToString()
         == onnx.numpy_helper.from_array(value, "c1_pads").SerializeToString()
     )
+
+
+def test_a_graph_model_s_inputs_are_the_value_infos_onnx_helper_makes():
+    from onnx import helper
+
+    from conformance.backends.lowered import lower_graph
+    from conformance.cases.compositions import compositions
+    from conformance.cases.corpus import CASES_DIR, load
+    from conformance.lowering import build_graph_model
+
+    backend = OnnxRuntimeCpuBackend()
+    graphs = [
+        (u.graph, lower_graph(backend, u.graph, u.feature_level))
+        for u in compositions(load([CASES_DIR / "examples"]).cases)
+    ]
+    graphs = [(g, lowered) for g, lowered in graphs if isinstance(lowered, list)]
+    assert len(graphs) > 10
+    for graph, lowered in graphs:
+        model, names, _ = build_graph_model(graph, lowered)
+        want = [
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(t.data_type.numpy), list(t.sizes))
+            for n, t in zip(names, graph.inputs)
+        ]
+        assert [v.SerializeToString() for v in model.graph.input] == [v.SerializeToString() for v in want]
