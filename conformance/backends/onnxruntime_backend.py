@@ -175,6 +175,8 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
         up by operator, domain, since-version, provider and the node's tensor types (kernel_key), and names only
         the operator, its since-version and the node (a one-node graph's node is named after its operator): its
         words are the same for every graph of the key.  A message that says anything more is not reused."""
+        if not self.cache:  # a session for every graph, as asked
+            return super()._runner(lowering)
         key = kernel_key(lowering)
         known = self._kernel_refusals.get(key)
         if known is not None:
