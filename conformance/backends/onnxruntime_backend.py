@@ -2,7 +2,9 @@
 
 run_many puts a batch of cases' nodes into one model and one session (conformance.backends.batches); a case that
 batch cannot answer as it would alone takes the one-case path (LoweredGraphBackend.run: one session per graph
-signature), which is also where a case ORT refused in a batch is answered, in the words it gets alone.
+signature), which is also where a case ORT refused in a batch is answered, in the words it gets alone (a graph of an
+operator and types whose kernel ORT refused once gets that refusal without another session: _runner).  run_graphs
+does the same for the compositions: many graphs in a session, a graph ORT refuses answered by run_graph alone.
 
 ONNX Runtime's DirectML provider is its own backend (onnxruntime_directml.py): batched models on a
 worker that shares one DirectML device, on Windows and under Wine alike.
