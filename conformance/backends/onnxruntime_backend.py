@@ -2,7 +2,9 @@
 
 run_many puts a batch of cases' nodes into one model and one session (conformance.backends.batches); a case that
 batch cannot answer as it would alone takes the one-case path (LoweredGraphBackend.run: one session per graph
-signature), which is also where a case ORT refused in a batch is answered, in the words it gets alone.
+signature), which is also where a case ORT refused in a batch is answered, in the words it gets alone (a graph of an
+operator and types whose kernel ORT refused once gets that refusal without another session: _runner).  run_graphs
+does the same for the compositions: many graphs in a session, a graph ORT refuses answered by run_graph alone.
 
 ONNX Runtime's DirectML provider is its own backend (onnxruntime_directml.py): batched models on a
 worker that shares one DirectML device, on Windows and under Wine alike.
@@ -10,6 +12,7 @@ worker that shares one DirectML device, on Windows and under Wine alike.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tempfile
@@ -21,12 +24,14 @@ import onnx
 from packaging.version import Version
 
 from oracle import DataType, Descriptor, FeatureLevel, PaddingMode
+from oracle.graph import GraphSpec
 from oracle.size import tensor_bytes
 
-from ..lowering import IR_VERSION, OPSET, Lowering
+from ..lowering import IR_VERSION, OPSET, Lowering, build_graphs_model
+from ..lowering.graph import model_opset
 from .base import BackendUnavailable, RunResult
 from .batches import BatchedSessions, BatchItem, SessionFailed, session_batches
-from .lowered import LoweredGraphBackend, Runner
+from .lowered import LoweredGraphBackend, Runner, lower_graph
 
 CPU = "CPUExecutionProvider"
 DML = "DmlExecutionProvider"
@@ -36,9 +41,18 @@ DISABLE_CPU_FALLBACK = "session.disable_cpu_ep_fallback"
 # ORT's own message and the rule that explains it.
 # A name of case k in a batch model (conformance.lowering.batch_prefix): its node's inputs and outputs.
 BATCH_NAME = re.compile(r"c(\d+)_")
+# A node of graph i in a model of several graphs (conformance.lowering.build_graphs_model): `g<i>_n<n>_<Op>`.
+GRAPH_NODE_NAME = re.compile(r"\bg(\d+)_n(\d+)_")
 NO_KERNEL = re.compile(r"NOT_IMPLEMENTED|Could not find an implementation")
+# ORT's whole refusal of a one-node session for want of a kernel, and nothing else: the operator, its since-version
+# and the node's name are all it says (onnxruntime/core/framework/kernel_registry_manager.cc).
+NO_KERNEL_ONLY = re.compile(
+    r"\[ONNXRuntimeError\] : 9 : NOT_IMPLEMENTED : Could not find an implementation for "
+    r"(?P<operator>\w+)\(\d+\) node with name '(?P<node>\w+)'"
+)
+NO_KERNEL_RULE = "ONNX Runtime has no kernel for this operator and data type on {provider}"
 KNOWN_LIMITS: list[tuple[re.Pattern[str], str]] = [
-    (NO_KERNEL, "ONNX Runtime has no kernel for this operator and data type on {provider}"),
+    (NO_KERNEL, NO_KERNEL_RULE),
     (
         re.compile(r"Pad reflect: (pre|post)-pad \(\d+\) exceeds maximum allowed"),
         "ONNX Runtime's reflect Pad needs every pad < the dimension's size (no periodic folding, PAD.3)",
@@ -57,6 +71,8 @@ KNOWN_LIMITS: list[tuple[re.Pattern[str], str]] = [
 # 0.2 ms at 200, against 0.5 ms for a one-node session.
 CPU_BATCH_SIZE = 64
 CPU_BYTES_PER_SESSION = 16 << 20
+# unsupported_reason's verdicts kept (a few messages' cases): each case is asked about three times, close together.
+VERDICTS_KEPT = 1024
 
 
 def _import_ort():
@@ -81,9 +97,12 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
         self.ort = _import_ort()
         self.provider = provider
         self.threads = threads
-        self.stats.update({"sessions": 0, "refused_sessions": 0, "crash_reruns": 0, "batched": 0})
+        self.stats.update({"sessions": 0, "refused_sessions": 0, "crash_reruns": 0, "batched": 0, "known_refusals": 0})
         # (ONNX operator, data type) that ORT had no kernel for: its cases take the one-case path.
         self.no_kernel: set[tuple[str, DataType]] = set()
+        # A one-node session ORT refused for want of a kernel, by kernel_key: the answer of every other graph of
+        # that key (see _runner).
+        self._kernel_refusals: dict[tuple, RunResult] = {}
         self._temporary: tempfile.TemporaryDirectory | None = None  # where FLOAT16 sessions write their graph
         self._watch_inserted = False  # the sessions being made are a FLOAT16 batch's (run_many)
 
@@ -150,6 +169,29 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
             run.notes = (self._inserted_note(node.op_type, added),)  # type: ignore[attr-defined]
         return run
 
+    def _runner(self, lowering: Lowering) -> Runner | RunResult:
+        """The one-case runner, or the refusal of its session; a graph whose kernel ORT has already refused (the
+        same operator, opset and tensor types) is answered with that refusal without another session.
+
+        ORT refuses a graph for want of a kernel after loading and resolving it, when it looks the node's kernel
+        up by operator, domain, since-version, provider and the node's tensor types (kernel_key), and names only
+        the operator, its since-version and the node (a one-node graph's node is named after its operator): its
+        words are the same for every graph of the key.  A message that says anything more is not reused."""
+        if not self.cache:  # a session for every graph, as asked
+            return super()._runner(lowering)
+        key = kernel_key(lowering)
+        known = self._kernel_refusals.get(key)
+        if known is not None:
+            self.stats["known_refusals"] += 1
+            return known
+        runner = super()._runner(lowering)
+        if isinstance(runner, RunResult) and runner.status == "unsupported" and runner.reason is not None:
+            prefix = f"{self.name}: {NO_KERNEL_RULE.format(provider=self.provider)}: "  # as _classify words it
+            whole = runner.reason.startswith(prefix) and NO_KERNEL_ONLY.fullmatch(runner.reason[len(prefix) :])
+            if whole and whole["operator"] == whole["node"] == lowering.onnx_operator:
+                self._kernel_refusals[key] = runner
+        return runner
+
     def _inserted_note(self, operator: str, added: list[str]) -> str:
         return (
             f"ONNX Runtime ran {operator} between inserted {', '.join(added)} nodes "
@@ -201,6 +243,84 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
         self.stats["batched"] += len(batch)
         return results
 
+    def run_graphs(self, items: Sequence[tuple[GraphSpec, list[np.ndarray], FeatureLevel]]) -> list[RunResult | None]:
+        """Several DML graphs (compositions) in sessions of many each, every graph answered as run_graph answers it:
+        a graph ORT refuses, and one with a node ORT had no kernel for, is run_graph's own (its words are those of
+        its own session); None where run_graph raised (the run layer then calls it for that graph alone)."""
+        results: list[RunResult | None] = [None] * len(items)
+        batch: list[tuple[int, GraphSpec, list[Lowering], list[np.ndarray]]] = []
+        for i, (graph, inputs, level) in enumerate(items):
+            try:
+                lowered = lower_graph(self, graph, level)
+                if isinstance(lowered, RunResult):
+                    results[i] = lowered
+                elif any(
+                    (lw.onnx_operator, lw.data_type) in self.no_kernel
+                    or kernel_key(lw) in self._kernel_refusals
+                    or reflect_pad_at_risk(lw, node.input_tensors[0].sizes if node.input_tensors else ())
+                    for node, lw in zip(graph.nodes, lowered)
+                ):  # a node ORT may refuse: its refusal would cost the batch another session
+                    results[i] = self.run_graph(graph, inputs, level)
+                else:
+                    batch.append((i, graph, lowered, list(inputs)))
+            except Exception:  # left to run_graph alone, which reports it as this graph's own
+                results[i] = None
+        # By opset: a model takes its nodes' highest, and each graph's nodes are read at its own, as alone.
+        for opset in sorted({model_opset(one[2]) for one in batch}):
+            cut = session_batches(
+                [one for one in batch if model_opset(one[2]) == opset],
+                self.batch_size,
+                lambda one: len(one[2]),
+                lambda one: (
+                    sum(np.asarray(x).nbytes for x in one[3])
+                    + sum(math.prod(t.sizes) * t.data_type.numpy.itemsize for t in one[1].outputs)
+                ),
+                max_bindings=1 << 30,
+                max_bytes=CPU_BYTES_PER_SESSION,
+            )
+            for session_batch in cut:
+                for i, result in self._graph_batch(session_batch, items).items():
+                    results[i] = result
+        return results
+
+    def _graph_batch(self, batch: list, items: Sequence) -> dict[int, RunResult | None]:
+        """One session for `batch` (index, graph, lowerings, inputs); a graph ORT refuses (by its node's name
+        `g<i>_n<n>_<Op>`, else by halving) is answered by run_graph alone, the others by a session without it."""
+        if len(batch) == 1:
+            i = batch[0][0]
+            return {i: self._graph_alone(items[i])}
+        model, names = build_graphs_model([(graph, lowerings) for _, graph, lowerings, _ in batch])
+        feeds = {name: np.ascontiguousarray(x) for one, (ins, _) in zip(batch, names) for name, x in zip(ins, one[3])}
+        try:
+            session = self._create(model.SerializeToString())
+            self.stats["sessions"] += 1
+            outputs = self._run_session(session, feeds, [name for _, outs in names for name in outs])
+        except SessionFailed as e:
+            self.stats["refused_sessions"] += 1
+            match = GRAPH_NODE_NAME.search(str(e))
+            k, n = (int(match[1]), int(match[2])) if match else (len(batch), 0)
+            if k < len(batch):
+                if n < len(batch[k][2]) and NO_KERNEL.search(str(e)):  # the next graph with such a node goes alone
+                    self.no_kernel.add((batch[k][2][n].onnx_operator, batch[k][2][n].data_type))
+                done = {batch[k][0]: self._graph_alone(items[batch[k][0]])}
+                return {**done, **self._graph_batch(batch[:k] + batch[k + 1 :], items)}
+            half = len(batch) // 2
+            return {**self._graph_batch(batch[:half], items), **self._graph_batch(batch[half:], items)}
+        answers = iter(outputs)
+        return {
+            i: RunResult.ok(
+                [np.asarray(next(answers)) for _ in outs],
+                reached_operator=" + ".join(f"ONNX {lw.onnx_operator}-{lw.opset}" for lw in lowerings),
+            )
+            for (i, _, lowerings, _), (_, outs) in zip(batch, names)
+        }
+
+    def _graph_alone(self, item: tuple[GraphSpec, list[np.ndarray], FeatureLevel]) -> RunResult | None:
+        try:
+            return self.run_graph(*item)
+        except Exception:  # the run layer calls run_graph again, and reports it as this graph's own
+            return None
+
     def _batchable(self, lowering: Lowering, inputs: Sequence[np.ndarray]) -> bool:
         """Whether a batch answers this case as its own session would, and is not likely to be refused for it:
         not a node ORT had no kernel for, not a reflect Pad ORT may refuse while running.  (A FLOAT16 case's
@@ -209,15 +329,7 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
             return False
         if isinstance(self._runners.get(lowering.signature), RunResult):  # its one-case session was refused
             return False
-        if lowering.onnx_operator == "Pad" and lowering.attributes.get("mode") == "reflect":
-            # ORT refuses a reflect pad of the axis' size or more, and any on an axis of 1 (KNOWN_LIMITS): left
-            # alone a little before that, so that one case's refusal does not cost its batch another session.
-            pads = lowering.parameters["pads"].reshape(2, -1)
-            shape = np.shape(inputs[0])
-            return all(p >= 0 for p in pads.flat) and all(
-                max(pads[0][a], pads[1][a]) < shape[a] - 1 for a in range(lowering.rank) if pads[:, a].any()
-            )
-        return True
+        return lowering.onnx_operator != "Pad" or not reflect_pad_at_risk(lowering, np.shape(inputs[0]))
 
     # BatchedSessions: sessions of this provider in this process; a refused case takes the one-case path.
     def _create(self, model: bytes) -> Any:
@@ -287,6 +399,33 @@ class OnnxRuntimeBackend(LoweredGraphBackend, BatchedSessions):
         )
 
 
+def reflect_pad_at_risk(lowering: Lowering, shape: Sequence[int]) -> bool:
+    """A reflect Pad ORT may refuse while running: ORT refuses a reflect pad of the axis' size or more, and any on
+    an axis of 1 (KNOWN_LIMITS); such a node is run alone a little before that, so that one case's refusal does
+    not cost its batch another session."""
+    if lowering.onnx_operator != "Pad" or lowering.attributes.get("mode") != "reflect":
+        return False
+    pads = lowering.parameters["pads"].reshape(2, -1)
+    return not (
+        all(p >= 0 for p in pads.flat)
+        and all(max(pads[0][a], pads[1][a]) < shape[a] - 1 for a in range(lowering.rank) if pads[:, a].any())
+    )
+
+
+def kernel_key(lowering: Lowering) -> tuple:
+    """What ORT looks a node's kernel up by, besides the provider: the operator and its model's opset (which give
+    its since-version), and the type of each of its tensors."""
+    return (
+        lowering.onnx_operator,
+        lowering.opset,
+        lowering.data_type,
+        lowering.output_data_type,
+        tuple(side.dtype.str for side in lowering.side_inputs),
+        tuple((name, value.dtype.str) for name, value in lowering.parameters.items()),
+        lowering.node_inputs,
+    )
+
+
 # ONNX Runtime's CPU Pad 'wrap' was reported wrong where a pad exceeds its axis (microsoft/onnxruntime pull
 # request 32725, "Fix CPU Pad wrap for large padding"). 1.32.0 measured right (every type, ranks 1-8, pads to
 # 3 x the axis); an older release runs such pads only where the pad fits its axis.
@@ -307,12 +446,22 @@ class OnnxRuntimeCpuBackend(OnnxRuntimeBackend):
 
     def __init__(self, **kw):
         super().__init__(CPU, **kw)
+        # The latest verdicts, by the descriptor's identity: the run layer asks for a case's before it sends it
+        # (prefetch) and as it records it, run_many as it runs it (a descriptor is immutable, and held here).
+        self._verdicts: dict[int, tuple[Descriptor, FeatureLevel, str, str | None]] = {}
 
     def unsupported_reason(self, descriptor: Descriptor, feature_level: FeatureLevel) -> str | None:
+        seen = self._verdicts.get(id(descriptor))
+        version = self.ort.__version__
+        if seen is not None and seen[0] is descriptor and seen[1] is feature_level and seen[2] == version:
+            return seen[3]
         reason = super().unsupported_reason(descriptor, feature_level)
-        if reason is None and wrap_past_axis(descriptor) and Version(self.ort.__version__) < WRAP_PAST_AXIS_RIGHT_FROM:
-            return (
-                f"{self.name}: ONNX Runtime {self.ort.__version__}'s CPU Pad 'wrap' is reported wrong where a pad "
+        if reason is None and wrap_past_axis(descriptor) and Version(version) < WRAP_PAST_AXIS_RIGHT_FROM:
+            reason = (
+                f"{self.name}: ONNX Runtime {version}'s CPU Pad 'wrap' is reported wrong where a pad "
                 "exceeds its axis (microsoft/onnxruntime pull request 32725); 1.32 measured right"
             )
+        if len(self._verdicts) >= VERDICTS_KEPT:
+            self._verdicts.clear()
+        self._verdicts[id(descriptor)] = (descriptor, feature_level, version, reason)
         return reason

@@ -96,9 +96,10 @@ class Lowering:
         """The data inputs' names: `data`, then `data1`, `data2`.. for a node of several."""
         return [DATA if k == 0 else f"{DATA}{k}" for k in range(self.input_count)]
 
-    @property
+    @functools.cached_property
     def signature(self) -> tuple:
-        """What the compiled graph depends on when the parameters are graph inputs."""
+        """What the compiled graph depends on when the parameters are graph inputs (made once: a key of several
+        caches)."""
         params = tuple((n, v.dtype.str, v.ndim, v.shape if v.ndim else ()) for n, v in self.parameters.items())
         return (
             self.onnx_operator,
@@ -140,29 +141,24 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
     elem = helper.np_dtype_to_tensor_dtype(lowering.data_type.numpy)
 
     def data_info(name: str, dims: str, elem_type: int = elem) -> onnx.ValueInfoProto:
-        if named_dims:
-            return helper.make_tensor_value_info(name, elem_type, [f"{dims}d{i}" for i in range(lowering.rank)])
-        info = onnx.ValueInfoProto(name=name)
-        info.type.CopyFrom(_unnamed_dims(elem_type, lowering.rank))
-        return info
+        if named_dims:  # as helper.make_tensor_value_info makes it, dimension by dimension
+            shape = onnx.TensorShapeProto(dim=[{"dim_param": f"{dims}d{i}"} for i in range(lowering.rank)])
+            return onnx.ValueInfoProto(name=name, type={"tensor_type": {"elem_type": elem_type, "shape": shape}})
+        return onnx.ValueInfoProto(name=name, type=_unnamed_dims(elem_type, lowering.rank))
 
     inputs = [  # each data input's dimensions are its own (JOIN's inputs differ along the axis)
         data_info(prefix + name, f"{prefix}{'' if name == DATA else name + '_'}") for name in lowering.data_names
     ]
     inputs += [
-        helper.make_tensor_value_info(prefix + side.name, helper.np_dtype_to_tensor_dtype(side.dtype), list(side.shape))
+        onnx.ValueInfoProto(name=prefix + side.name, type=_static_type(side.dtype, side.shape))
         for side in lowering.side_inputs
     ]
     initializers = []
     for name, value in lowering.parameters.items():
         if parameters_as_inputs:
-            inputs.append(
-                helper.make_tensor_value_info(
-                    prefix + name, helper.np_dtype_to_tensor_dtype(value.dtype), list(value.shape)
-                )
-            )
+            inputs.append(onnx.ValueInfoProto(name=prefix + name, type=_static_type(value.dtype, value.shape)))
         else:
-            initializers.append(onnx.numpy_helper.from_array(value, prefix + name))
+            initializers.append(_initializer(value, prefix + name))
     out_elem = (
         elem if lowering.output_data_type is None else helper.np_dtype_to_tensor_dtype(lowering.output_data_type.numpy)
     )
@@ -172,14 +168,27 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
         *(side.name for side in lowering.side_inputs),
         *lowering.parameters,
     )
-    node = helper.make_node(
-        lowering.onnx_operator,
-        [prefix + n for n in names],
-        [o.name for o in outputs],
+    node = onnx.NodeProto(
+        op_type=lowering.onnx_operator,
+        input=[prefix + n for n in names],
+        output=[o.name for o in outputs],
         name=f"{prefix}{lowering.onnx_operator}",
-        **{k: v.proto() if isinstance(v, TensorAttribute) else v for k, v in lowering.attributes.items()},
+        # as helper.make_node makes them: by name, a None left out
+        attribute=[_attribute(k, v) for k, v in sorted(lowering.attributes.items()) if v is not None],
     )
     return node, inputs, outputs, initializers
+
+
+@functools.cache
+def _static_type(dtype: np.dtype, shape: tuple[int, ...]) -> onnx.TypeProto:
+    """A tensor type of fixed sizes (made once, copied into each value that has it)."""
+    return helper.make_tensor_type_proto(helper.np_dtype_to_tensor_dtype(dtype), list(shape))
+
+
+@functools.lru_cache(maxsize=4096)
+def _attribute(name: str, value) -> onnx.AttributeProto:
+    """A node attribute as helper.make_node makes it (made once per value, copied into each node that has it)."""
+    return helper.make_attribute(name, value.proto() if isinstance(value, TensorAttribute) else value)
 
 
 def model_opset(lowerings: Sequence[Lowering]) -> int:
@@ -229,6 +238,24 @@ def build_batch_model(lowerings: Sequence[Lowering]) -> onnx.ModelProto:
     return _model(nodes, inputs, outputs, initializers, f"dml_batch_{len(lowerings)}", model_opset(lowerings))
 
 
+def _initializer(value: np.ndarray, name: str) -> onnx.TensorProto:
+    """numpy_helper.from_array(value, name), the same message, made directly for a plain number or bool array (the
+    parameters; from_array's generality is most of a batch model's initializers' time)."""
+    if value.dtype.kind not in "biuf":
+        return onnx.numpy_helper.from_array(value, name)
+    return onnx.TensorProto(
+        dims=value.shape,
+        data_type=_tensor_type(value.dtype),
+        name=name,
+        raw_data=np.ascontiguousarray(value, dtype=value.dtype.newbyteorder("<")).tobytes(),
+    )
+
+
+@functools.cache
+def _tensor_type(dtype: np.dtype) -> int:
+    return helper.np_dtype_to_tensor_dtype(dtype)
+
+
 def _graph_model_parts(graph, lowerings: Sequence[Lowering], prefix: str):
     """One DML graph's ONNX nodes, inputs, outputs and initializers, every name prefixed with `prefix`."""
     nodes, initializers, value_infos = [], [], {}
@@ -243,7 +270,7 @@ def _graph_model_parts(graph, lowerings: Sequence[Lowering], prefix: str):
         nodes[n].input[k] = f"{prefix}n{a}_out{j}"
     input_names = [f"{prefix}in{g}" for g in range(len(graph.inputs))]
     inputs = [
-        helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(t.data_type.numpy), list(t.sizes))
+        onnx.ValueInfoProto(name=name, type=_static_type(t.data_type.numpy, tuple(t.sizes)))
         for name, t in zip(input_names, graph.inputs)
     ]
     by_output = {g: f"{prefix}n{n}_out{j}" for n, j, g in graph.output_edges}

@@ -277,3 +277,103 @@ def test_one_hot_lowers_to_one_hot_with_unsigned_indices_past_the_axis_fed_as_de
 def test_one_hot_of_one_dimension_is_inexpressible():
     with pytest.raises(Inexpressible, match="rank >= 1"):
         lower(oracle.one_hot_desc(TensorDesc(DataType.UINT32, (1,)), 4, 0))
+
+
+def _helper_made(lowering, prefix, parameters_as_inputs, named_dims):
+    """A lowering's node and tensors as onnx.helper makes them (what _graph_parts made before it built them itself)."""
+    from onnx import helper
+
+    from conformance.lowering import TensorAttribute
+
+    elem = helper.np_dtype_to_tensor_dtype(lowering.data_type.numpy)
+    out_elem = (
+        elem if lowering.output_data_type is None else helper.np_dtype_to_tensor_dtype(lowering.output_data_type.numpy)
+    )
+
+    def data(name, dims, elem_type):
+        return helper.make_tensor_value_info(
+            name, elem_type, [f"{dims}d{i}" for i in range(lowering.rank)] if named_dims else [None] * lowering.rank
+        )
+
+    inputs = [data(prefix + n, f"{prefix}{'' if n == 'data' else n + '_'}", elem) for n in lowering.data_names]
+    inputs += [
+        helper.make_tensor_value_info(prefix + s.name, helper.np_dtype_to_tensor_dtype(s.dtype), list(s.shape))
+        for s in lowering.side_inputs
+    ]
+    params = [(prefix + n, v) for n, v in lowering.parameters.items()]
+    if parameters_as_inputs:
+        inputs += [
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape) for n, v in params
+        ]
+    inits = [] if parameters_as_inputs else [onnx.numpy_helper.from_array(v, n) for n, v in params]
+    outputs = [data(f"{prefix}out{j}", f"{prefix}out{j}_", out_elem) for j in range(lowering.output_count)]
+    names = lowering.node_inputs or (
+        *lowering.data_names,
+        *(s.name for s in lowering.side_inputs),
+        *lowering.parameters,
+    )
+    node = helper.make_node(
+        lowering.onnx_operator,
+        [prefix + n for n in names],
+        [o.name for o in outputs],
+        name=f"{prefix}{lowering.onnx_operator}",
+        **{k: v.proto() if isinstance(v, TensorAttribute) else v for k, v in lowering.attributes.items()},
+    )
+    return [node, *inputs, *outputs, *inits]
+
+
+def test_graph_parts_are_the_messages_onnx_helper_makes():
+    """_graph_parts builds its protobuf messages itself (types and attributes made once): byte for byte those
+    onnx.helper makes, for every operator's lowerings, in every model's form (one-node, batch, parameters baked)."""
+    from conformance.lowering.graph import _graph_parts
+    from conformance.run.selection import select_cases
+
+    lowerings = []
+    for case in select_cases(generated=600, seed=3):
+        if case.valid and not oracle.layout.has_layout(case.descriptor):
+            try:
+                lowerings.append(lower(case.descriptor))
+            except Inexpressible:
+                pass
+    assert len({lw.onnx_operator for lw in lowerings}) > 15
+    for lowering in lowerings:
+        for as_inputs, named in ((True, True), (False, False), (False, True)):
+            node, ins, outs, inits = _graph_parts(lowering, "c7_", as_inputs, named)
+            made = [m.SerializeToString() for m in (node, *ins, *outs, *inits)]
+            assert made == [m.SerializeToString() for m in _helper_made(lowering, "c7_", as_inputs, named)], lowering
+
+
+@pytest.mark.parametrize("dtype", ["<f2", "<f4", "<f8", "?", "i1", "<u2", "<i4", "<u8", "<i8"])
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+def test_an_initializer_is_the_tensor_from_array_makes(dtype, shape):
+    from conformance.lowering.graph import _initializer
+
+    value = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape).astype(dtype)
+    assert (
+        _initializer(value, "c1_pads").SerializeToString()
+        == onnx.numpy_helper.from_array(value, "c1_pads").SerializeToString()
+    )
+
+
+def test_a_graph_model_s_inputs_are_the_value_infos_onnx_helper_makes():
+    from onnx import helper
+
+    from conformance.backends.lowered import lower_graph
+    from conformance.cases.compositions import compositions
+    from conformance.cases.corpus import CASES_DIR, load
+    from conformance.lowering import build_graph_model
+
+    backend = OnnxRuntimeCpuBackend()
+    graphs = [
+        (u.graph, lower_graph(backend, u.graph, u.feature_level))
+        for u in compositions(load([CASES_DIR / "examples"]).cases)
+    ]
+    graphs = [(g, lowered) for g, lowered in graphs if isinstance(lowered, list)]
+    assert len(graphs) > 10
+    for graph, lowered in graphs:
+        model, names, _ = build_graph_model(graph, lowered)
+        want = [
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(t.data_type.numpy), list(t.sizes))
+            for n, t in zip(names, graph.inputs)
+        ]
+        assert [v.SerializeToString() for v in model.graph.input] == [v.SerializeToString() for v in want]

@@ -170,3 +170,91 @@ def test_cases_refused_for_the_culprit_s_missing_kernel_leave_its_batch_with_it(
     assert same(results[11], OnnxRuntimeCpuBackend().run(desc, [xs[0][::-1].copy()], FL))
     assert [k for k, r in enumerate(results) if r.status != "ok"] == [5, 11]
     assert (backend.stats["refused_sessions"], backend.stats["sessions"]) == (1, 1)
+
+
+# Cases of the operators and types ORT's CPU provider has no kernel for (OneHot, DepthToSpace, SpaceToDepth, EyeLike,
+# Pad of 16-bit integers...), of many graph signatures each.
+NO_KERNEL_CASES = [
+    c
+    for c in select_cases(
+        generated=1500,
+        seed=5,
+        operators=["ONE_HOT", "DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "DIAGONAL_MATRIX1", "PADDING"],
+    )
+    if c.valid and not oracle.layout.has_layout(c.descriptor)
+]
+
+
+def test_a_refusal_for_want_of_a_kernel_is_answered_for_every_graph_as_its_own_session_words_it():
+    """After ORT refused a kernel once, a graph of the same operator, opset and tensor types is answered without a
+    session: each answer is the one a backend that asks ORT for that very graph gives, word for word."""
+    backend = OnnxRuntimeCpuBackend()
+    answers = [backend.run(c.descriptor, list(c.inputs), c.feature_level) for c in NO_KERNEL_CASES]
+    refused = [
+        (c, r)
+        for c, r in zip(NO_KERNEL_CASES, answers)
+        if r.status == "unsupported" and "no kernel" in (r.reason or "")
+    ]
+    assert backend.stats["known_refusals"] > 50  # most answered without a session
+    assert len({c.operator for c, _ in refused}) >= 5
+    differ = [
+        c.id
+        for c, r in refused
+        if not same(r, OnnxRuntimeCpuBackend().run(c.descriptor, list(c.inputs), c.feature_level))
+    ]
+    assert not differ, differ[:5]
+
+
+def test_a_refusal_that_says_more_than_the_missing_kernel_is_asked_again(monkeypatch):
+    """A refusal whose words could depend on the graph (here one naming a shape) is not reused: ORT is asked for each
+    graph."""
+    backend = OnnxRuntimeCpuBackend()
+    asked = []
+
+    def refuse(model):
+        asked.append(model)
+        raise RuntimeError(
+            "[ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for Pad(13) node with name "
+            f"'Pad' for shape {len(asked)}"
+        )
+
+    monkeypatch.setattr(backend, "_compile", refuse)
+    desc, xs = int16_pad()
+    wider = oracle.PaddingDesc(
+        t(3, 2, data_type=DataType.INT16), t(4, 2, data_type=DataType.INT16), PaddingMode.EDGE, 0.0, (1, 0), (0, 0)
+    )
+    first, second = backend.run(desc, xs, FL), backend.run(wider, [np.zeros((3, 2), np.int16)], FL)
+    assert len(asked) == 2 and backend.stats["known_refusals"] == 0
+    assert first.reason != second.reason and "for shape 2" in (second.reason or "")
+
+
+def test_compositions_run_in_sessions_of_many_each_answered_as_run_graph_answers_it_alone():
+    """run_graphs: the examples' compositions (some with a node ORT has no kernel for, some inexpressible) in a few
+    sessions; each result is run_graph's for that graph alone, a refusal in the words of the graph's own session."""
+    from conformance.cases.compositions import compositions
+    from conformance.cases.corpus import CASES_DIR, load
+
+    units = compositions(load([CASES_DIR / "examples"]).cases)
+    items = [(u.graph, list(u.inputs), u.feature_level) for u in units]
+    backend = OnnxRuntimeCpuBackend()
+    batched = backend.run_graphs(items)
+    alone = [OnnxRuntimeCpuBackend().run_graph(*item) for item in items]
+    differ = [u.id for u, a, b in zip(units, alone, batched) if b is None or not same(a, b)]
+    assert not differ, differ[:5]
+    statuses = [r.status for r in alone]
+    assert statuses.count("ok") > 10 and any("no kernel" in (r.reason or "") for r in alone)
+    assert backend.stats["refused_sessions"] >= 1  # a graph ORT refused inside a batch, then answered alone
+    assert backend.stats["sessions"] <= statuses.count("ok") // 4
+
+
+def test_a_graph_with_a_reflect_pad_ort_may_refuse_runs_alone_and_costs_its_batch_nothing():
+    from oracle.graph import GraphSpec
+
+    wide, xs = too_wide_reflect()
+    fine = [(GraphSpec.one_node(d), x, level) for d, x, level in FINE[:3]]
+    items = [*fine, (GraphSpec.one_node(wide), xs, FL)]
+    backend = OnnxRuntimeCpuBackend()
+    results = backend.run_graphs(items)
+    assert [same(r, OnnxRuntimeCpuBackend().run_graph(*item)) for r, item in zip(results, items)] == [True] * 4
+    assert results[3].status == "unsupported" and "reflect Pad needs" in results[3].reason
+    assert (backend.stats["sessions"], backend.stats["refused_sessions"]) == (1, 0)  # the three fine graphs
