@@ -4,11 +4,16 @@ Each unit has an id (a case id, or `hypothesis-OPERATOR`) and a position in the 
 selection (`index`), which every record keeps so that workers, shards and resumed runs all
 report in one stable order.  `blank_record` is what a record says about its unit before
 anything ran: category `interrupted` until the executor sets the real one.
+
+A worker sends back only what it found out about a case (`outcome_of`); the parent, which holds the case,
+completes the record with what the case says of itself (`completed`).  So the case's facts (data type,
+layout, descriptor JSON, ...) are made once, in the parent, and never pickled back.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import oracle
 
@@ -48,8 +53,12 @@ class Work:
         return self.unit.id
 
 
-def blank_record(work: Work, feature_level: str = "") -> Record:
+def blank_record(work: Work, feature_level: str = "", *, facts: bool = True) -> Record:
+    """The record of a unit before anything ran; without `facts`, the case's id, operator and index only (a
+    worker's record, which its parent completes: `completed`)."""
     unit = work.unit
+    if not facts and not isinstance(unit, LiveUnit):
+        return Record(unit.id, unit.operator, Category.INTERRUPTED, index=work.index)
     if isinstance(unit, LiveUnit):
         return Record(
             unit.id,
@@ -79,3 +88,32 @@ def blank_record(work: Work, feature_level: str = "") -> Record:
         index=work.index,
         descriptor=oracle.descriptor_to_json(unit.descriptor),
     )
+
+
+# Each field a record has without being told (made once, compared with, never handed out).
+_DEFAULTS: dict[str, Any] = {
+    name: value
+    for name, value in vars(Record("", "", Category.INTERRUPTED)).items()
+    if name not in ("id", "operator", "category")
+}
+_KNOWN = ("id", "operator", "index")  # the parent's own unit says these
+
+
+def outcome_of(record: Record) -> dict[str, Any]:
+    """What a case's record (made by `blank_record(work, facts=False)`) says beyond its blank: what the worker
+    sends its parent, which makes the record again with `completed`."""
+    return {
+        name: value
+        for name, value in vars(record).items()
+        if name not in _KNOWN and (name not in _DEFAULTS or value != _DEFAULTS[name])
+    }
+
+
+def completed(work: Work, outcome: Record | dict[str, Any]) -> Record:
+    """The record a worker's answer for `work` stands for: a whole Record as it is (a live unit's, whose
+    facts are its failing example's), or an `outcome_of` on the case's blank record."""
+    if isinstance(outcome, Record):
+        return outcome
+    record = blank_record(work)
+    vars(record).update(outcome)
+    return record
