@@ -12,8 +12,8 @@ layout, descriptor JSON, ...) are made once, in the parent, and never pickled ba
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import operator
+from dataclasses import dataclass, fields
 
 import oracle
 
@@ -90,30 +90,28 @@ def blank_record(work: Work, feature_level: str = "", *, facts: bool = True) -> 
     )
 
 
-# Each field a record has without being told (made once, compared with, never handed out).
-_DEFAULTS: dict[str, Any] = {
-    name: value
-    for name, value in vars(Record("", "", Category.INTERRUPTED)).items()
-    if name not in ("id", "operator", "category")
-}
-_KNOWN = ("id", "operator", "index")  # the parent's own unit says these
+# What blank_record fills in from the unit itself (and a worker's record leaves at its default); a worker
+# sends every other field (`outcome_of`), in this order.
+FACTS = frozenset(
+    {"id", "operator", "data_type", "rank", "layout", "feature_level", "outcome", "clauses", "tags", "unspecified"}
+    | {"source", "index", "descriptor"}
+)
+FOUND = tuple(f.name for f in fields(Record) if f.name not in FACTS)
+_found = operator.attrgetter(*FOUND)
 
 
-def outcome_of(record: Record) -> dict[str, Any]:
-    """What a case's record (made by `blank_record(work, facts=False)`) says beyond its blank: what the worker
-    sends its parent, which makes the record again with `completed`."""
-    return {
-        name: value
-        for name, value in vars(record).items()
-        if name not in _KNOWN and (name not in _DEFAULTS or value != _DEFAULTS[name])
-    }
+def outcome_of(record: Record) -> tuple:
+    """What a case's record (made by `blank_record(work, facts=False)`) says beyond the case's own facts: what a
+    worker sends its parent, which makes the record again with `completed`.  A tuple of FOUND's values: cheaper
+    to make, pickle and read than the record or a dict."""
+    return _found(record)
 
 
-def completed(work: Work, outcome: Record | dict[str, Any]) -> Record:
+def completed(work: Work, outcome: Record | tuple) -> Record:
     """The record a worker's answer for `work` stands for: a whole Record as it is (a live unit's, whose
     facts are its failing example's), or an `outcome_of` on the case's blank record."""
     if isinstance(outcome, Record):
         return outcome
     record = blank_record(work)
-    vars(record).update(outcome)
+    vars(record).update(zip(FOUND, outcome))
     return record
