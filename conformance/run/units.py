@@ -72,12 +72,13 @@ def blank_record(work: Work, feature_level: str = "", *, facts: bool = True) -> 
             index=work.index,
             hypothesis=True,
         )
+    first = oracle.case_tensor(unit.descriptor)  # what the unit's data_type and rank read, read once
     return Record(
         unit.id,
         unit.operator,
         Category.INTERRUPTED,
-        data_type=unit.data_type.value,
-        rank=unit.rank,
+        data_type=first.data_type.value,
+        rank=first.dimension_count,
         layout=oracle.layout.desc_kind(unit.descriptor),
         feature_level=str(unit.feature_level),
         outcome=unit.expected.outcome,
