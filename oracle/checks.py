@@ -61,6 +61,8 @@ class TensorDesc:
 
     def to_json(self) -> dict:
         out: dict = {"data_type": self.data_type.value, "sizes": list(self.sizes)}
+        if not self.has_layout:
+            return out  # most tensors (every record's descriptor is written)
         if self.strides is not None:
             out["strides"] = list(self.strides)
         for name in LAYOUT_SCALARS:

@@ -91,6 +91,8 @@ def kind(tensor: TensorDesc) -> str:
 def desc_kind(desc: HasTensors) -> str:
     """The layout of a descriptor for a heat-map axis: its first non-packed tensor's kind, or packed."""
     for t in (*desc.input_tensors, *desc.output_tensors):
+        if t.strides is None and t.total_tensor_size_in_bytes is None:
+            continue  # packed, as kind() says: most tensors of most cases (every record asks)
         k = kind(t)
         if k != "packed":
             return k
@@ -176,14 +178,18 @@ def overlaps(tensor: TensorDesc) -> bool:
         return False
     if any(s == 0 for n, s in zip(tensor.sizes, tensor.strides) if n > 1):
         return True
-    if np.prod(tensor.sizes, dtype=np.float64) > MAX_CHECKED:  # too many to list: sorted strides decide
-        order = sorted((s, n) for n, s in zip(tensor.sizes, tensor.strides) if n > 1)
-        span = 1
-        for s, n in order:
-            if s < span:
-                return True
-            span = s * n
+    # Nested strides (each axis, by stride, steps past all the axes of smaller strides reach) never overlap: no
+    # element list needed.  Others are listed, unless there are too many: then the nesting decides.
+    order = sorted((s, n) for n, s in zip(tensor.sizes, tensor.strides) if n > 1)
+    span = 1
+    for s, n in order:
+        if s < span:
+            break
+        span = s * n
+    else:
         return False
+    if np.prod(tensor.sizes, dtype=np.float64) > MAX_CHECKED:
+        return True
     where = offsets(tensor).ravel()
     return len(np.unique(where)) != where.size
 

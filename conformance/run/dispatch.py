@@ -24,10 +24,13 @@ def execute(
     on_example: Callable[[Case], None] | None = None,
     prefetched: Prefetched = None,
     max_bytes: int | None = None,
+    *,
+    facts: bool = True,
 ) -> Record:
     """Run one unit; the record carries the unit's index.  `on_example` sees each live example before it runs.
 
-    A case whose tensors would not fit in `max_bytes` (conformance.run.large) is `unsupported`.
+    A case whose tensors would not fit in `max_bytes` (conformance.run.large) is `unsupported`.  Without
+    `facts`, a case's record leaves out what the case says of itself (a worker's: units.outcome_of).
     """
     if isinstance(work.unit, LiveUnit):
         record, answers = replay(work, backend, level, on_example)
@@ -36,4 +39,4 @@ def execute(
         from .live import run_live  # Hypothesis: a tenth of a second of imports a worker on a warm cache skips
 
         return run_live(work, backend, level=level, on_example=on_example, answers=answers)
-    return execute_case(work, backend, level, prefetched, max_bytes)
+    return execute_case(work, backend, level, prefetched, max_bytes, facts=facts)

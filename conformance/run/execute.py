@@ -235,14 +235,17 @@ def execute_case(
     level: FeatureLevel | None,
     prefetched: Prefetched = None,
     max_bytes: int | None = None,
+    *,
+    facts: bool = True,
 ) -> Record:
     """Run `work.unit` (a stored, generated or stress case) on `backend` and return its record (never raises
     for the backend's faults).  One path for every case: a stress case differs only in where its input
-    comes from (its recipe) and how its outputs are compared (in chunks, conformance.run.large)."""
+    comes from (its recipe) and how its outputs are compared (in chunks, conformance.run.large).  Without
+    `facts`, the record says only what the run found (a worker's: units.outcome_of, completed by its parent)."""
     case = work.unit
     if not isinstance(case, (Case, StressCase, Composition)):
         raise TypeError(f"execute_case runs a case; {case!r} is a live unit (conformance.run.live)")
-    record = blank_record(work)
+    record = blank_record(work, facts=facts)
     started = time.perf_counter()
     try:
         _execute(case, backend, level, record, prefetched, max_bytes)

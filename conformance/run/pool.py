@@ -38,7 +38,7 @@ from ..support.processes import Tree
 from .jsontypes import safe_text
 from .record import Category, Crash, Record
 from .spawn import Spares, start_worker
-from .units import LiveUnit, Work, blank_record
+from .units import LiveUnit, Work, blank_record, completed
 from .worker import FrameBuffer, frame
 
 # Construction (importing a runtime, opening a device, starting Wine) is not a case: its own limit.
@@ -149,6 +149,7 @@ class Pool:
         self.events: queue.Queue = queue.Queue()
         self.pending: collections.deque[Work] = collections.deque()
         self.alone: set[int] = set()  # indices of units a worker died on in a batch: each now runs unbatched
+        self.units: dict[int, Work] = {}  # every unit submitted, by index: what completes a worker's record
         self.workers: list[_Worker] = []
         self.info: WorkerInfo | None = None
         self.failures: list[dict] = []  # construction failures, in order
@@ -181,6 +182,8 @@ class Pool:
         return self.info
 
     def submit(self, works: Iterable[Work]) -> None:
+        works = list(works)
+        self.units.update((w.index, w) for w in works)
         self.pending.extend(works)
         # The units (and the selection they came from) live until the run ends: out of the collector's sight, so
         # that the collections the records' short-lived objects set off do not walk them each time.
@@ -308,11 +311,10 @@ class Pool:
             return
         message = event[2]
         if message[0] == "done":
-            _, index, record = message
-            if w.assigned and w.assigned[0].index == index:
-                w.assigned.popleft()
+            for index, outcome in message[1]:
+                work = w.assigned.popleft() if w.assigned and w.assigned[0].index == index else self.units[index]
+                records.append(completed(work, outcome))
             w.clock, w.example, w.batch = now, None, 0
-            records.append(record)
         elif message[0] == "batch":
             w.batch = message[1]
         elif message[0] == "example":

@@ -4,7 +4,8 @@
 group), so that the parent can kill it and everything it started at once.  Messages are
 length-prefixed pickles: the parent sends `init`, batches of work (`run`, flagged when each unit is to
 run on its own) and `close`; the worker answers `ready` (or `failed`), `batch` before a batching backend
-runs a message's cases at once, one `done` record per unit (those a batch answered in one write), an `example` before each live Hypothesis
+runs a message's cases at once, `done` with the records of units finished since the last message (by unit
+index, in order: a case's as conformance.run.units.outcome_of, which the parent completes), an `example` before each live Hypothesis
 example, `retire` before it exits on its own (the backend called sys.exit), and `closed`.  The protocol uses a private copy of stdout: anything the backend
 prints goes to stderr, whose last lines the parent keeps for crash records.
 
@@ -100,29 +101,30 @@ class Worker:
     def __init__(self, out: IO[bytes]):
         self.out = out
         self.lock = threading.Lock()
-        self.held: list[bytes] = []  # `done` frames of cases a batch already answered, sent together
+        self.held: list[tuple[int, Any]] = []  # (unit index, record) of units finished, sent together
 
     def send(self, *message: Any) -> None:
         """Send now (and whatever is held, first)."""
         with self.lock:
-            self.held.append(frame(message))
-            self._flush()
+            self._flush(frame(message))
 
-    def hold(self, *message: Any) -> None:
+    def hold(self, index: int, record: Any) -> None:
         """Send with the next `send` or `flush`: for the records of units whose backend call is over (judged from a
-        batch's answers) or never came, so that a batch's records cross the pipe in one write, not one write each."""
+        batch's answers) or never came, so that a batch's records cross the pipe in one write and one pickle (the
+        field names and categories they share pickled once), not one each."""
         with self.lock:
-            self.held.append(frame(message))
+            self.held.append((index, record))
 
     def flush(self) -> None:
         with self.lock:
             self._flush()
 
-    def _flush(self) -> None:
-        if self.held:
-            self.out.write(b"".join(self.held))
+    def _flush(self, then: bytes = b"") -> None:
+        data = frame(("done", self.held)) + then if self.held else then
+        if data:
+            self.out.write(data)
             self.out.flush()
-            self.held.clear()
+            self.held = []
 
 
 def _construct(init: dict) -> tuple[Any, dict]:
@@ -236,6 +238,7 @@ def _run_message(worker: Worker, message: tuple, backend, level, max_bytes: int 
     from .dispatch import execute
     from .execute import describe_exception, may_call_backend
     from .record import Category
+    from .units import LiveUnit, outcome_of
 
     results = _prefetch(worker, message, backend, level, max_bytes)
     for work in message[1]:
@@ -251,15 +254,17 @@ def _run_message(worker: Worker, message: tuple, backend, level, max_bytes: int 
                 on_example=functools.partial(_send_example, worker, work.index),
                 prefetched=results.get(work.index),
                 max_bytes=max_bytes,
+                facts=False,  # the parent has the case: it completes the record (units.completed)
             )
         except BaseException as e:  # SystemExit or KeyboardInterrupt from the backend: this worker ends
             from .units import blank_record
 
             record = blank_record(work).set(Category.CRASH, f"the backend ended the worker: {describe_exception(e)}")
-            worker.send("done", work.index, record)
+            worker.hold(work.index, record)
             worker.send("retire")  # the next unit in this batch is not to blame for this exit
             return 4
-        worker.hold("done", work.index, record)
+        # A live unit's record is whole: its facts are those of the example it failed on, not the unit's.
+        worker.hold(work.index, record if isinstance(work.unit, LiveUnit) else outcome_of(record))
     worker.flush()
     return None
 

@@ -6,10 +6,13 @@ DMLCalcBufferTensorSize's formula, not taken from the code under test.
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import oracle
 from conformance.cases import corpus
@@ -89,6 +92,15 @@ def test_an_overlapping_output_leaves_its_shared_elements_open():
     assert oracle.unspecified_mask(desc)[0].all()  # rows 0 and 1 share every address
     desc = oracle.SliceDesc(t("FLOAT32", [3]), t("FLOAT32", [3], [1]), (0,), (3,), (1,))
     assert oracle.unspecified(desc) == [] and not oracle.unspecified_mask(desc)[0].any()
+
+
+@given(st.lists(st.tuples(st.integers(1, 4), st.integers(0, 12)), min_size=1, max_size=4))
+def test_overlaps_is_two_elements_at_one_address(axes):
+    """Whatever shortcut it takes (nested strides never overlap), overlaps() says what listing every element's
+    address by hand says: some address is taken twice."""
+    sizes, strides = [n for n, _ in axes], [s for _, s in axes]
+    addresses = [sum(i * s for i, s in zip(index, strides)) for index in itertools.product(*map(range, sizes))]
+    assert layout.overlaps(t("UINT8", sizes, strides)) == (len(set(addresses)) < len(addresses))
 
 
 def test_a_broadcast_input_that_differs_along_its_zero_stride_is_a_case_file_error(tmp_path):

@@ -14,7 +14,7 @@ from conformance.cases.generation.corpus import generate
 from conformance.judging.expectations import ExpectationsError, load_expectations
 from conformance.run.execute import execute_case
 from conformance.run.record import MAX_STORED_ELEMENTS, Category, Record, TensorData, repro_command
-from conformance.run.units import Work
+from conformance.run.units import FACTS, Work, completed, outcome_of
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +113,29 @@ def test_outside_capabilities_is_unsupported_without_running(cases):
     record = run(cases["PADDING-example-1"], NoInvalidChecks())
     assert record.category is Category.UNSUPPORTED and "DML_PADDING" in record.reason
     assert "backend_s" not in record.timings
+
+
+def _without_timings(record: Record) -> dict:
+    line = json.loads(record.to_line())
+    line.pop("timings", None)
+    return line
+
+
+def test_a_workers_outcome_completed_by_its_parent_is_the_whole_record(cases):
+    """A worker sends what it found (outcome_of) and none of what the case says of itself; the parent's record,
+    completed from its own unit, is line for line the one executing in place makes (timings aside), whatever
+    the verdict."""
+    units = [*cases.values(), _invalid_case()]
+    categories = set()
+    for backend in (AllLevels(), BitFlip(), _Raising(), _Refusing(), NoInvalidChecks(), _Accepting()):
+        for index, case in enumerate(units):
+            whole = execute_case(Work(index, case), backend, None)
+            outcome = outcome_of(execute_case(Work(index, case), backend, None, facts=False))
+            assert _without_timings(completed(Work(index, case), outcome)) == _without_timings(whole), case.id
+            categories.add(whole.category)
+    assert {Category.PASS, Category.FAIL, Category.CRASH, Category.REJECTED, Category.UNSUPPORTED} <= categories
+    # None of what the case says of itself crosses: its descriptor, clauses, tags, source, layout.
+    assert {"descriptor", "clauses", "tags", "source", "layout", "data_type", "id", "index"} <= FACTS
 
 
 # --- honest verdicts: only what the spec leaves open is exempt ----------------------------------------
