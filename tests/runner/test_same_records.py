@@ -35,6 +35,11 @@ STDERR = re.compile(r"(--- last stderr lines ---\n).*?(?= at conformance/|$)", r
 FRAME = re.compile(r"( at conformance/[\w/.]+\.py):\d+")
 INSTALLED = re.compile(r'"[^"]*?[/\\](?:conformance[/\\])?_?(cases|known_issues)[/\\]')
 DIRECTML = ("directml", "onnxruntime-directml")
+# Which write lands on a target written more than once (U-SCATTER-1, U-SCATND-1) varies from run to run on DirectML
+# over lavapipe: SCATTER-1d4b8fcf run alone 60 times gave one output 57 times and two others 3 times (2026-11-27).
+# What such a record says of its open elements (the oracle's policy matched or not, their values) is that race; on
+# the DirectML backends only its category is compared.
+RACING = {"U-SCATTER-1", "U-SCATND-1"}
 # Live Hypothesis units are left out: the stored set's code drew them with the literal constants Hypothesis mined
 # from the modules loaded from outside site-packages, so they changed with any constant added to the suite's code
 # and between a checkout and an install (conformance.run.live now draws without them: tests/runner/test_live.py
@@ -61,6 +66,16 @@ def record_set(path: Path) -> tuple[str, dict[str, list[str]]]:
 def _operator(case_id: str) -> str:
     """The operator (or composition kind) a case id starts with: `SLICE1-example-2` -> `SLICE1`."""
     return case_id.split("-", 1)[0]
+
+
+def _racing(path: Path) -> set[str]:
+    """The ids of a results file's cases that reach an open element RACING names."""
+    out = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        obj = json.loads(line)
+        if obj["kind"] == "case" and RACING & set(obj.get("unspecified") or ()):
+            out.add(obj["id"])
+    return out
 
 
 def _unmoved(record: list[str]) -> list[str]:
@@ -91,7 +106,12 @@ def test_quick_profile_says_what_the_code_before_said(backend: str, tmp_path: Pa
         f"ids: {len(set(now) - set(before))} new, {len(set(before) - set(now))} gone, "
         f"e.g. {sorted(set(now) ^ set(before))[:3]}"
     )
-    changed = {i: (before[i], now[i]) for i in before if _unmoved(now[i]) != _unmoved(before[i])}
+    racing = _racing(results) if backend in DIRECTML else set()
+    changed = {
+        i: (before[i], now[i])
+        for i in before
+        if (now[i][0] != before[i][0] if i in racing else _unmoved(now[i]) != _unmoved(before[i]))
+    }
     assert not changed, f"{len(changed)} records differ, e.g. " + "; ".join(
         f"{i}: {b} -> {n}" for i, (b, n) in list(changed.items())[:3]
     )
