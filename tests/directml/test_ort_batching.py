@@ -143,11 +143,19 @@ def test_a_worker_killed_in_the_middle_of_a_batch_costs_exactly_that_case(ort_dm
     run = sessions.run
 
     def killing_run(session, feeds, outputs):
-        """The real worker, killed (SIGKILL) while it runs any model fed the victim's input."""
+        """The real worker, killed (SIGKILL) while it runs any model fed the victim's input: once the request is
+        sent.  (Killed before it, the worker could be seen dead and started again before the request, which then
+        ran: a death between two requests is nobody's.)"""
         if any(np.ascontiguousarray(x).tobytes() == doomed for x in feeds.values()):
             process = sessions.program.process
             assert process is not None and process._proc is not None
-            os.kill(process._proc.pid, signal.SIGKILL)
+            receive = process.receive
+
+            def killed_in_flight(*args, **kwargs):
+                os.kill(process._proc.pid, signal.SIGKILL)
+                return receive(*args, **kwargs)
+
+            monkeypatch.setattr(process, "receive", killed_in_flight)
         return run(session, feeds, outputs)
 
     monkeypatch.setattr(sessions, "run", killing_run)
