@@ -18,6 +18,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import oracle
 
@@ -31,7 +32,7 @@ from .failures import MAX_REASON, attempts, failures
 from .grid import comparison
 from .heatmap import heat_grids, legend
 from .regression import apart, identity_of_run, regression_pairs
-from .render import render_page, write_page
+from .render import collector_paused, render_page, write_page
 from .tally import Tally, tally
 
 # GENERATOR and REPORT_MARKERS: how a report starts (run.outputs checks a --report target by them).
@@ -334,9 +335,9 @@ def _errata(runs: list[Results], tallies: list[Tally], names: list[str]) -> list
 # --- all cases, flaky cases, filters -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CaseRow:
-    """A case of the cases table, or (count > 0) a row summing `count` cases alike."""
+class CaseRow(NamedTuple):
+    """A case of the cases table, or (summed > 0) a row summing `summed` cases alike.  A tuple: the template
+    unpacks each of the thousands of rows rather than looking each field up."""
 
     run: int
     id: str
@@ -346,7 +347,7 @@ class CaseRow:
     category: str
     reached: str
     reason: str
-    count: int = 0
+    summed: int = 0
 
 
 def case_row(i: int, r: Record) -> CaseRow:
@@ -424,6 +425,11 @@ def render(runs: list[Results]) -> str:
     """The whole report as one HTML string (inline CSS and JS, no external resources)."""
     if not runs:
         raise ValueError("no results to report")
+    with collector_paused():
+        return _render(runs)
+
+
+def _render(runs: list[Results]) -> str:
     names = [run_name(i, run) for i, run in enumerate(runs)]
     tallies = [tally(run) for run in runs]  # every record read once; each section sums what it shows
     lines = [run_line(i, run, t) for i, (run, t) in enumerate(zip(runs, tallies))]

@@ -118,22 +118,22 @@ def test_clauses_and_errata_are_counted_as_the_records_list_them(run):
 @given(run=runs())
 def test_the_cases_table_lists_each_case_needing_a_look_and_sums_the_rest(run):
     rows = html.case_rows([run])
-    summed = [row for row in rows if row.count]
-    assert [row.id for row in rows if not row.count] == [
+    summed = [row for row in rows if row.summed]
+    assert [row.id for row in rows if not row.summed] == [
         r.id
         for r in run.records
         if not (r.category is Category.PASS and not r.waived_but_passed)
         and r.category is not Category.UNSUPPORTED
         and not (r.category is Category.OBSERVED and r.observed is not None and r.observed.matches_policy)
     ]
-    assert sum(row.count for row in summed) + len(rows) - len(summed) == len(run.records)
+    assert sum(row.summed for row in summed) + len(rows) - len(summed) == len(run.records)
     passes = Counter(
         (r.operator, r.data_type, r.rank, r.reached_operator or "")
         for r in run.records
         if r.category is Category.PASS and not r.waived_but_passed
     )
     pass_rows = [row for row in summed if row.category == "pass"]
-    assert {(row.operator, row.data_type, row.rank, row.reached): row.count for row in pass_rows} == passes
+    assert {(row.operator, row.data_type, row.rank, row.reached): row.summed for row in pass_rows} == passes
     shown = [(row.operator, row.data_type, row.rank) for row in pass_rows]
     assert shown == sorted(shown)  # by operator, data type and rank
 
