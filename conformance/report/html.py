@@ -28,11 +28,12 @@ from ..run.record import CATEGORIES, Category, Record, Verdict
 from ..run.results import Results
 from ..run.summary import device_line, host_line, unmatched_user_waivers, waiver_name
 from ..run.unsupported import UnsupportedGroup, classify
+from ..support import collector
 from .failures import MAX_REASON, attempts, failures
 from .grid import comparison
 from .heatmap import heat_grids, legend
 from .regression import apart, identity_of_run, regression_pairs
-from .render import collector_paused, render_page, write_page
+from .render import render_page, write_page
 from .tally import Tally, tally
 
 # GENERATOR and REPORT_MARKERS: how a report starts (run.outputs checks a --report target by them).
@@ -425,7 +426,7 @@ def render(runs: list[Results]) -> str:
     """The whole report as one HTML string (inline CSS and JS, no external resources)."""
     if not runs:
         raise ValueError("no results to report")
-    with collector_paused():
+    with collector.paused():  # the page's many short-lived objects, the records of every run alive
         return _render(runs)
 
 

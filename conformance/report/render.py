@@ -11,8 +11,6 @@ guards that no report template passes text through as markup).
 from __future__ import annotations
 
 import contextlib
-import gc
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -62,21 +60,6 @@ def environment() -> jinja2.Environment:
     env.globals["generator"] = GENERATOR
     env.globals["stylesheet"] = (TEMPLATES / "report.css").read_text(encoding="utf-8")
     return env
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a page is made, then as it was.  Making a report allocates hundreds
-    of thousands of short-lived objects, and each collection they set off walks every object alive, the records
-    of the runs shown too: with two quick runs' results read (about two million objects), collections were more
-    than half of the report's time.  Reference counting frees the page's objects as before."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def render_page(template: str, **context: object) -> str:
