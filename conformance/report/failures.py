@@ -183,11 +183,13 @@ def failure(i: int, name: str, r: Record, repro: str, backend: str = "", results
     )
 
 
-def failures(runs: list[Results], names: list[str]) -> list[Failure]:
+def failures(runs: list[Results], names: list[str], shown: list[list[Record]] | None = None) -> list[Failure]:
+    """Each run's records shown here (`shown`: per run, already picked by shown_in_failures), as failures."""
     out = []
     for i, run in enumerate(runs):
         repro = run.header.repro or f"dml-conformance run --backend {run.backend} --case {{id}}"
         # A run merged from shards has no one file a record came from: its reproducer takes the case by id.
         path = None if " + " in run.path else run.path
-        out += [failure(i, names[i], r, repro, run.backend, path) for r in run.records if shown_in_failures(r)]
+        records = shown[i] if shown is not None else [r for r in run.records if shown_in_failures(r)]
+        out += [failure(i, names[i], r, repro, run.backend, path) for r in records]
     return out

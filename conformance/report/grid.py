@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..run.record import Category, Record, fails_run
 from ..run.results import Results
@@ -60,6 +61,7 @@ class Comparison:
     more_patterns: int
 
 
+@lru_cache(maxsize=4096)  # two runs of a quick profile: thousands of cases, a few hundred distinct reasons
 def headline(reason: str, backend: str = "") -> str:
     """A reason's first clause (before ';'), without the backend's own name in front ("onnxruntime-cpu cannot
     express padding mode WRAP" -> "cannot express padding mode WRAP"), so backends that agree read as one."""
@@ -68,6 +70,12 @@ def headline(reason: str, backend: str = "") -> str:
         if backend and head.startswith(lead) and len(head) > len(lead):
             return head[len(lead) :]
     return head
+
+
+@lru_cache(maxsize=4096)
+def _counted(text: str) -> str:
+    """The headline with its whole numbers as N: what a pattern groups by."""
+    return _COUNT.sub("N", text)
 
 
 def _cell(record: Record | None, backend: str) -> tuple[str, str]:
@@ -90,7 +98,7 @@ def comparison(runs: list[Results]) -> Comparison:
         if len(set(categories)) == 1:
             continue
         differing += 1
-        keys = tuple(_COUNT.sub("N", text) for _, text in cells)
+        keys = tuple(_counted(text) for _, text in cells)
         pattern = groups.get((categories, keys))
         if pattern is None:
             failing = any(

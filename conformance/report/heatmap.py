@@ -13,16 +13,18 @@ records only.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 
 from ..run.record import Category, fails_run
 from ..run.results import Results
+from .tally import Tally, tally
 
 # The layout kinds (oracle.layout.kind) in the order a reader meets them.
 LAYOUT_ORDER = ("packed", "padded", "permuted", "broadcast", "oversized", "overlapping", "malformed")
 PASSING = frozenset({Category.PASS, Category.OBSERVED, Category.FLAKY})  # unless the category fails the run
 KEYS = (("data_type", "data type"), ("rank", "rank"), ("layout", "tensor layout"))
+_CATEGORY = {c.value: c for c in Category}
 
 
 @dataclass(frozen=True)
@@ -67,8 +69,8 @@ def heat_cell(counts: Counter | None, flaky_fails: bool = False, run: int = 0) -
     total = sum(counts.values())
     unsupported = counts[Category.UNSUPPORTED.value]
     ran = total - unsupported
-    bad = sum(n for k, n in counts.items() if fails_run(Category(k), flaky_fails))
-    ok = sum(n for k, n in counts.items() if Category(k) in PASSING and not fails_run(Category(k), flaky_fails))
+    bad = sum(n for k, n in counts.items() if fails_run(_CATEGORY[k], flaky_fails))
+    ok = sum(n for k, n in counts.items() if _CATEGORY[k] in PASSING and not fails_run(_CATEGORY[k], flaky_fails))
     title = ", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
     if ran:
         colour, rate = heat_colour(ok / ran), f"{ok / ran:.4f}"
@@ -85,14 +87,20 @@ def legend() -> list[tuple[str, str]]:
     return [(heat_colour(rate), f"{round(rate * 100)}%") for rate in (0, 0.5, 0.9, 1)]
 
 
-def _value(record, key: str) -> str:
-    value = getattr(record, key)
-    return str(value) if value else ("packed" if key == "layout" else "")
+def _cells(t: Tally) -> Counter[tuple[str, str, str, str, str]]:
+    """(operator, data type, rank, layout, category): cases, each value as its column names it ("" for rank 0,
+    "packed" for no layout); live-Hypothesis summaries left out: one stands for many runs."""
+    out: Counter[tuple[str, str, str, str, str]] = Counter()
+    for k, n in t.kinds.items():
+        if not k.summary:
+            out[
+                (k.operator, k.data_type or "", str(k.rank) if k.rank else "", k.layout or "packed", k.category.value)
+            ] += n
+    return out
 
 
-def _values(runs: list[Results], key: str) -> list[str]:
+def _values(runs: list[Results], seen: set[str], key: str) -> list[str]:
     """The values of `key` the grid has rows for, in the reader's order (the header's table, else sorted)."""
-    seen = {_value(r, key) for run in runs for r in run.records if not (r.hypothesis and r.data_type == "*")}
     if key == "data_type":
         listed = [str(v) for run in runs for v in run.header.tables.get("data_types") or []]
         return [v for v in dict.fromkeys(listed) if v in seen] + sorted(seen - set(listed))
@@ -101,38 +109,44 @@ def _values(runs: list[Results], key: str) -> list[str]:
     return [k for k in LAYOUT_ORDER if k in seen] + sorted(seen - set(LAYOUT_ORDER))
 
 
-def _operators(runs: list[Results]) -> list[str]:
+def _operators(runs: list[Results], seen: set[str]) -> list[str]:
     listed = [str(op) for run in runs for op in run.header.tables.get("operators") or []]
-    seen = {r.operator for run in runs for r in run.records}
     return [op for op in dict.fromkeys(listed) if op in seen] + sorted(seen - set(listed))
 
 
-def heat_grid(runs: list[Results], key: str, title: str) -> HeatGrid:
-    """The grid of `key` (data_type, rank or layout): a row per operator, a column per value any run has cases of."""
+def heat_grid(runs: list[Results], cells: list[Counter], key: str, title: str) -> HeatGrid:
+    """The grid of `key` (data_type, rank or layout): a row per operator, a column per value any run has cases of.
+    `cells`: each run's _cells."""
+    column = 1 + [k for k, _ in KEYS].index(key)
     counts: list[dict[tuple[str, str], Counter]] = []
-    for run in runs:
-        by_cell: dict[tuple[str, str], Counter] = defaultdict(Counter)
-        for r in run.records:
-            if not (r.hypothesis and r.data_type == "*"):  # a live-Hypothesis summary stands for many runs
-                by_cell[(r.operator, _value(r, key))][r.category.value] += 1
+    for by_kind in cells:
+        by_cell: dict[tuple[str, str], Counter] = {}
+        for kind, n in by_kind.items():
+            cell = (kind[0], kind[column])
+            counter = by_cell.get(cell)
+            if counter is None:
+                counter = by_cell[cell] = Counter()
+            counter[kind[4]] = counter.get(kind[4], 0) + n
         counts.append(by_cell)
     rows: list[HeatRow] = []
-    values = tuple(_values(runs, key))
-    for op in _operators(runs):
-        cells, differs = [], []
+    values = tuple(_values(runs, {v for by_cell in counts for _, v in by_cell}, key))
+    for op in _operators(runs, {kind[0] for by_kind in cells for kind in by_kind}):
+        row, differs = [], []
         for v in values:
             found = [c.get((op, v)) for c in counts]
-            cells.append(tuple(heat_cell(f, run.header.flaky_fails, i) for i, (f, run) in enumerate(zip(found, runs))))
+            row.append(tuple(heat_cell(f, run.header.flaky_fails, i) for i, (f, run) in enumerate(zip(found, runs))))
             if len({tuple(sorted(f.items())) if f else () for f in found}) > 1:
                 differs.append(v)
-        if any(c for by_run in cells for c in by_run):
-            rows.append(HeatRow(op, tuple(cells), tuple(differs)))
+        if any(c for by_run in row for c in by_run):
+            rows.append(HeatRow(op, tuple(row), tuple(differs)))
     return HeatGrid(key, title, values, tuple(rows))
 
 
-def heat_grids(runs: list[Results]) -> list[HeatGrid]:
+def heat_grids(runs: list[Results], tallies: list[Tally] | None = None) -> list[HeatGrid]:
     """Operator × data type and × rank always; × tensor layout when a run had a layout other than packed."""
-    grids = [heat_grid(runs, key, title) for key, title in KEYS[:2]]
-    if any((r.layout or "packed") != "packed" for run in runs for r in run.records):  # layouts: beyond the seeds
-        grids.append(heat_grid(runs, *KEYS[2]))
+    tallies = tallies or [tally(run) for run in runs]
+    cells = [_cells(t) for t in tallies]
+    grids = [heat_grid(runs, cells, key, title) for key, title in KEYS[:2]]
+    if any((k.layout or "packed") != "packed" for t in tallies for k in t.kinds):  # layouts: beyond the seeds
+        grids.append(heat_grid(runs, cells, *KEYS[2]))
     return grids

@@ -18,21 +18,23 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import oracle
 
-from ..cases.coverage import carried_by
 from ..run.identity import short as identity_short
 from ..run.outputs import ReportError  # noqa: F401 (re-exported: callers catch it from here)
 from ..run.record import CATEGORIES, Category, Record, Verdict
 from ..run.results import Results
 from ..run.summary import device_line, host_line, unmatched_user_waivers, waiver_name
-from ..run.unsupported import UnsupportedGroup, group_unsupported
+from ..run.unsupported import UnsupportedGroup, classify
+from ..support import collector
 from .failures import MAX_REASON, attempts, failures
 from .grid import comparison
 from .heatmap import heat_grids, legend
 from .regression import apart, identity_of_run, regression_pairs
 from .render import render_page, write_page
+from .tally import Tally, tally
 
 # GENERATOR and REPORT_MARKERS: how a report starts (run.outputs checks a --report target by them).
 
@@ -71,7 +73,10 @@ def dml_name(operator: str) -> str:
 
 
 def overall_verdict(runs: list[Results]) -> Verdict:
-    verdicts = {run.verdict() for run in runs}
+    return _overall([run.verdict() for run in runs])
+
+
+def _overall(verdicts: list[Verdict]) -> Verdict:
     for v in (Verdict.FAIL, Verdict.INCOMPLETE, Verdict.UNTESTED):
         if v in verdicts:
             return v
@@ -127,7 +132,7 @@ def _settings(run: Results) -> tuple[str, str]:
     return line, ", ".join(full)
 
 
-def _notes(run: Results) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _notes(run: Results, t: Tally) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(alarms, notes): what the reader should see without opening the provenance."""
     h, footer = run.header, run.footer
     alarms = tuple(n for n in h.notes if n.startswith("identity mismatch"))
@@ -140,7 +145,7 @@ def _notes(run: Results) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if footer.stopped:
             notes.append(f"stopped: {footer.stopped}; {footer.not_run} case(s) not run")
         notes += footer.warnings
-    waived_passed = sum(1 for r in run.records if r.waived_but_passed)
+    waived_passed = sum(n for k, n in t.kinds.items() if k.waived_but_passed)
     if waived_passed:
         notes.append(f"{waived_passed} waived case(s) passed (waived-but-passed: stale waivers)")
     return alarms, tuple(notes)
@@ -166,21 +171,40 @@ def _provenance(run: Results, settings: str) -> tuple[tuple[str, str], ...]:
     return tuple(rows)
 
 
-def run_line(i: int, run: Results) -> RunLine:
+def _unsupported(t: Tally, backend: str) -> tuple[UnsupportedGroup, ...]:
+    """run.unsupported.group_unsupported's groups, each distinct reason classified once (a quick run on
+    onnxruntime-cpu: 4,569 unsupported cases, 371 reasons)."""
+    reasons: Counter[str] = Counter()
+    for (_, reason, _), n in t.unsupported.items():
+        reasons[reason] += n
+    counts: Counter[tuple] = Counter()
+    for reason, n in reasons.items():
+        counts[classify(reason)] += n
+    groups = [
+        UnsupportedGroup(
+            row.key.format(detail=detail), row.label.format(backend=backend, detail=detail), row.runs_them, n
+        )
+        for (row, detail), n in counts.items()
+    ]
+    return tuple(sorted(groups, key=lambda g: (-g.count, g.key)))
+
+
+def run_line(i: int, run: Results, t: Tally) -> RunLine:
     seeds_and_beyond = None
-    if any(r.beyond_seed_pages for r in run.records):  # each part's verdict, where they differ
-        seeds = run.verdict(False).value if not all(r.beyond_seed_pages for r in run.records) else "no case"
-        if seeds != run.verdict(True).value:
-            seeds_and_beyond = (seeds, run.verdict(True).value)
+    parts = {k.beyond for k in t.kinds}
+    if True in parts:  # each part's verdict, where they differ
+        seeds = t.verdict(run, False).value if False in parts else "no case"
+        if seeds != t.verdict(run, True).value:
+            seeds_and_beyond = (seeds, t.verdict(run, True).value)
     line, full = _settings(run)
-    alarms, notes = _notes(run)
+    alarms, notes = _notes(run, t)
     short = identity_short(identity_of_run(run))
-    counts = {c.value: n for c, n in run.counts().items()}
+    counts = {c.value: n for c, n in t.categories().items()}
     return RunLine(
         i,
         run_name(i, run),
         short,
-        run.verdict().value,
+        t.verdict(run).value,
         seeds_and_beyond,
         len(run.records),
         counts,
@@ -188,23 +212,22 @@ def run_line(i: int, run: Results) -> RunLine:
         alarms,
         notes,
         _provenance(run, full),
-        tuple(group_unsupported(run.records, run.header.backend)),
+        _unsupported(t, run.header.backend),
     )
 
 
 # --- reached operators, clauses, errata --------------------------------------------------------------------
 
 
-def _reached(runs: list[Results], names: list[str]) -> list[tuple[str, str, str, int]]:
+def _reached(tallies: list[Tally], names: list[str]) -> list[tuple[str, str, str, int]]:
     """(run, case operator, reached operator, cases run) rows."""
     rows = []
-    for i, run in enumerate(runs):
+    for i, t in enumerate(tallies):
         # Live-Hypothesis summary records (data_type "*") stand for many runs and name no operator.
-        counts = Counter(
-            (r.operator, r.reached_operator)
-            for r in run.records
-            if r.outcome != "invalid" and r.category.executed and r.data_type != "*"
-        )
+        counts: Counter[tuple[str, str | None]] = Counter()
+        for k, n in t.kinds.items():
+            if k.outcome != "invalid" and k.category.executed and k.data_type != "*":
+                counts[(k.operator, k.reached)] += n
         for (op, reached), n in sorted(counts.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
             shown = dml_name(reached) if reached else f"DML_{op} (as described; the backend names no other)"
             rows.append((names[i], f"DML_{op}", shown, n))
@@ -220,27 +243,25 @@ class ClauseRow:
     per_run: tuple[tuple[tuple[str, int], ...], ...]  # (category, count) per run
 
 
-def _clauses(runs: list[Results]) -> list[ClauseRow]:
+def _clauses(runs: list[Results], tallies: list[Tally]) -> list[ClauseRow]:
+    """Each clause of the runs' tables, then each other clause a record cites (as first cited): the distinct
+    cases carrying it (citing or breaking it: cases.coverage.carried_by's rule) and its categories per run."""
     clauses: dict[str, str] = {}
     for run in runs:
         clauses.update(run.header.tables.get("clauses") or {})
-    per: dict[str, list[Counter]] = {c: [Counter() for _ in runs] for c in clauses}
-    for i, run in enumerate(runs):
-        for r in run.records:
-            for c in r.clauses:
-                if c not in per:
-                    per[c] = [Counter() for _ in runs]
-                per[c][i][r.category.value] += 1
-    carried = carried_by(((r.id, r.clauses, r.expected_clause) for run in runs for r in run.records), clauses)
+    cited = [t.clauses() for t in tallies]
+    carriers = [t.carriers() for t in tallies]
+    order = dict.fromkeys([*clauses, *(c for by_clause in cited for c in by_clause)])
+    empty: Counter[str] = Counter()
     return [
         ClauseRow(
             c,
             clauses.get(c, ""),
             oracle.beyond_seeds(c),
-            len(set(carried.get(c, ()))),
-            tuple(tuple(sorted(counter.items())) for counter in counters),
+            len(set().union(*(ids.get(c, ()) for ids in carriers))),
+            tuple(tuple(sorted(by_clause.get(c, empty).items())) for by_clause in cited),
         )
-        for c, counters in per.items()
+        for c in order
     ]
 
 
@@ -302,27 +323,22 @@ def _erratum(e: dict, hits: list[dict[str, list[Record]]], names: list[str]) -> 
     )
 
 
-def _errata(runs: list[Results], names: list[str]) -> list[Erratum]:
+def _errata(runs: list[Results], tallies: list[Tally], names: list[str]) -> list[Erratum]:
     errata: dict[str, dict] = {}
     for run in runs:
         for e in run.header.tables.get("errata") or []:
             errata[e["id"]] = e
-    hits: list[dict[str, list[Record]]] = []  # per run: entry id -> the cases that reach it (unspecified or tagged)
-    for run in runs:
-        by_entry: dict[str, list[Record]] = defaultdict(list)
-        for r in run.records:
-            for entry in dict.fromkeys([*r.unspecified, *r.tags]):
-                by_entry[entry].append(r)
-        hits.append(by_entry)
+    # per run: entry id -> the cases that reach it (unspecified or tagged)
+    hits = [t.hits(str(e.get("id") or "") for e in errata.values()) for t in tallies]
     return [_erratum(e, hits, names) for e in errata.values()]
 
 
 # --- all cases, flaky cases, filters -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CaseRow:
-    """A case of the cases table, or (count > 0) a row summing `count` cases alike."""
+class CaseRow(NamedTuple):
+    """A case of the cases table, or (summed > 0) a row summing `summed` cases alike.  A tuple: the template
+    unpacks each of the thousands of rows rather than looking each field up."""
 
     run: int
     id: str
@@ -332,7 +348,7 @@ class CaseRow:
     category: str
     reached: str
     reason: str
-    count: int = 0
+    summed: int = 0
 
 
 def case_row(i: int, r: Record) -> CaseRow:
@@ -340,20 +356,18 @@ def case_row(i: int, r: Record) -> CaseRow:
     return CaseRow(i, r.id, r.operator, r.data_type, r.rank, r.category.value, r.reached_operator or "", reason)
 
 
-def _run_case_rows(i: int, run: Results) -> list[CaseRow]:
-    rows = []
+def _run_case_rows(i: int, t: Tally) -> list[CaseRow]:
+    rows = [case_row(i, r) for r in t.listed]
     passes: Counter[tuple[str, str, int, str]] = Counter()
+    for k, n in t.kinds.items():
+        if k.category is Category.PASS and not k.waived_but_passed:
+            passes[(k.operator, k.data_type, k.rank, k.reached or "")] += n
     unsupported: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for (op, reason, dt), n in t.unsupported.items():
+        unsupported[(op, reason[:MAX_REASON])][dt] += n
     observed: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    for r in run.records:
-        if r.category is Category.PASS and not r.waived_but_passed:
-            passes[(r.operator, r.data_type, r.rank, r.reached_operator or "")] += 1
-        elif r.category is Category.UNSUPPORTED:
-            unsupported[(r.operator, r.reason[:MAX_REASON])][r.data_type] += 1
-        elif r.category is Category.OBSERVED and r.observed is not None and r.observed.matches_policy:
-            observed[(r.operator, ", ".join(r.unspecified))][r.data_type] += 1
-        else:
-            rows.append(case_row(i, r))
+    for (op, entries, dt), n in t.observed.items():
+        observed[(op, entries)][dt] += n
     for (op, dt, rank, reached), n in sorted(passes.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
         rows.append(CaseRow(i, "", op, dt, rank, "pass", reached, "bit-exact", n))
     for (op, reason), types in sorted(unsupported.items()):
@@ -365,30 +379,26 @@ def _run_case_rows(i: int, run: Results) -> list[CaseRow]:
     return rows
 
 
-def case_rows(runs: list[Results]) -> list[CaseRow]:
+def case_rows(runs: list[Results], tallies: list[Tally] | None = None) -> list[CaseRow]:
     """Each case needing a look, one row each; passes summarised per operator, data type and rank, unsupported
     cases per operator and reason, observed ones that match the suite's policy per operator and register entry.
 
     A full run has tens of thousands of passes and thousands of unsupported cases: listing each
     made the report megabytes for nothing a reader looks at (the results file has them all)."""
-    return [row for i, run in enumerate(runs) for row in _run_case_rows(i, run)]
+    tallies = tallies or [tally(run) for run in runs]
+    return [row for i, t in enumerate(tallies) for row in _run_case_rows(i, t)]
 
 
-def _flaky(runs: list[Results], names: list[str]) -> list[tuple[int, str, Record, tuple]]:
-    return [
-        (i, names[i], r, attempts(r))
-        for i, run in enumerate(runs)
-        for r in run.records
-        if r.category is Category.FLAKY or (r.waived_category is Category.FLAKY)
-    ]
+def _flaky(tallies: list[Tally], names: list[str]) -> list[tuple[int, str, Record, tuple]]:
+    return [(i, names[i], r, attempts(r)) for i, t in enumerate(tallies) for r in t.flaky]
 
 
-def _filters(runs: list[Results]) -> dict[str, list[str]]:
-    seen = {r.category for run in runs for r in run.records}
+def _filters(tallies: list[Tally]) -> dict[str, list[str]]:
+    seen = {k.category for t in tallies for k in t.kinds}
     return {
         "categories": [c.value for c in CATEGORIES if c in seen],
-        "operators": sorted({r.operator for run in runs for r in run.records}),
-        "data_types": sorted({r.data_type for run in runs for r in run.records}),
+        "operators": sorted({k.operator for t in tallies for k in t.kinds}),
+        "data_types": sorted({k.data_type for t in tallies for k in t.kinds}),
     }
 
 
@@ -416,28 +426,34 @@ def render(runs: list[Results]) -> str:
     """The whole report as one HTML string (inline CSS and JS, no external resources)."""
     if not runs:
         raise ValueError("no results to report")
+    with collector.paused():  # the page's many short-lived objects, the records of every run alive
+        return _render(runs)
+
+
+def _render(runs: list[Results]) -> str:
     names = [run_name(i, run) for i, run in enumerate(runs)]
-    lines = [run_line(i, run) for i, run in enumerate(runs)]
+    tallies = [tally(run) for run in runs]  # every record read once; each section sums what it shows
+    lines = [run_line(i, run, t) for i, (run, t) in enumerate(zip(runs, tallies))]
     several = len(runs) > 1
-    flaky = _flaky(runs, names)
+    flaky = _flaky(tallies, names)
     context = {
         "runs": lines,
         "names": names,
-        "overall": overall_verdict(runs).value,
+        "overall": _overall([Verdict(line.verdict) for line in lines]).value,
         "total": sum(len(r.records) for r in runs),
         "categories": [c.value for c in CATEGORIES if any(line.counts.get(c.value) for line in lines)],
         "pairs": regression_pairs(runs),
         "apart": apart(runs),
-        "heat": heat_grids(runs),
+        "heat": heat_grids(runs, tallies),
         "legend": legend(),
         "comparison": comparison(runs) if several else None,
-        "reached": _reached(runs, names),
-        "clauses": _clauses(runs),
-        "errata": _errata(runs, names),
-        "filters": _filters(runs),
-        "failures": failures(runs, names),
+        "reached": _reached(tallies, names),
+        "clauses": _clauses(runs, tallies),
+        "errata": _errata(runs, tallies, names),
+        "filters": _filters(tallies),
+        "failures": failures(runs, names, [t.shown for t in tallies]),
         "flaky": flaky,
-        "cases": case_rows(runs),
+        "cases": case_rows(runs, tallies),
     }
     context["nav"] = _nav({"regression": several, "grid": several, "flaky": bool(flaky)})
     return render_page("report.html.j2", **context)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar, overload
 
-from ..support import formats
+from ..support import collector, formats
 from ..support.formats import FormatError
 from ..support.jsonfile import JsonFileError, read_text
 from ..support.outputs import being_written, writing_lock
@@ -277,7 +277,8 @@ def read_header(path: str | Path) -> Header:
 
 def read_results(path: str | Path) -> Results:
     """Read a results file, repairing what an interrupted run leaves (a torn last line, unfinished cases)."""
-    return _read(Path(path))
+    with collector.paused():  # a million objects made and kept, no cycle among them
+        return _read(Path(path))
 
 
 def _lines(path: Path) -> tuple[list[str], Header]:
