@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..support.processes import Tree
+from ..support.processes import Tree, read_some
 from .jsontypes import safe_text
 from .record import Category, Crash, Record
 from .spawn import Spares, start_worker
@@ -481,10 +481,7 @@ class Pool:
         assert stream is not None
         fd = stream.fileno()
         while True:
-            try:
-                chunk = os.read(fd, 1 << 16)
-            except OSError:
-                chunk = b""
+            chunk = read_some(fd)
             if not chunk:
                 break
             try:

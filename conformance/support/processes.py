@@ -26,6 +26,14 @@ JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE = 0x00002000
 JOB_OBJECT_EXTENDED_LIMIT_INFORMATION_CLASS = 9
 
 
+def read_some(fd: int) -> bytes:
+    """What a child's pipe holds, up to 64 KiB (waiting for some); b"" at its end or once it is gone."""
+    try:
+        return os.read(fd, 1 << 16)
+    except OSError:
+        return b""
+
+
 def _pdeathsig() -> None:  # pragma: no cover - runs in the child between fork and exec
     """Linux: SIGKILL this child when the thread that started it ends."""
     try:

@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 
-from ...support.processes import Tree
+from ...support.processes import Tree, read_some
 
 PREFIX = struct.Struct("<IQ")
 MAX_HEADER = 1 << 20
@@ -124,10 +124,7 @@ class RunnerProcess:
             while True:
                 if woken is not None and fd not in select.select([fd, woken], [], [])[0]:
                     break  # woken, and nothing left to read
-                try:
-                    chunk = os.read(fd, 1 << 16)
-                except OSError:
-                    chunk = b""
+                chunk = read_some(fd)
                 if not chunk:
                     break
                 *lines, pending = (pending + chunk).split(b"\n")
