@@ -19,14 +19,14 @@ rounds are conformance.run.retries'.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ..support import collector
 from . import checks
 from .config import RunConfig, UsageError
 from .header import now, platform_info, run_header
@@ -86,8 +86,9 @@ class Session:
             self.pool = self.new_pool(self.jobs)
             self.pool.prestart()
         try:
-            with _long_lived():
+            with collector.paused():  # walking the cases again and again as they are unpickled costs as much
                 self.selection: Selection = select(config, finished)
+                gc.freeze()  # they live until the run ends: out of the collector's sight (as the worker's start-up)
             checks.check_vendor_waivers(config, self.expectations, self.selection, plugin)
             checks.check_update_target(config, plugin)
             if config.case and not self.selection.works and not finished:
@@ -391,21 +392,6 @@ class Session:
         return Results(
             str(self.results_path), self.prior_header or self.written_header or self.header(), records, footer
         )
-
-
-@contextlib.contextmanager
-def _long_lived() -> Iterator[None]:
-    """The collector off while the selection is loaded, and what is loaded by then frozen (out of its sight) after:
-    the cases live until the run ends, and collections walking their hundreds of thousands of objects again and
-    again, as they are unpickled and later as the records come in, cost about as much as the loading itself."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-        gc.freeze()
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _signature(work: Work) -> tuple:
