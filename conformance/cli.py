@@ -61,12 +61,13 @@ class _Progress:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .run.options import default_jobs
-    from .run.spawn import Spares
+    from .run.spawn import Spares, default_jobs
 
-    # Worker processes start importing now, on the cores this one's imports and checks leave idle; the run's pool
-    # takes them (a run refused below kills them: they construct nothing and write nothing).
-    spares = Spares(min(args.jobs or default_jobs(), default_jobs()))
+    # Worker processes started by `main` before its parser (`_EARLY`), or now: they import on the cores this one's
+    # imports and checks leave idle; the run's pool takes them (a run refused below kills them: they construct
+    # nothing and write nothing).  More than -j asks for are ended here.
+    spares = _EARLY.pop() if _EARLY else Spares(default_jobs())
+    spares.keep(min(args.jobs or default_jobs(), default_jobs()))
     try:
         return _run_with(args, spares)
     finally:
@@ -772,8 +773,24 @@ def _tolerant_streams() -> None:
                 pass
 
 
+# `run`'s workers, started by `main` before it builds its parser (whose imports take a few tenths of a second).
+_EARLY: list[Spares] = []
+
+
 def main(argv: list[str] | None = None) -> int:
     _tolerant_streams()
+    if (sys.argv[1:] if argv is None else argv)[:1] == ["run"]:
+        from .run.spawn import Spares, default_jobs
+
+        _EARLY.append(Spares(default_jobs()))
+    try:
+        return _main(argv)
+    finally:
+        while _EARLY:  # `run --help`, a bad option: never taken
+            _EARLY.pop().close()
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from .support.cache import CacheDirError

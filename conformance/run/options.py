@@ -60,14 +60,6 @@ DEFAULT_BACKEND = "onnxruntime-cpu"
 MAX_SEED = 2**64 - 1  # numpy's PCG64 takes a non-negative seed; bounded so it prints and round-trips
 
 
-def default_jobs() -> int:
-    """The cores this process may use (its affinity where the platform says)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
-
-
 # --- value types: each raises ArgumentTypeError with what was expected ---------------------------
 
 

@@ -31,7 +31,7 @@ from . import checks
 from .config import RunConfig, UsageError
 from .header import now, platform_info, run_header
 from .identity import identity as identity_of
-from .options import default_jobs, flag
+from .options import flag
 from .pool import BackendStartError, Pool, WorkerInfo
 from .record import Category, Footer, Header, Record, Resume
 from .results import (
@@ -44,7 +44,7 @@ from .results import (
 )
 from .retries import retry_rounds
 from .selection import Selection, select
-from .spawn import Spares
+from .spawn import Spares, default_jobs
 from .units import LiveUnit, Work, blank_record
 
 

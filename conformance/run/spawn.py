@@ -21,9 +21,15 @@ from pathlib import Path
 from ..support.processes import Tree
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
-BOOTSTRAP = (
-    "import sys; sys.path.insert(0, {root!r}); from conformance.run.worker import main; sys.exit(main({parent}))"
-)
+BOOTSTRAP = "import sys; sys.path.insert(0, {root!r}); from conformance.run.worker import serve; serve({parent})"
+
+
+def default_jobs() -> int:
+    """The cores this process may use (its affinity where the platform says): the default number of workers."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 def start_worker() -> Tree:
@@ -44,6 +50,11 @@ class Spares:
         with contextlib.suppress(OSError):  # no process to spare here: the pool starts its own (and says why not)
             for _ in range(count):
                 self.trees.append(start_worker())
+
+    def keep(self, count: int) -> None:
+        """End all but `count` of them (the run asked for fewer workers than were started)."""
+        while len(self.trees) > max(0, count):
+            _end(self.trees.pop())
 
     def take(self) -> Tree | None:
         """A spare still running, or None."""

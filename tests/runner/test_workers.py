@@ -358,7 +358,7 @@ def test_the_cli_runs_on_its_spares_and_a_refused_run_leaves_none(monkeypatch, t
     from conformance import cli as front_end
     from conformance.run import pool as pool_module
     from conformance.run import spawn
-    from conformance.run.options import default_jobs
+    from conformance.run.spawn import default_jobs
 
     started: list[list] = []  # each Spares' processes, as started
     original = spawn.Spares.__init__
