@@ -244,7 +244,7 @@ class Pool:
                 self._kill(w)
         deadline = time.monotonic() + grace
         while any(not w.dead for w in self.workers) and time.monotonic() < deadline:
-            self.poll(0.05)
+            self.poll(0.01)  # short: poll waits its whole time unless a record comes, and an exit is no record
         for w in self.workers:
             if not w.dead:
                 self.warnings.append(f"worker {w.proc.pid} did not exit within {grace:g} s of close; killed")

@@ -17,6 +17,7 @@ stdin closing).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import gc
@@ -29,7 +30,7 @@ import struct
 import sys
 import threading
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 HEADER = struct.Struct(">I")
 
@@ -170,6 +171,18 @@ def _preload() -> None:
         from . import dispatch  # noqa: F401  (the oracle, numpy, the cases, judging and records come with it)
     except Exception:  # a broken module says so where it is used, as a construction failure or a unit's record
         pass
+
+
+def serve(parent: int) -> NoReturn:
+    """The worker process's whole life (spawn.BOOTSTRAP): `main`, then `os._exit` once its streams are flushed.
+    Python's own shutdown (finalizing numpy, the backend's libraries: tens of milliseconds) would be time the
+    parent waits at the end of every run and of every retry round; what a backend cleans up, `close()` does
+    (docs/backends.md)."""
+    code = main(parent)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
 
 
 def main(parent: int | None = None) -> int:
