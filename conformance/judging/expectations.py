@@ -239,14 +239,16 @@ class Expectations:
         return next((w for w in self.waivers if w.id is not None and w.id == case_id), None)
 
 
-def load_expectations(path: str | Path) -> Expectations:
-    """Validate against the expectations schema, then build the waivers."""
+def load_expectations(path: str | Path, *, checked: bool = True) -> Expectations:
+    """Validate against the expectations schema, then build the waivers.  `checked=False` only for a file shipped
+    in the package (`known_issues`), which tests/test_schemas.py checks in full: compiling the schema costs
+    every process that loads one about 30 ms."""
     path = Path(path)
     try:
         obj = read_json(path)
     except JsonFileError as e:
         raise ExpectationsError(e.where, "", e.detail) from None
-    found = formats.violation("expectations", obj)
+    found = formats.violation("expectations", obj) if checked else None
     if found:
         raise ExpectationsError(path, *found)
     # The schema's waiver fields are the Waiver dataclass's (conformance.schema_build): a new field needs no code here.
@@ -256,7 +258,7 @@ def load_expectations(path: str | Path) -> Expectations:
     ]
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-    for i, w in enumerate(waivers):
+    for i, w in enumerate(waivers if checked else ()):
         for name, wanted in w.versions.items():
             try:
                 SpecifierSet(wanted)
@@ -315,7 +317,7 @@ def is_known_issue(source: str) -> bool:
 def known_issues(backend_name: str) -> Expectations:
     """The waivers a built-in backend ships for its implementation's known deviations (none if no file)."""
     path = KNOWN_ISSUES_DIR / f"{backend_name}.json"
-    return load_expectations(path) if path.is_file() else Expectations()
+    return load_expectations(path, checked=False) if path.is_file() else Expectations()
 
 
 def ends_the_process(backend_name: str) -> Callable[[Any], bool]:
