@@ -24,6 +24,17 @@ class BackendNotFound(LookupError):
 DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
+# The suite's own backends, as pyproject.toml registers them (a test holds the two equal): a run that names one
+# imports it directly, without reading every installed distribution's entry points (about 25 ms of each run).
+BUILT_IN = {
+    "oracle": "conformance.backends.oracle_backend:OracleBackend",
+    "onnxruntime-cpu": "conformance.backends.onnxruntime_backend:OnnxRuntimeCpuBackend",
+    "onnxruntime-directml": "conformance.backends.onnxruntime_directml:OnnxRuntimeDirectMLBackend",
+    "onnx-reference": "conformance.backends.onnx_reference:OnnxReferenceBackend",
+    "directml": "conformance.backends.directml:DirectMLBackend",
+}
+
+
 def backend_names() -> list[str]:
     from importlib.metadata import entry_points  # here, not at the top: a worker never needs it (`target`)
 
@@ -93,9 +104,9 @@ def _from_module(spec: str) -> object:
 
 def resolve_backend(spec: str) -> BackendFactory:
     """An entry point name, or `module:Class`; raises BackendNotFound saying what is wrong and what exists."""
-    target = spec
-    if ":" in spec:
-        factory = _from_module(spec)
+    target = BUILT_IN.get(spec, spec)
+    if ":" in target:
+        factory = _from_module(target)
     else:
         from importlib.metadata import entry_points
 

@@ -184,6 +184,23 @@ def test_a_backend_that_cannot_start_is_exit_2_with_its_message(tmp_path, backen
     assert not list(tmp_path.glob("results-*"))  # no case ran, nothing to keep
 
 
+def test_the_built_in_backends_are_the_entry_points_pyproject_registers():
+    """A run naming a built-in backend imports registry.BUILT_IN's `module:Class` without reading the installed
+    entry points: the two must name the same classes (and the installed metadata must have them too)."""
+    from importlib.metadata import entry_points
+    from pathlib import Path
+
+    from conformance.backends.registry import BUILT_IN, resolve_backend
+
+    tomllib = pytest.importorskip("tomllib")
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    assert pyproject["project"]["entry-points"]["dml_conformance.backends"] == BUILT_IN
+    installed = {ep.name: ep.value for ep in entry_points(group="dml_conformance.backends")}
+    assert {name: installed.get(name) for name in BUILT_IN} == BUILT_IN
+    factory = resolve_backend("oracle")
+    assert (factory.target, factory.factory.__name__, factory.name) == (BUILT_IN["oracle"], "OracleBackend", "oracle")
+
+
 @pytest.mark.parametrize(
     ("backend", "message"),
     [
