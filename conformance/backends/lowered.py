@@ -9,15 +9,21 @@ from __future__ import annotations
 import abc
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
-import onnx
 
 from oracle import Descriptor, FeatureLevel
 from oracle.graph import GraphSpec
 
 from ..lowering import Inexpressible, Lowering, build_graph_model, build_model, lower
+from ..support.lazy import lazy_import
 from .base import Backend, Capabilities, RunResult
+
+if TYPE_CHECKING:
+    import onnx
+else:
+    onnx = lazy_import("onnx")  # the run's own process reads the class only (conformance.backends.registry)
 
 Runner = Callable[[dict[str, np.ndarray]], list[np.ndarray]]
 

@@ -17,10 +17,9 @@ import os
 import re
 import tempfile
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import onnx
 from packaging.version import Version
 
 from oracle import DataType, Descriptor, FeatureLevel, PaddingMode
@@ -29,9 +28,15 @@ from oracle.size import tensor_bytes
 
 from ..lowering import IR_VERSION, OPSET, Lowering, build_graphs_model
 from ..lowering.graph import model_opset
+from ..support.lazy import lazy_import
 from .base import BackendUnavailable, RunResult
 from .batches import BatchedSessions, BatchItem, SessionFailed, session_batches
 from .lowered import LoweredGraphBackend, Runner, lower_graph
+
+if TYPE_CHECKING:
+    import onnx
+else:
+    onnx = lazy_import("onnx")  # the run's own process reads the class only (conformance.backends.registry)
 
 CPU = "CPUExecutionProvider"
 DML = "DmlExecutionProvider"

@@ -30,10 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
-import onnx
 
 from oracle import ALL_DATA_TYPES, DataType, Descriptor, FeatureLevel
 from oracle.graph import GraphSpec
@@ -47,10 +46,16 @@ from ..lowering import (
     build_graphs_model,
     lower,
 )
+from ..support.lazy import lazy_import
 from .base import Backend, BackendUnavailable, Capabilities, RunResult
 from .batches import BatchedSessions, BatchItem, SessionFailed, session_batches
 from .lowered import lower_graph
 from .onnxruntime_backend import CPU, DISABLE_CPU_FALLBACK, DML, KNOWN_LIMITS, NO_KERNEL
+
+if TYPE_CHECKING:
+    import onnx
+else:
+    onnx = lazy_import("onnx")  # the run's own process reads the class only (conformance.backends.registry)
 
 # ORT's GraphOptimizationLevel by name (--ort-graph-optimization); "all" is ORT's default, as applications run.
 GRAPH_OPTIMIZATION_LEVELS = {"disabled": 0, "basic": 1, "extended": 2, "all": 99}

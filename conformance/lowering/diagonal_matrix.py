@@ -7,12 +7,19 @@ leading dimensions have no EyeLike form) and Value is 1.0; every other descripto
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from onnx import helper
 
 from oracle import DiagonalMatrixDesc
 
+from ..support.lazy import lazy_import
 from .graph import Inexpressible, Lowering
+
+if TYPE_CHECKING:
+    import onnx
+else:
+    onnx = lazy_import("onnx")  # the run's own process imports this module, never builds a node
 
 OPERATOR = "DIAGONAL_MATRIX"
 
@@ -29,7 +36,7 @@ def lower(desc: DiagonalMatrixDesc) -> Lowering:
         out.data_type,
         2,
         1,
-        attributes={"k": desc.offset, "dtype": helper.np_dtype_to_tensor_dtype(out.data_type.numpy)},
+        attributes={"k": desc.offset, "dtype": onnx.helper.np_dtype_to_tensor_dtype(out.data_type.numpy)},
         parameters={"like": np.zeros(out.sizes, dtype=out.data_type.numpy)},
         input_count=0,
     )

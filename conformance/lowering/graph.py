@@ -13,17 +13,25 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import onnx
-from onnx import helper
 
 from oracle import DataType, Descriptor
+
+from ..support.lazy import lazy_import
+
+# Imported on first use: the run's own process imports the lowerings with a backend's module, and builds no model.
+if TYPE_CHECKING:
+    import onnx
+else:
+    onnx = lazy_import("onnx")
 
 OPSET = 13  # the first opset where Slice, Pad and Split all take their numbers as inputs
 # The lowest IR version that carries OPSET: every runtime new enough for opset 13 reads it,
 # whereas onnx's own IR_VERSION is often newer than the installed runtime accepts.
-IR_VERSION = helper.find_min_ir_version_for([helper.make_opsetid("", OPSET)])
+# onnx.helper.find_min_ir_version_for gives 7 for opset 13 (tests/backends/test_lowering.py holds it).
+IR_VERSION = 7
 # Pad's 'wrap' mode (DML_PADDING_MODE_WRAP) arrived in opset 19: its lowerings, and a model holding one, are opset 19.
 WRAP_OPSET = 19
 INT64_MIN = int(np.iinfo(np.int64).min)
@@ -138,10 +146,10 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
 
     `named_dims`: each data dimension a named symbol (a one-node model, as a reader of it sees it); without, the
     dimensions are left unnamed (a batch model: the same meaning to a runtime, and made in a third of the time)."""
-    elem = helper.np_dtype_to_tensor_dtype(lowering.data_type.numpy)
+    elem = onnx.helper.np_dtype_to_tensor_dtype(lowering.data_type.numpy)
 
     def data_info(name: str, dims: str, elem_type: int = elem) -> onnx.ValueInfoProto:
-        if named_dims:  # as helper.make_tensor_value_info makes it, dimension by dimension
+        if named_dims:  # as onnx.helper.make_tensor_value_info makes it, dimension by dimension
             shape = onnx.TensorShapeProto(dim=[{"dim_param": f"{dims}d{i}"} for i in range(lowering.rank)])
             return onnx.ValueInfoProto(name=name, type={"tensor_type": {"elem_type": elem_type, "shape": shape}})
         return onnx.ValueInfoProto(name=name, type=_unnamed_dims(elem_type, lowering.rank))
@@ -160,7 +168,9 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
         else:
             initializers.append(_initializer(value, prefix + name))
     out_elem = (
-        elem if lowering.output_data_type is None else helper.np_dtype_to_tensor_dtype(lowering.output_data_type.numpy)
+        elem
+        if lowering.output_data_type is None
+        else onnx.helper.np_dtype_to_tensor_dtype(lowering.output_data_type.numpy)
     )
     outputs = [data_info(f"{prefix}out{j}", f"{prefix}out{j}_", out_elem) for j in range(lowering.output_count)]
     names = lowering.node_inputs or (
@@ -173,7 +183,7 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
         input=[prefix + n for n in names],
         output=[o.name for o in outputs],
         name=f"{prefix}{lowering.onnx_operator}",
-        # as helper.make_node makes them: by name, a None left out
+        # as onnx.helper.make_node makes them: by name, a None left out
         attribute=[_attribute(k, v) for k, v in sorted(lowering.attributes.items()) if v is not None],
     )
     return node, inputs, outputs, initializers
@@ -182,13 +192,13 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
 @functools.cache
 def _static_type(dtype: np.dtype, shape: tuple[int, ...]) -> onnx.TypeProto:
     """A tensor type of fixed sizes (made once, copied into each value that has it)."""
-    return helper.make_tensor_type_proto(helper.np_dtype_to_tensor_dtype(dtype), list(shape))
+    return onnx.helper.make_tensor_type_proto(onnx.helper.np_dtype_to_tensor_dtype(dtype), list(shape))
 
 
 @functools.lru_cache(maxsize=4096)
 def _attribute(name: str, value) -> onnx.AttributeProto:
-    """A node attribute as helper.make_node makes it (made once per value, copied into each node that has it)."""
-    return helper.make_attribute(name, value.proto() if isinstance(value, TensorAttribute) else value)
+    """A node attribute as onnx.helper.make_node makes it (made once per value, copied into each node that has it)."""
+    return onnx.helper.make_attribute(name, value.proto() if isinstance(value, TensorAttribute) else value)
 
 
 def model_opset(lowerings: Sequence[Lowering]) -> int:
@@ -200,14 +210,14 @@ def model_opset(lowerings: Sequence[Lowering]) -> int:
 def _unnamed_dims(elem: int, rank: int) -> onnx.TypeProto:
     """A tensor type of `rank` unnamed dimensions (made once, copied into each value: make_tensor_value_info is
     most of a batch model's making)."""
-    return helper.make_tensor_type_proto(elem, [None] * rank)
+    return onnx.helper.make_tensor_type_proto(elem, [None] * rank)
 
 
 def _model(nodes, inputs, outputs, initializers, name: str, opset: int = OPSET) -> onnx.ModelProto:
-    graph = helper.make_graph(nodes, name, inputs, outputs, initializers)
-    opsets = [helper.make_opsetid("", opset)]
-    model = helper.make_model(graph, opset_imports=opsets, producer_name="dml-conformance")
-    model.ir_version = IR_VERSION if opset == OPSET else helper.find_min_ir_version_for(opsets)
+    graph = onnx.helper.make_graph(nodes, name, inputs, outputs, initializers)
+    opsets = [onnx.helper.make_opsetid("", opset)]
+    model = onnx.helper.make_model(graph, opset_imports=opsets, producer_name="dml-conformance")
+    model.ir_version = IR_VERSION if opset == OPSET else onnx.helper.find_min_ir_version_for(opsets)
     return model
 
 
@@ -253,7 +263,7 @@ def _initializer(value: np.ndarray, name: str) -> onnx.TensorProto:
 
 @functools.cache
 def _tensor_type(dtype: np.dtype) -> int:
-    return helper.np_dtype_to_tensor_dtype(dtype)
+    return onnx.helper.np_dtype_to_tensor_dtype(dtype)
 
 
 def _graph_model_parts(graph, lowerings: Sequence[Lowering], prefix: str):

@@ -377,3 +377,24 @@ def test_a_graph_model_s_inputs_are_the_value_infos_onnx_helper_makes():
             for n, t in zip(names, graph.inputs)
         ]
         assert [v.SerializeToString() for v in model.graph.input] == [v.SerializeToString() for v in want]
+
+
+def test_ir_version_is_onnxs_lowest_for_the_opset():
+    """graph.IR_VERSION is typed in (onnx is imported on first use, not to compute a constant): onnx's own table."""
+    assert IR_VERSION == onnx.helper.find_min_ir_version_for([onnx.helper.make_opsetid("", OPSET)])
+
+
+def test_reading_a_backend_class_does_not_import_onnx():
+    """The run's own process imports the backend's module to read its class and builds no model: onnx (and
+    protobuf) load only when a lowering first builds a node (conformance.support.lazy)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from conformance.backends.registry import resolve_backend; "
+        "resolve_backend('onnxruntime-cpu'); resolve_backend('onnxruntime-directml'); "
+        "print(sorted(m for m in ('onnx.helper', 'google.protobuf', 'onnxruntime') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
