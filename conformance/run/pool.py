@@ -159,10 +159,13 @@ class Pool:
         self.closed = False
 
     # --- lifecycle ------------------------------------------------------------------------------
-    def prestart(self) -> None:
-        """Start the first worker now, before `start` (its backend constructs while the caller prepares the run)."""
-        if not self.workers:
-            self._spawn(0)
+    def prestart(self, count: int = 1) -> None:
+        """Start the first `count` workers now, before `start` (their backends construct while the caller prepares
+        the run)."""
+        started = {w.slot for w in self.workers}
+        for slot in range(min(count, self.jobs)):
+            if slot not in started:
+                self._spawn(slot)
 
     def start(self, stop: Callable[[], str | None] = lambda: None) -> WorkerInfo | None:
         """Start every worker; return when the first has constructed its backend (None if `stop` says so first)."""
@@ -175,7 +178,7 @@ class Pool:
         while self.info is None:
             if stop():
                 return None
-            self.poll(0.1)
+            self.poll(0.01)  # short: poll waits its whole time unless a record comes, and `ready` is no record
             if self.broken is not None:
                 failure: dict[str, Any] = self.failures[0] if self.failures else {"message": self.broken}
                 raise BackendStartError(failure["message"], failure.get("unavailable", False))

@@ -8,8 +8,9 @@ and the controller writes (`execute=False`, `accept`).
 Every check a user's input can fail is done in `__init__`, before a file is created, and raises
 UsageError naming the option or file (conformance.run.checks): the backend spec and the options passed
 to it, the expectations file, the case paths, where results and report go.  No worker starts before those
-checks; with `prestart` (the CLI) the first one then starts while the selection is built (a
-backend's start-up, seconds for a device, overlaps it), and is stopped if the selection fails.  The CLI's
+checks; with `prestart` (the CLI) they then start while the selection is built (a backend's start-up,
+seconds for a device, overlaps it; only the first where --case names the cases), and are stopped if the
+selection fails.  The CLI's
 `spares` (conformance.run.spawn) are processes started before the checks that only import what every worker
 needs: the pool takes them as its workers, and no backend is constructed before the checks all the same.  The parent
 is the only writer of the results file; a failed write (a full disk) stops the run with
@@ -82,9 +83,10 @@ class Session:
         self.execute = execute
         self.spares = spares  # worker processes the CLI started before its checks: the pool's first workers
         self.pool: Pool | None = None
-        if execute and prestart:  # the first worker constructs its backend while the selection is built
+        if execute and prestart:  # the workers construct their backends while the selection is built
             self.pool = self.new_pool(self.jobs)
-            self.pool.prestart()
+            # All of them; one where --case names the cases (a few, often one: a second device would be for nothing).
+            self.pool.prestart(1 if config.case else self.jobs)
         try:
             with collector.paused():  # walking the cases again and again as they are unpickled costs as much
                 self.selection: Selection = select(config, finished)

@@ -118,7 +118,7 @@ def quiet(monkeypatch):
     from conformance.run import spawn
     from conformance.run.pool import Pool
 
-    monkeypatch.setattr(Pool, "prestart", lambda self: None)
+    monkeypatch.setattr(Pool, "prestart", lambda self, count=1: None)
     monkeypatch.setattr(spawn.Spares, "__init__", lambda self, count: setattr(self, "trees", []))  # none started
     monkeypatch.setattr(setup, "run_setup", lambda **kw: pytest.fail("setup ran on a hostile value"))
 

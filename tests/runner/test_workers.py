@@ -355,8 +355,8 @@ def test_a_selection_that_fails_stops_the_worker_started_beside_it(monkeypatch, 
     prestarted: list[Pool] = []
     original = Pool.prestart
 
-    def spy(pool: Pool) -> None:
-        original(pool)
+    def spy(pool: Pool, count: int = 1) -> None:
+        original(pool, count)
         prestarted.append(pool)
 
     monkeypatch.setattr(Pool, "prestart", spy)
