@@ -35,6 +35,7 @@ import oracle
 from ..cases.compositions import Composition, compositions
 from ..cases.corpus import CASES_DIR, Case, CaseFileError, LoadResult, load, load_file
 from ..cases.stress import StressCase, stress_cases
+from ..support import pickles
 from ..support.cache import CacheDirError, generated_cache_dir
 from ..support.text import shown
 from .config import RunConfig, UsageError
@@ -171,7 +172,7 @@ class _GenerationCache:
             for k in range(0, len(cases), CHUNK):
                 _atomic(
                     self.folder / f"chunk-{k // CHUNK:05d}.pickle",
-                    pickle.dumps(cases[k : k + CHUNK], protocol=pickle.HIGHEST_PROTOCOL),
+                    pickles.dumps(cases[k : k + CHUNK]),
                 )
             _atomic(self.folder / "ids.txt", "\n".join(c.id for c in cases).encode())
             _atomic(self.folder / "state.json", json.dumps(state).encode())
@@ -221,7 +222,7 @@ def cached_reach_cases() -> list[Case]:
     if path is not None:
         with contextlib.suppress(OSError):
             path.parent.mkdir(parents=True, exist_ok=True)
-            _atomic(path, pickle.dumps(cases, protocol=pickle.HIGHEST_PROTOCOL))
+            _atomic(path, pickles.dumps(cases))
     return cases
 
 

@@ -32,6 +32,8 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any, NoReturn
 
+from ..support import pickles
+
 HEADER = struct.Struct(">I")
 
 
@@ -39,7 +41,7 @@ HEADER = struct.Struct(">I")
 
 
 def frame(message: Any) -> bytes:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    data = pickles.dumps(message)
     return HEADER.pack(len(data)) + data
 
 
