@@ -8,7 +8,8 @@ dies or hangs in the middle of one is reported with that example, not with nothi
 
 The draws are made without Hypothesis's local constants (`fixed_constants`), so a seed draws the same
 examples whatever else is loaded; a passing unit's examples are then kept (conformance.run.live_cache) and
-later runs replay them without importing Hypothesis at all: this module is imported only to draw.
+later runs replay them without importing Hypothesis at all: this module is imported only to draw.  A failing
+unit's draws are kept too: a later run replays them up to the failure, and only the shrinking is Hypothesis's.
 """
 
 from __future__ import annotations
@@ -105,14 +106,17 @@ def drawn_examples(unit: LiveUnit, level: FeatureLevel) -> list[Case]:
     return drawn
 
 
-def _answered_in_one_batch(unit: LiveUnit, backend: Backend, level: FeatureLevel) -> dict[str, Prefetched]:
+def _answered_in_one_batch(
+    unit: LiveUnit, backend: Backend, level: FeatureLevel
+) -> tuple[list[Case], dict[str, Prefetched]]:
     """For a batching backend: draw the unit's examples first and run them in one run_many, by case id.
 
     Drawn with the same seed and the same draws, the real check meets the same examples in the same
     order until a failure, so it is served from here; only examples drawn anew while shrinking a
     failure go to run() one by one.  A session per example would cost seconds each.
     """
-    return live_cache.answered_in_one_batch(drawn_examples(unit, level), backend, level)
+    drawn = drawn_examples(unit, level)
+    return drawn, live_cache.answered_in_one_batch(drawn, backend, level)
 
 
 def run_live(
@@ -136,9 +140,10 @@ def run_live(
     seen: Counter[Category] = Counter()
     ran: list[Case] = []
     last_failure: list[tuple[Case, Record]] = []
+    drawn: list[Case] | None = None
     if answers is None:
         batching = getattr(backend, "batch_size", 1) > 1
-        answers = _answered_in_one_batch(unit, backend, level) if batching else {}
+        drawn, answers = _answered_in_one_batch(unit, backend, level) if batching else (None, {})
     served = answers
 
     @_settings(unit, [Phase.generate, Phase.shrink])
@@ -172,6 +177,10 @@ def run_live(
         )
         record.reason = f"{how}: {record.reason}"
         record.case_json = case_to_json(case, compact=False)
+        if drawn is not None:
+            # The draws, which the check met in this order until its failure: kept, a later run replays them
+            # (one run_many) up to the failure and comes back here without drawing them again.
+            live_cache.save(unit, level, drawn)
         return record
     live_cache.save(unit, level, ran)
     return live_cache.summary(work, level, seen, started)

@@ -7,7 +7,9 @@ of a unit that passed are kept under a key of all of these (`live-KEY.pickle` be
 conformance.support.cache), and `replay` runs them as the check would, in the check's order, duplicates
 included, so the record says what the check's would, byte for byte.  Only when an example fails does the unit
 go back to Hypothesis (draw and shrink: conformance.run.live), which keeps the shrunk record Hypothesis's own.
-Nothing here imports Hypothesis: a worker on a warm cache never pays for it.
+A failing unit's draws are kept as well (by a batching backend, which draws them all before its check): replayed
+up to the failure, they serve the check, which then only shrinks.  Nothing here imports Hypothesis: a worker on
+a warm cache of a passing unit never pays for it.
 """
 
 from __future__ import annotations
@@ -102,7 +104,8 @@ def load(unit: LiveUnit, level: FeatureLevel) -> list[Case] | None:
 
 
 def save(unit: LiveUnit, level: FeatureLevel, cases: list[Case]) -> None:
-    """Keep the examples a passing check ran (atomically: a reader sees the old file or the whole new one)."""
+    """Keep the examples a passing check ran, or a failing one's draws (atomically: a reader sees the old file or
+    the whole new one)."""
     path = _path(unit, level)
     if path is None:
         return

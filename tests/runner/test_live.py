@@ -1,5 +1,6 @@
-"""Live Hypothesis units: their draws do not depend on what is loaded, and a passing unit's examples are kept and
-replayed without Hypothesis, saying what the check would have said (conformance.run.live, live_cache)."""
+"""Live Hypothesis units: their draws do not depend on what is loaded, and a passing unit's examples (a failing
+one's draws) are kept and replayed without Hypothesis, saying what the check would have said (conformance.run.live,
+live_cache)."""
 
 from __future__ import annotations
 
@@ -158,6 +159,20 @@ def test_a_failing_unit_on_a_batching_backend_runs_its_kept_examples_in_one_batc
     record, _ = _run(UNIT, FlipsInBatches())
     assert record.category.failing and _said(record) == _said(uncached)
     assert calls.read_text().split() == ["20"]  # the replay's batch served the check too: not run twice
+
+
+def test_a_failing_unit_keeps_its_draws_and_the_next_run_only_shrinks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """On a batching backend a failing unit's draws are kept (its check met them in that order until the failure):
+    the next run replays them up to the failure and hands Hypothesis the answers, drawing nothing up front."""
+    from conformance.run import live
+
+    monkeypatch.setenv("DML_CONFORMANCE_GENERATED", str(tmp_path / "generated"))
+    first, _ = _run(UNIT, FlipsInBatches())
+    assert first.category.failing and live_cache.load(UNIT, LEVEL) is not None
+    assert [c.id for c in live_cache.load(UNIT, LEVEL) or []] == [c.id for c in live.drawn_examples(UNIT, LEVEL)]
+    monkeypatch.setattr(live, "drawn_examples", lambda unit, level: pytest.fail("drew the unit's examples again"))
+    second, _ = _run(UNIT, FlipsInBatches())
+    assert _said(second) == _said(first)
 
 
 def test_a_torn_or_foreign_cache_entry_is_drawn_again_and_rewritten(cache: Path):
