@@ -331,6 +331,12 @@ def side_by_side(args: argparse.Namespace) -> None:
     print(
         f"{args.profile} profile end to end, this checkout vs {args.against}, medians of {args.repeat} rounds ({load()})"
     )
+    if not args.revision and sys.dont_write_bytecode:
+        # The installed revision's modules were compiled by pip; this checkout's are compiled on every import then.
+        print(
+            "  note: PYTHONDONTWRITEBYTECODE is set, so this checkout compiles every module it imports in each process "
+            f"(a few tenths of a second a run) and {args.against} does not; --revision HEAD times both installed"
+        )
     for backend in backends:
         for name in pythons:
             m = {
