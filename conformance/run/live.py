@@ -9,7 +9,8 @@ dies or hangs in the middle of one is reported with that example, not with nothi
 The draws are made without Hypothesis's local constants (`fixed_constants`), so a seed draws the same
 examples whatever else is loaded; a passing unit's examples are then kept (conformance.run.live_cache) and
 later runs replay them without importing Hypothesis at all: this module is imported only to draw.  A failing
-unit's draws are kept too: a later run replays them up to the failure, and only the shrinking is Hypothesis's.
+unit's draws are kept too, and the example its failure shrank to on the backend build that failed
+(conformance.run.live_cache says when a later run uses it instead of shrinking again).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from hypothesis.errors import Flaky
 from oracle import FeatureLevel
 
 from ..backends.base import Backend
-from ..cases.corpus import Case, case_to_json
+from ..cases.corpus import Case
 from ..cases.generation.corpus import case_from_spec
 from ..cases.strategies import valid_cases
 from . import live_cache
@@ -130,8 +131,9 @@ def run_live(
     """Draw and run the unit's examples; return one record: the shrunk failure, or a summary of what ran.
 
     A passing unit's examples, as run, go into the live cache (conformance.run.live_cache.replay runs them next
-    time); a failing one's are drawn again each time, so its shrunk record is Hypothesis's own.  `answers`: a
-    batching backend's answers to the unit's examples, by case id, when the replay of its kept ones got them.
+    time); a failing one's draws and the example it shrank to on this backend build, which a replay that fails
+    first at the same draw runs again.  `answers`: a batching backend's answers to the unit's examples, by case
+    id, when the replay of its kept ones got them.
     """
     unit = work.unit
     assert isinstance(unit, LiveUnit)
@@ -140,6 +142,7 @@ def run_live(
     seen: Counter[Category] = Counter()
     ran: list[Case] = []
     last_failure: list[tuple[Case, Record]] = []
+    first_failure: list[str] = []  # the id of the first example that failed (a draw of the generate phase)
     drawn: list[Case] | None = None
     if answers is None:
         batching = getattr(backend, "batch_size", 1) > 1
@@ -159,6 +162,7 @@ def run_live(
         seen[record.category] += 1
         if record.category.failing:
             last_failure[:] = [(case, record)]
+            first_failure[:] = first_failure or [case.id]
             raise AssertionError(record.reason)
 
     try:
@@ -168,19 +172,13 @@ def run_live(
         if not last_failure:
             raise
         case, record = last_failure[0]  # Hypothesis replays the minimal example last
-        record.id, record.hypothesis, record.index = unit.id, True, work.index
-        how = (
-            f"failed once, then passed when Hypothesis ran it again (the backend answered the same case two ways), "
-            f"seed {unit.seed}: {case.id}"
-            if isinstance(e, Flaky)  # a failure that does not repeat is still a failure: the first answer was wrong
-            else f"shrunk by Hypothesis (seed {unit.seed}, {unit.examples} examples) to {case.id}"
-        )
-        record.reason = f"{how}: {record.reason}"
-        record.case_json = case_to_json(case, compact=False)
         if drawn is not None:
             # The draws, which the check met in this order until its failure: kept, a later run replays them
-            # (one run_many) up to the failure and comes back here without drawing them again.
+            # (one run_many) up to the failure without drawing them again.
             live_cache.save(unit, level, drawn)
-        return record
+        if not isinstance(e, Flaky) and first_failure:
+            # And where this build's failure shrank to: a replay failing first at the same draw runs it again.
+            live_cache.save_shrunk(unit, level, backend, first_failure[0], case)
+        return live_cache.shrunk_record(work, case, record, flaky=isinstance(e, Flaky))
     live_cache.save(unit, level, ran)
     return live_cache.summary(work, level, seen, started)

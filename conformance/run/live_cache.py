@@ -7,9 +7,12 @@ of a unit that passed are kept under a key of all of these (`live-KEY.pickle` be
 conformance.support.cache), and `replay` runs them as the check would, in the check's order, duplicates
 included, so the record says what the check's would, byte for byte.  Only when an example fails does the unit
 go back to Hypothesis (draw and shrink: conformance.run.live), which keeps the shrunk record Hypothesis's own.
-A failing unit's draws are kept as well (by a batching backend, which draws them all before its check): replayed
-up to the failure, they serve the check, which then only shrinks.  Nothing here imports Hypothesis: a worker on
-a warm cache of a passing unit never pays for it.
+A failing unit's draws are kept as well (by a batching backend, which draws them all before its check), and the
+minimal example Hypothesis shrank its failure to, for the backend build and the judging code that failed
+(`shrunk-KEY.pickle`: the backend's name and versions, a digest of conformance/judging and the case's path).  A
+replay that fails first at the same draw on the same build runs that example again, and while it still fails its
+record is the check's, as Hypothesis ended it, without Hypothesis; anything else goes back to Hypothesis.
+Nothing here imports Hypothesis: a worker on a warm cache never pays for it.
 """
 
 from __future__ import annotations
@@ -114,6 +117,95 @@ def save(unit: LiveUnit, level: FeatureLevel, cases: list[Case]) -> None:
         write_atomic(path, pickle.dumps(held, protocol=pickle.HIGHEST_PROTOCOL))
 
 
+@functools.cache
+def _judging_key() -> str:
+    """A digest of the code that decides whether an example fails, and how its record reads (judging, the case's
+    path): a kept shrunk example stands only for the code that shrank it."""
+    digest = hashlib.sha256()
+    files = [*sorted((_CONFORMANCE / "judging").glob("*.py")), _CONFORMANCE / "run" / "execute.py"]
+    for path in files:
+        data = path.read_bytes()
+        digest.update(f"{path.name}\0{len(data)}\0".encode() + data)
+    return digest.hexdigest()[:16]
+
+
+def _shrunk_path(unit: LiveUnit, level: FeatureLevel, backend: Backend) -> Path | None:
+    """Where the unit's shrunk example on this backend build is kept: keyed by the unit, the drawing code, the
+    backend's name and versions (`versions()`), and the judging code; None when any of them cannot be had."""
+    live = _path(unit, level)
+    if live is None:
+        return None
+    try:
+        versions = sorted((str(k), str(v)) for k, v in dict(backend.versions()).items())
+    except Exception:  # a backend that cannot say what it is: its failures always go to Hypothesis
+        return None
+    name = json.dumps([live.name, str(getattr(backend, "name", "")), versions, _judging_key()])
+    return live.parent / f"shrunk-{hashlib.sha256(name.encode()).hexdigest()[:24]}.pickle"
+
+
+def save_shrunk(unit: LiveUnit, level: FeatureLevel, backend: Backend, first: str, case: Case) -> None:
+    """Keep the minimal example Hypothesis shrank the unit's failure to, and the draw that failed first."""
+    path = _shrunk_path(unit, level, backend)
+    if path is not None:
+        held = {"unit": [unit.operator, str(level), unit.seed, unit.examples], "first": first, "case": case}
+        with contextlib.suppress(OSError):
+            write_atomic(path, pickle.dumps(held, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _load_shrunk(unit: LiveUnit, level: FeatureLevel, backend: Backend) -> tuple[str, Case] | None:
+    path = _shrunk_path(unit, level, backend)
+    try:
+        held = pickle.loads(path.read_bytes()) if path is not None else None
+    except Exception:  # absent, torn or foreign
+        return None
+    if not (isinstance(held, dict) and held.get("unit") == [unit.operator, str(level), unit.seed, unit.examples]):
+        return None
+    first, case = held.get("first"), held.get("case")
+    return (first, case) if isinstance(first, str) and isinstance(case, Case) else None
+
+
+def shrunk_record(work: Work, case: Case, record: Record, flaky: bool) -> Record:
+    """The unit's record of its failure: the minimal example's own record, named for the unit, saying how it was
+    found, with the example as a case file a vendor can save and run with --cases."""
+    from ..cases.corpus import case_to_json
+
+    unit = work.unit
+    assert isinstance(unit, LiveUnit)
+    record.id, record.hypothesis, record.index = unit.id, True, work.index
+    how = (
+        f"failed once, then passed when Hypothesis ran it again (the backend answered the same case two ways), "
+        f"seed {unit.seed}: {case.id}"
+        if flaky  # a failure that does not repeat is still a failure: the first answer was wrong
+        else f"shrunk by Hypothesis (seed {unit.seed}, {unit.examples} examples) to {case.id}"
+    )
+    record.reason = f"{how}: {record.reason}"
+    record.case_json = case_to_json(case, compact=False)
+    return record
+
+
+def _shrunk_again(
+    work: Work,
+    backend: Backend,
+    level: FeatureLevel,
+    first: str,
+    answers: dict[str, Prefetched],
+    on_example: Callable[[Case], None] | None,
+) -> Record | None:
+    """The unit's failure record without Hypothesis, when this backend build (the same judging code) failed first at
+    the same draw as when Hypothesis shrank it, and the kept minimal example still fails: that example's record,
+    as the check would end with it.  None otherwise (Hypothesis shrinks)."""
+    unit = work.unit
+    assert isinstance(unit, LiveUnit)
+    held = _load_shrunk(unit, level, backend)
+    if held is None or held[0] != first:
+        return None
+    case = held[1]
+    if on_example is not None:
+        on_example(case)
+    record = execute_case(Work(work.index, case), backend, level, answers.get(case.id))
+    return shrunk_record(work, case, record, flaky=False) if record.category.failing else None
+
+
 def answered_in_one_batch(cases: list[Case], backend: Backend, level: FeatureLevel) -> dict[str, Prefetched]:
     """For a batching backend: the examples' answers from one run_many, by case id (an id is its content)."""
     if not getattr(backend, "batch_size", 1) > 1:
@@ -154,6 +246,6 @@ def replay(
             on_example(case)
         record = execute_case(Work(work.index, case), backend, level, answers.get(case.id))
         if record.category.failing:
-            return None, answers
+            return _shrunk_again(work, backend, level, case.id, answers, on_example), answers
         seen[record.category] += 1
     return summary(work, level, seen, started), answers

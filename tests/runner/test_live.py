@@ -161,18 +161,39 @@ def test_a_failing_unit_on_a_batching_backend_runs_its_kept_examples_in_one_batc
     assert calls.read_text().split() == ["20"]  # the replay's batch served the check too: not run twice
 
 
-def test_a_failing_unit_keeps_its_draws_and_the_next_run_only_shrinks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """On a batching backend a failing unit's draws are kept (its check met them in that order until the failure):
-    the next run replays them up to the failure and hands Hypothesis the answers, drawing nothing up front."""
+def test_a_failing_unit_keeps_its_draws_and_its_shrunk_example_for_the_build_that_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """On a batching backend a failing unit's draws are kept (its check met them in that order until the failure),
+    and the example Hypothesis shrank the failure to, for that backend build: the next run on the same build replays
+    the draws up to the failure and runs the kept example again, saying what Hypothesis said, without Hypothesis.
+    Another build (other versions) fails first at the same draw, and still goes to Hypothesis."""
     from conformance.run import live
 
     monkeypatch.setenv("DML_CONFORMANCE_GENERATED", str(tmp_path / "generated"))
     first, _ = _run(UNIT, FlipsInBatches())
-    assert first.category.failing and live_cache.load(UNIT, LEVEL) is not None
+    assert first.category.failing and first.reason.startswith(f"shrunk by Hypothesis (seed {UNIT.seed}")
     assert [c.id for c in live_cache.load(UNIT, LEVEL) or []] == [c.id for c in live.drawn_examples(UNIT, LEVEL)]
+    assert len(list((tmp_path / "generated").glob("shrunk-*.pickle"))) == 1
+
+    real_run_live = live.run_live
+    monkeypatch.setattr(live, "run_live", lambda *a, **k: pytest.fail("went to Hypothesis"))
+    again, announced = _run(UNIT, FlipsInBatches())
+    assert _said(again) == _said(first)
+    assert announced[-1] == first.case_json["id"]  # the kept minimal example, run again
+
+    other = FlipsInBatches()
+    monkeypatch.setattr(other, "versions", lambda: {"acme": "2"}, raising=False)
+    shrank: list[Record] = []
+
+    def spy(*a, **k) -> Record:
+        shrank.append(real_run_live(*a, **k))
+        return shrank[-1]
+
+    monkeypatch.setattr(live, "run_live", spy)
     monkeypatch.setattr(live, "drawn_examples", lambda unit, level: pytest.fail("drew the unit's examples again"))
-    second, _ = _run(UNIT, FlipsInBatches())
-    assert _said(second) == _said(first)
+    elsewhere, _ = _run(UNIT, other)
+    assert len(shrank) == 1 and _said(elsewhere) == _said(first)
 
 
 def test_a_torn_or_foreign_cache_entry_is_drawn_again_and_rewritten(cache: Path):
