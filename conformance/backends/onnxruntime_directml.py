@@ -409,9 +409,11 @@ class OnnxRuntimeDirectMLBackend(Backend, BatchedSessions):
     device selection (OrtDmlDeviceOptions, the python host's provider options)."""
 
     name = "onnxruntime-directml"
-    # One worker process: each holds a descriptor heap of ~1.5 GB under vkd3d, and two measured no faster on 2 cores
-    # (the quick profile end to end 26 s against 25 s with one).
-    max_jobs = 1
+    # Two worker processes at most, as the directml backend: the quick profile end to end 4.5 s against 5.6-6.1 s
+    # with one (2 cores, 2026-11-27), the same records.  One each was the rule while every worker held a ~1.5 GB
+    # descriptor heap under vkd3d (before VKD3D_CONFIG=virtual_heaps and heaps recycled across sessions), when two
+    # measured no faster (26 s against 25 s).
+    max_jobs = 2
     batch_size = BATCH_SIZE
     tensor_copies = 6.0  # like the directml runner: every tensor through pipes and D3D12 heaps under Wine
 
