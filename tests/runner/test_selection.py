@@ -74,6 +74,27 @@ def test_stored_cases_come_from_the_cache_only_while_their_files_are_unchanged(c
     assert selection.load_stored([folder]).errors and selection.load_stored([folder]).errors
 
 
+def test_the_compositions_come_from_the_cache_with_their_cases_as_built(cache, monkeypatch):
+    """The packaged corpus's compositions are kept with its cases (one pickle, each composition holding its case):
+    a warm selection builds none and has what building gives, in the same order."""
+    from conformance.cases.compositions import compositions
+
+    config = RunConfig(generated=0, hypothesis_examples=0)
+    cold = [w.unit for w in select(config).works]
+    assert list(cache.glob("stored+built-*.pickle"))
+    monkeypatch.setattr(selection, "compositions", lambda cases: pytest.fail("built the compositions again"))
+    warm = [w.unit for w in select(config).works]
+    built = compositions(selection.load(selection.stored_roots("quick", None)).cases)
+    assert [u.id for u in warm] == [u.id for u in cold] and len(built) > 100
+    warm_built = [u for u in warm if u.id in {c.id for c in built}]
+    assert [c.id for c in warm_built] == [c.id for c in built]
+    assert all(
+        [o.tobytes() for o in a.expected.outputs] == [o.tobytes() for o in b.expected.outputs]
+        and a.base is next(c for c in warm if c.id == a.base.id)  # still its case, not a copy
+        for a, b in zip(warm_built, built, strict=True)
+    )
+
+
 def test_filters_keep_the_ids_of_the_unfiltered_run():
     everything = {w.id for w in select(RunConfig(generated=200, hypothesis_examples=0)).works}
     padding = select(RunConfig(generated=200, hypothesis_examples=0, operators=("PADDING",))).works
