@@ -36,6 +36,7 @@ from oracle import FeatureLevel
 from ..backends.base import Backend
 from ..cases.corpus import Case
 from ..cases.generation.version import GENERATOR_VERSION
+from ..support import pickles
 from ..support.cache import CacheDirError, generated_cache_dir
 from ..support.outputs import write_atomic
 from .execute import Prefetched, execute_case, prefetch_results
@@ -71,8 +72,13 @@ def _hypothesis_version() -> str:
 def code_key() -> str:
     """A digest of what the draws depend on besides the unit: Hypothesis's and numpy's versions, GENERATOR_VERSION,
     and the bytes of the code that draws them."""
-    digest = hashlib.sha256(f"{_hypothesis_version()}\0{np.__version__}\0{GENERATOR_VERSION}\0".encode())
     files = sorted({p for root in _CODE_ROOTS for p in root.rglob("*.py")} | {_LIVE})
+    return _digest(f"{_hypothesis_version()}\0{np.__version__}\0{GENERATOR_VERSION}\0", files)
+
+
+def _digest(head: str, files: list[Path]) -> str:
+    """A digest of `head` and each file's place (folder and name), size and bytes."""
+    digest = hashlib.sha256(head.encode())
     for path in files:
         data = path.read_bytes()
         digest.update(f"{path.relative_to(path.parents[1])}\0{len(data)}\0".encode() + data)
@@ -91,42 +97,46 @@ def _path(unit: LiveUnit, level: FeatureLevel) -> Path | None:
     return folder / f"live-{hashlib.sha256(name.encode()).hexdigest()[:24]}.pickle"
 
 
-def load(unit: LiveUnit, level: FeatureLevel) -> list[Case] | None:
-    """The unit's examples as its passing check ran them; None when not kept (or torn, or foreign: drawn again)."""
-    path = _path(unit, level)
+def _unit(unit: LiveUnit, level: FeatureLevel) -> list:
+    """What a kept file says it is for: a file named by a digest is checked against it when read."""
+    return [unit.operator, str(level), unit.seed, unit.examples]
+
+
+def _read(path: Path | None, unit: LiveUnit, level: FeatureLevel) -> dict | None:
+    """What `_write` kept at `path` for the unit; None when nothing is (absent, torn, foreign, another unit's)."""
     if path is None:
         return None
     try:
         held = pickle.loads(path.read_bytes())
     except Exception:  # absent, torn or foreign
         return None
-    if not (isinstance(held, dict) and held.get("unit") == [unit.operator, str(level), unit.seed, unit.examples]):
-        return None
-    cases = held.get("cases")
+    return held if isinstance(held, dict) and held.get("unit") == _unit(unit, level) else None
+
+
+def _write(path: Path | None, unit: LiveUnit, level: FeatureLevel, **kept: object) -> None:
+    """Keep `kept` for the unit at `path` (atomically: a reader sees the old file or the whole new one)."""
+    if path is not None:
+        with contextlib.suppress(OSError):  # a read-only or full cache is only slower, never wrong
+            write_atomic(path, pickles.dumps({"unit": _unit(unit, level), **kept}))
+
+
+def load(unit: LiveUnit, level: FeatureLevel) -> list[Case] | None:
+    """The unit's examples as its passing check ran them; None when not kept (or torn, or foreign: drawn again)."""
+    held = _read(_path(unit, level), unit, level)
+    cases = held.get("cases") if held is not None else None
     return cases if isinstance(cases, list) and all(isinstance(c, Case) for c in cases) else None
 
 
 def save(unit: LiveUnit, level: FeatureLevel, cases: list[Case]) -> None:
-    """Keep the examples a passing check ran, or a failing one's draws (atomically: a reader sees the old file or
-    the whole new one)."""
-    path = _path(unit, level)
-    if path is None:
-        return
-    held = {"unit": [unit.operator, str(level), unit.seed, unit.examples], "cases": cases}
-    with contextlib.suppress(OSError):  # a read-only or full cache is only slower, never wrong
-        write_atomic(path, pickle.dumps(held, protocol=pickle.HIGHEST_PROTOCOL))
+    """Keep the examples a passing check ran, or a failing one's draws."""
+    _write(_path(unit, level), unit, level, cases=cases)
 
 
 @functools.cache
 def _judging_key() -> str:
     """A digest of the code that decides whether an example fails, and how its record reads (judging, the case's
     path): a kept shrunk example stands only for the code that shrank it."""
-    digest = hashlib.sha256()
-    files = [*sorted((_CONFORMANCE / "judging").glob("*.py")), _CONFORMANCE / "run" / "execute.py"]
-    for path in files:
-        data = path.read_bytes()
-        digest.update(f"{path.name}\0{len(data)}\0".encode() + data)
-    return digest.hexdigest()[:16]
+    return _digest("", [*sorted((_CONFORMANCE / "judging").glob("*.py")), _CONFORMANCE / "run" / "execute.py"])
 
 
 def _shrunk_path(unit: LiveUnit, level: FeatureLevel, backend: Backend) -> Path | None:
@@ -145,22 +155,12 @@ def _shrunk_path(unit: LiveUnit, level: FeatureLevel, backend: Backend) -> Path 
 
 def save_shrunk(unit: LiveUnit, level: FeatureLevel, backend: Backend, first: str, case: Case) -> None:
     """Keep the minimal example Hypothesis shrank the unit's failure to, and the draw that failed first."""
-    path = _shrunk_path(unit, level, backend)
-    if path is not None:
-        held = {"unit": [unit.operator, str(level), unit.seed, unit.examples], "first": first, "case": case}
-        with contextlib.suppress(OSError):
-            write_atomic(path, pickle.dumps(held, protocol=pickle.HIGHEST_PROTOCOL))
+    _write(_shrunk_path(unit, level, backend), unit, level, first=first, case=case)
 
 
 def _load_shrunk(unit: LiveUnit, level: FeatureLevel, backend: Backend) -> tuple[str, Case] | None:
-    path = _shrunk_path(unit, level, backend)
-    try:
-        held = pickle.loads(path.read_bytes()) if path is not None else None
-    except Exception:  # absent, torn or foreign
-        return None
-    if not (isinstance(held, dict) and held.get("unit") == [unit.operator, str(level), unit.seed, unit.examples]):
-        return None
-    first, case = held.get("first"), held.get("case")
+    held = _read(_shrunk_path(unit, level, backend), unit, level)
+    first, case = (held.get("first"), held.get("case")) if held is not None else (None, None)
     return (first, case) if isinstance(first, str) and isinstance(case, Case) else None
 
 
