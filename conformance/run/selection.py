@@ -355,7 +355,7 @@ def _load_cached(roots: list[Path], build: bool = False) -> tuple[LoadResult, li
 
 def _fresh(roots: list[Path], build: bool) -> tuple[LoadResult, list[Composition]]:
     result = load(roots)
-    return result, compositions(result.cases) if build and not result.errors else []
+    return result, compositions(result.cases) if build else []
 
 
 def _files(roots: list[Path]) -> list[Path]:
@@ -387,7 +387,7 @@ def all_units(config: RunConfig) -> tuple[list[Unit], list[CaseFileError]]:
         cases.extend(c for c in generated if c.id not in seen)
     if composing:
         # Small DML graphs around the stored cases (beyond the seed pages, GRAPH.*): after every case they build on.
-        if built is None or loaded.errors:
+        if built is None:  # the cases looked up by id: only theirs
             built = compositions(loaded.cases)
         cases.extend(c for c in built if exact is None or c.id in exact)
     if config.operators:

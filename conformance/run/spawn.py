@@ -66,8 +66,7 @@ class Spares:
         return None
 
     def close(self) -> None:
-        while self.trees:
-            _end(self.trees.pop())
+        self.keep(0)
 
 
 def _end(tree: Tree) -> None:
