@@ -134,14 +134,26 @@ void check(HRESULT hr, const char* call) {
 // the damage (STATUS_HEAP_CORRUPTION), usually inside the same call; Wine's heap warns and goes on, and a later,
 // innocent case crashes.  Validating the heap after each such step blames the damage on the step that made it,
 // on both: the process ends as Windows' heap would end it, one line on stderr naming the step.  The line is
-// written with WriteFile (nothing allocated from the damaged heap).
-void check_heap(const std::string& after) {
-    if (HeapValidate(GetProcessHeap(), 0, nullptr)) return;
+// written with WriteFile (nothing allocated from the damaged heap).  A walk of the whole heap costs: the runner
+// checks a batch once per phase, and the suite runs the cases of a batch that ends this way alone, each step
+// checked, so that the one at fault is named.
+[[noreturn]] void heap_corrupt(const std::string& after) {
     std::string line = "the process heap is corrupt after " + after + " (HeapValidate failed): exiting with "
                        "STATUS_HEAP_CORRUPTION as Windows' heap would\n";
     DWORD written = 0;
     WriteFile(GetStdHandle(STD_ERROR_HANDLE), line.data(), static_cast<DWORD>(line.size()), &written, nullptr);
     TerminateProcess(GetCurrentProcess(), 0xC0000374u);  // STATUS_HEAP_CORRUPTION
+    ExitProcess(0xC0000374u);  // not reached: TerminateProcess on this process does not return
+}
+
+void check_heap(const std::string& after) {
+    if (!HeapValidate(GetProcessHeap(), 0, nullptr)) heap_corrupt(after);
+}
+
+// The same, `describe` naming the step only once the heap is found corrupt (the runner checks thousands of steps).
+template <typename F>
+void check_heap_for(F describe) {
+    if (!HeapValidate(GetProcessHeap(), 0, nullptr)) heap_corrupt(describe());
 }
 
 template <typename T>

@@ -559,6 +559,15 @@ public:
 
 private:
     bool batch_ = false;  // answers name their case's index
+    bool holding_ = false;  // answers wait in held_ for the heap check that ends the create phase
+    std::vector<std::string> held_;
+
+    void release_held(size_t cases) {
+        if (holding_) check_heap_for([&] { return "creating the request's " + std::to_string(cases) + " operators"; });
+        holding_ = false;
+        for (const auto& frame : held_) write_frame(frame);
+        held_.clear();
+    }
 
     // Create every case's operator (refusals answered at once), compile them (on `threads` threads: IDMLDevice
     // is free-threaded), then execute them in as few submissions as the heap and kSubmissionBytes allow: every
@@ -590,7 +599,16 @@ private:
         if (cases && from != payload.size())
             throw ProtocolError{"the cases' input_bytes add up to " + std::to_string(from) + ", the payload has " +
                                 std::to_string(payload.size())};
-        for (auto& j : jobs) guarded(*j, [&] { create(*j); });
+        // A batch's refusals wait for the heap check after the last CreateOperator: no answer leaves from a heap
+        // that a case before it may have damaged.
+        holding_ = jobs.size() > 1;
+        try {
+            for (auto& j : jobs) guarded(*j, [&] { create(*j); });
+        } catch (...) {
+            release_held(jobs.size());
+            throw;
+        }
+        release_held(jobs.size());
         double t_created = now_s();
 
         std::vector<Job*> pending;
@@ -678,7 +696,10 @@ private:
             std::string message = j.status == "failed" ? "device removed reason: " + removed_reason() : j.message;
             if (!message.empty()) w.str("message", message);
         }
-        write_frame(w.done());
+        if (holding_)
+            held_.push_back(w.done());
+        else
+            write_frame(w.done());
         if (batch_ && j.status == "failed" && (device_lost(j.hr) || FAILED(dev_.d3d12()->GetDeviceRemovedReason())))
             throw HrError{j.hr, j.call + " (the device is removed: the batch ends)"};
     }
@@ -697,7 +718,7 @@ private:
             j.d.init(req);
             HRESULT hr = j.dml->CreateOperator(&j.d.op, __uuidof(IDMLOperator), j.op.put_void());
             j.create_s = now_s() - j.t0;
-            check_heap("IDMLDevice::CreateOperator of " + j.what());
+            if (!holding_) check_heap_for([&] { return "IDMLDevice::CreateOperator of " + j.what(); });
             if (FAILED(hr)) {
                 j.status = "refused";
                 j.call = "IDMLDevice::CreateOperator";
@@ -719,8 +740,9 @@ private:
     }
 
     // Compile one case and create its initializer.  Runs on a compiling thread: touches only its job and the
-    // (free-threaded) DirectML device; what it finds is answered after the threads are joined.
-    static void compile(Job& j) {
+    // (free-threaded) DirectML device; what it finds is answered after the threads are joined.  `check_each`:
+    // validate the heap after it (a request of one case); a batch's is validated once, after all of them.
+    static void compile(Job& j, bool check_each) {
         try {
             double t1 = now_s();
             if (j.graph) {
@@ -749,7 +771,10 @@ private:
             j.init_props = binding_properties(j.init.p);
             j.exec_props = binding_properties(j.compiled.p);
             j.compile_s = now_s() - t1;
-            check_heap((j.graph ? "IDMLDevice1::CompileGraph of " : "IDMLDevice::CompileOperator of ") + j.what());
+            if (check_each)
+                check_heap_for([&] {
+                    return (j.graph ? "IDMLDevice1::CompileGraph of " : "IDMLDevice::CompileOperator of ") + j.what();
+                });
         } catch (const HrError& e) {
             j.status = "failed";
             j.call = e.call;
@@ -767,6 +792,7 @@ private:
     struct CompileWork {
         std::vector<Job*>* jobs;
         volatile LONG next;
+        bool check_each;
     };
 
     static DWORD WINAPI compile_thread(void* arg) {
@@ -774,12 +800,12 @@ private:
         for (;;) {
             LONG i = InterlockedIncrement(&work->next) - 1;
             if (i >= static_cast<LONG>(work->jobs->size())) return 0;
-            compile(*(*work->jobs)[static_cast<size_t>(i)]);
+            compile(*(*work->jobs)[static_cast<size_t>(i)], work->check_each);
         }
     }
 
     void compile_all(std::vector<Job*>& jobs, int threads) {
-        CompileWork work{&jobs, 0};
+        CompileWork work{&jobs, 0, jobs.size() == 1};
         std::vector<HANDLE> handles;
         int extra = std::min<int>(threads, static_cast<int>(jobs.size())) - 1;
         for (int t = 0; t < extra; ++t) {
@@ -789,6 +815,8 @@ private:
         compile_thread(&work);
         if (!handles.empty()) WaitForMultipleObjects(static_cast<DWORD>(handles.size()), handles.data(), TRUE, INFINITE);
         for (HANDLE h : handles) CloseHandle(h);
+        if (!work.check_each)
+            check_heap_for([&] { return "compiling the request's " + std::to_string(jobs.size()) + " operators or graphs"; });
     }
 
     // One submission: lay the cases out in one default buffer (each case's block: kGuard poison bytes, its inputs,
@@ -878,8 +906,10 @@ private:
         ID3D12CommandList* lists[] = {list_.p};
         dev_.queue()->ExecuteCommandLists(1, lists);
         wait_idle();
-        check_heap("recording and executing a submission of " + std::to_string(bound.size()) + " case(s), the first " +
-                   (bound.empty() ? std::string("none") : bound.front()->what()));
+        check_heap_for([&] {
+            return "recording and executing a submission of " + std::to_string(bound.size()) + " case(s), the first " +
+                   (bound.empty() ? std::string("none") : bound.front()->what());
+        });
         double t3 = now_s();
         double share = bound.empty() ? 0.0 : (t3 - t2) / static_cast<double>(bound.size());
 
