@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections import Counter
 
 import numpy as np
@@ -143,19 +144,22 @@ def test_a_worker_killed_in_the_middle_of_a_batch_costs_exactly_that_case(ort_dm
     run = sessions.run
 
     def killing_run(session, feeds, outputs):
-        """The real worker, killed (SIGKILL) while it runs any model fed the victim's input: once the request is
-        sent.  (Killed before it, the worker could be seen dead and started again before the request, which then
-        ran: a death between two requests is nobody's.)"""
+        """The real worker, killed (SIGKILL) in any request that runs a model fed the victim's input: stopped
+        (SIGSTOP) as the request is sent, so that it cannot answer first, and killed a moment later, while the
+        request is written or its answer awaited.  (Killed before the request, the worker could be seen dead and
+        started again first, and the request then ran: a death between two requests is nobody's.  Killed once the
+        request was sent, it had at times answered already.)"""
         if any(np.ascontiguousarray(x).tobytes() == doomed for x in feeds.values()):
             process = sessions.program.process
             assert process is not None and process._proc is not None
-            receive = process.receive
+            pid, send = process._proc.pid, process.send
 
-            def killed_in_flight(*args, **kwargs):
-                os.kill(process._proc.pid, signal.SIGKILL)
-                return receive(*args, **kwargs)
+            def stopped_then_killed(*args, **kwargs):
+                os.kill(pid, signal.SIGSTOP)
+                threading.Timer(0.2, os.kill, (pid, signal.SIGKILL)).start()
+                return send(*args, **kwargs)
 
-            monkeypatch.setattr(process, "receive", killed_in_flight)
+            monkeypatch.setattr(process, "send", stopped_then_killed)
         return run(session, feeds, outputs)
 
     monkeypatch.setattr(sessions, "run", killing_run)
