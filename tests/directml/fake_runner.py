@@ -9,7 +9,7 @@ those sizes ({"13x17": "segfault"}), in "run" and "batch" requests alike.
 A "check_only" case is "accepted" unless its behaviour refuses it.  A "batch" request is answered as the runner
 answers it: a frame per case naming its "index", then "batch_done";
 in a batch, "clobbered" marks an echo whose inputs someone overwrote, and "lost" ends the batch with a frame that
-names no index.  FAKE_RUNNER_INFO, a JSON object, is merged into the "info" answer (a device's caps).  Start-up misbehaviour comes from the FAKE_RUNNER_START environment variable ("fail", "hang").
+names no index.  FAKE_RUNNER_INFO, a JSON object, is merged into the "info" answer (a device's caps).  Start-up misbehaviour comes from the FAKE_RUNNER_START environment variable ("fail", "fail-dxgi", "hang").
 """
 
 import json
@@ -41,6 +41,10 @@ def start_up() -> None:
         time.sleep(3600)
     if start == "fail":
         send({"status": "startup_failed", "call": "LoadLibraryW(DirectML.dll)", "hresult": "0x800700c1"})
+        sys.exit(3)
+    if start == "fail-dxgi":  # as under Wine without a usable display or Vulkan driver
+        print("err: a driver's own words", file=sys.stderr, flush=True)
+        send({"status": "startup_failed", "call": "CreateDXGIFactory1", "hresult": "0x887a0004"})
         sys.exit(3)
     send({"status": "ready"})
 

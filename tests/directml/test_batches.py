@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import oracle
+from conformance.backends.base import BackendUnavailable
 from conformance.backends.directml import DirectMLBackend
 from conformance.backends.directml.process import RunnerProcess
 from conformance.backends.directml.program import NativeProgram
@@ -193,3 +194,23 @@ def test_invalid_descriptors_are_checked_in_batches_each_refusal_its_own(monkeyp
         assert records[FAULTY].category is Category.FAIL and "accepted an invalid descriptor" in records[FAULTY].reason
     finally:
         dml.close()
+
+
+def test_a_start_up_failure_names_the_display_the_child_had_and_its_last_stderr_lines(monkeypatch):
+    """The display is the one the child was given (with a private Xvfb the message was once made after closing it:
+    DISPLAY=None, in the one start-up failure CI has met), and Wine's last words are kept."""
+    monkeypatch.setenv("FAKE_RUNNER_START", "fail-dxgi")
+
+    class OnADisplay(FakeNative):
+        def __init__(self) -> None:
+            self.program, self.adapter, self.extra = "dml_runner", None, []
+            self.stack = Stack(FAKE, "the fake runner", display=":73")
+            self.path, self.xserver, self.restarts, self.process, self.info = FAKE, None, 0, None, {}
+            self.start()
+
+    with pytest.raises(BackendUnavailable) as raised:
+        OnADisplay()
+    message = str(raised.value)
+    assert "dml_runner could not start: CreateDXGIFactory1 returned 0x887a0004 (DXGI_ERROR_UNSUPPORTED)" in message
+    assert "(DISPLAY=:73, VK_ICD_FILENAMES=-)" in message
+    assert "its last stderr lines: fake runner starting | err: a driver's own words" in message

@@ -77,8 +77,10 @@ class NativeProgram:
             self.close()
             raise BackendUnavailable(f"{self.program} did not start: {e}") from e
         if ready.get("status") != "ready":
+            self.process.kill()  # its last stderr lines, for the message (Wine's own say why a device failed)
+            message = self._startup_failure(ready, display, list(self.process.stderr_tail))
             self.close()
-            raise BackendUnavailable(self._startup_failure(ready))
+            raise BackendUnavailable(message)
         self.info, _ = self.process.request({"op": "info"}, timeout=120)
         if self.info.get("status") == "failed":
             self.close()
@@ -98,21 +100,22 @@ class NativeProgram:
             env.setdefault("VKD3D_CONFIG", VKD3D_CONFIG)  # a VKD3D_CONFIG of the user's own wins, empty too
         return RunnerProcess([*self.stack.command(self.path, self.adapter, self.adapter_kind), *self.extra], env=env)
 
-    def _startup_failure(self, frame: dict) -> str:
+    def _startup_failure(self, frame: dict, display: str | None, stderr: list[str]) -> str:
         call, hr = frame.get("call", "?"), frame.get("hresult")
         text = f"{self.program} could not start: {call} returned {hresult_text(hr)}"
         if "DirectML.dll" in call or "DMLCreateDevice1" in call:
             return f"{text}: {self.stack.dml_dll} is not a usable DirectML.dll ({self.stack.dml_dll_origin})"
         if "onnxruntime" in call or "OrtGetApiBase" in call or call.startswith("Ort"):
             return f"{text}: {getattr(self, 'ort_dll', '?')} is not a usable onnxruntime.dll with DirectML"
+        said = f" (its last stderr lines: {' | '.join(stderr[-5:])})" if stderr else ""
         if call == "CreateDXGIFactory1" or (hr and int(hr, 16) == 0x887A0004 and self.stack.under_wine):
             return (
                 f"{text}: under Wine this means no usable X display or Vulkan driver "
-                f"(DISPLAY={self.stack.display or (self.xserver and self.xserver.display)}, "
-                f"VK_ICD_FILENAMES={self.stack.lavapipe.icd if self.stack.lavapipe else '-'}); "
+                f"(DISPLAY={display}, "
+                f"VK_ICD_FILENAMES={self.stack.lavapipe.icd if self.stack.lavapipe else '-'}){said}; "
                 "see `dml-conformance setup directml`"
             )
-        return text
+        return text + said
 
     def ensure_running(self) -> RunnerProcess:
         if not self.alive:
