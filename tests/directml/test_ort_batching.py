@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 from collections import Counter
 
 import numpy as np
@@ -144,22 +143,21 @@ def test_a_worker_killed_in_the_middle_of_a_batch_costs_exactly_that_case(ort_dm
     run = sessions.run
 
     def killing_run(session, feeds, outputs):
-        """The real worker, killed (SIGKILL) in any request that runs a model fed the victim's input: stopped
-        (SIGSTOP) as the request is sent, so that it cannot answer first, and killed a moment later, while the
-        request is written or its answer awaited.  (Killed before the request, the worker could be seen dead and
-        started again first, and the request then ran: a death between two requests is nobody's.  Killed once the
-        request was sent, it had at times answered already.)"""
+        """The real worker, killed (SIGKILL) in any request that runs a model fed the victim's input: as the request
+        is sent, once the program has taken this worker for it, so that the worker can neither answer first nor be
+        started again before it.  (Killed before the request, it could be seen dead and started again, and the
+        request then ran: a death between two requests is nobody's.  Killed once the request was sent, it had at
+        times answered already.)"""
         if any(np.ascontiguousarray(x).tobytes() == doomed for x in feeds.values()):
             process = sessions.program.process
             assert process is not None and process._proc is not None
             pid, send = process._proc.pid, process.send
 
-            def stopped_then_killed(*args, **kwargs):
-                os.kill(pid, signal.SIGSTOP)
-                threading.Timer(0.2, os.kill, (pid, signal.SIGKILL)).start()
+            def killed_then_sent(*args, **kwargs):
+                os.kill(pid, signal.SIGKILL)
                 return send(*args, **kwargs)
 
-            monkeypatch.setattr(process, "send", stopped_then_killed)
+            monkeypatch.setattr(process, "send", killed_then_sent)
         return run(session, feeds, outputs)
 
     monkeypatch.setattr(sessions, "run", killing_run)
