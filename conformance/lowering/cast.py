@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from oracle import CastDesc
 
-from ..support.lazy import lazy_import
-from .graph import Lowering
-
-if TYPE_CHECKING:
-    import onnx
-else:
-    onnx = lazy_import("onnx")  # the run's own process imports this module, never builds a node
+from .graph import Lowering, tensor_type
 
 OPERATOR = "CAST"
 
@@ -25,6 +17,6 @@ def lower(desc: CastDesc) -> Lowering:
         desc.input_tensor.data_type,
         desc.output_tensor.dimension_count,
         1,
-        attributes={"to": onnx.helper.np_dtype_to_tensor_dtype(out.numpy)},
+        attributes={"to": tensor_type(out.numpy)},
         output_data_type=out,
     )

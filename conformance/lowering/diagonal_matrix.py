@@ -7,19 +7,11 @@ leading dimensions have no EyeLike form) and Value is 1.0; every other descripto
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from oracle import DiagonalMatrixDesc
 
-from ..support.lazy import lazy_import
-from .graph import Inexpressible, Lowering
-
-if TYPE_CHECKING:
-    import onnx
-else:
-    onnx = lazy_import("onnx")  # the run's own process imports this module, never builds a node
+from .graph import Inexpressible, Lowering, tensor_type
 
 OPERATOR = "DIAGONAL_MATRIX"
 
@@ -36,7 +28,7 @@ def lower(desc: DiagonalMatrixDesc) -> Lowering:
         out.data_type,
         2,
         1,
-        attributes={"k": desc.offset, "dtype": onnx.helper.np_dtype_to_tensor_dtype(out.data_type.numpy)},
+        attributes={"k": desc.offset, "dtype": tensor_type(out.data_type.numpy)},
         parameters={"like": np.zeros(out.sizes, dtype=out.data_type.numpy)},
         input_count=0,
     )

@@ -10,20 +10,12 @@ reason (the name of what ONNX lacks)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from oracle import DiagonalMatrix1Desc
 from oracle.op_padding1 import scalar_bits
 
-from ..support.lazy import lazy_import
-from .graph import Inexpressible, Lowering
-
-if TYPE_CHECKING:
-    import onnx
-else:
-    onnx = lazy_import("onnx")  # the run's own process imports this module, never builds a node
+from .graph import Inexpressible, Lowering, tensor_type
 
 OPERATOR = "DIAGONAL_MATRIX1"
 TRILU_OPSET = 14
@@ -45,7 +37,7 @@ def lower(desc: DiagonalMatrix1Desc) -> Lowering:
             out.data_type,
             2,
             1,
-            attributes={"k": begin, "dtype": onnx.helper.np_dtype_to_tensor_dtype(out.data_type.numpy)},
+            attributes={"k": begin, "dtype": tensor_type(out.data_type.numpy)},
             parameters={"like": np.zeros(out.sizes, dtype=out.data_type.numpy)},
             input_count=0,
         )

@@ -146,7 +146,7 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
 
     `named_dims`: each data dimension a named symbol (a one-node model, as a reader of it sees it); without, the
     dimensions are left unnamed (a batch model: the same meaning to a runtime, and made in a third of the time)."""
-    elem = onnx.helper.np_dtype_to_tensor_dtype(lowering.data_type.numpy)
+    elem = tensor_type(lowering.data_type.numpy)
 
     def data_info(name: str, dims: str, elem_type: int = elem) -> onnx.ValueInfoProto:
         if named_dims:  # as onnx.helper.make_tensor_value_info makes it, dimension by dimension
@@ -167,11 +167,7 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
             inputs.append(onnx.ValueInfoProto(name=prefix + name, type=_static_type(value.dtype, value.shape)))
         else:
             initializers.append(_initializer(value, prefix + name))
-    out_elem = (
-        elem
-        if lowering.output_data_type is None
-        else onnx.helper.np_dtype_to_tensor_dtype(lowering.output_data_type.numpy)
-    )
+    out_elem = elem if lowering.output_data_type is None else tensor_type(lowering.output_data_type.numpy)
     outputs = [data_info(f"{prefix}out{j}", f"{prefix}out{j}_", out_elem) for j in range(lowering.output_count)]
     names = lowering.node_inputs or (
         *lowering.data_names,
@@ -192,7 +188,7 @@ def _graph_parts(lowering: Lowering, prefix: str, parameters_as_inputs: bool, na
 @functools.cache
 def _static_type(dtype: np.dtype, shape: tuple[int, ...]) -> onnx.TypeProto:
     """A tensor type of fixed sizes (made once, copied into each value that has it)."""
-    return onnx.helper.make_tensor_type_proto(onnx.helper.np_dtype_to_tensor_dtype(dtype), list(shape))
+    return onnx.helper.make_tensor_type_proto(tensor_type(dtype), list(shape))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -255,14 +251,15 @@ def _initializer(value: np.ndarray, name: str) -> onnx.TensorProto:
         return onnx.numpy_helper.from_array(value, name)
     return onnx.TensorProto(
         dims=value.shape,
-        data_type=_tensor_type(value.dtype),
+        data_type=tensor_type(value.dtype),
         name=name,
         raw_data=np.ascontiguousarray(value, dtype=value.dtype.newbyteorder("<")).tobytes(),
     )
 
 
 @functools.cache
-def _tensor_type(dtype: np.dtype) -> int:
+def tensor_type(dtype: np.dtype) -> int:
+    """ONNX's TensorProto data type of a numpy dtype (onnx imported on first use: the lowerings call this)."""
     return onnx.helper.np_dtype_to_tensor_dtype(dtype)
 
 
