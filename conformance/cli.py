@@ -822,13 +822,9 @@ def console() -> None:
     """
     global _KEPT
     _KEPT = []
-    code = main()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a reader that went away: nothing left to tell it
-            pass
-    os._exit(code)
+    from .support.processes import exit_now
+
+    exit_now(main())
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ stdin closing).
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import functools
 import gc
@@ -33,6 +32,7 @@ from collections.abc import Callable
 from typing import IO, Any, NoReturn
 
 from ..support import pickles
+from ..support.processes import exit_now
 
 HEADER = struct.Struct(">I")
 
@@ -180,11 +180,7 @@ def serve(parent: int) -> NoReturn:
     Python's own shutdown (finalizing numpy, the backend's libraries: tens of milliseconds) would be time the
     parent waits at the end of every run and of every retry round; what a backend cleans up, `close()` does
     (docs/backends.md)."""
-    code = main(parent)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
-    os._exit(code)
+    exit_now(main(parent))
 
 
 def main(parent: int | None = None) -> int:
