@@ -17,13 +17,10 @@ from oracle import Descriptor, FeatureLevel
 from oracle.graph import GraphSpec
 
 from ..lowering import Inexpressible, Lowering, build_graph_model, build_model, lower
-from ..support.lazy import lazy_import
 from .base import Backend, Capabilities, RunResult
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: this module never touches onnx at run time
     import onnx
-else:
-    onnx = lazy_import("onnx")  # the run's own process reads the class only (conformance.backends.registry)
 
 Runner = Callable[[dict[str, np.ndarray]], list[np.ndarray]]
 
