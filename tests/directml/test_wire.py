@@ -7,7 +7,7 @@ import pytest
 
 import oracle
 from conformance.backends.directml.hresults import hresult_text
-from conformance.backends.directml.wire import inexpressible, input_payload, request
+from conformance.backends.directml.wire import inexpressible, input_payload, request, tensor_desc
 from oracle import DataType, FeatureLevel, PaddingDesc, Slice1Desc, SliceDesc, SplitDesc, TensorDesc
 from oracle.layout import implied_size
 
@@ -128,3 +128,46 @@ def test_a_windows_software_adapter_nobody_asked_for_is_refused():
     # The suite's own Linux stack is the adapter expected there.
     assert software_refusal({"adapter": "llvmpipe (LLVM 15.0.6, 256 bits)"}, None, False) is None
     assert software_refusal({"adapter": "NVIDIA GeForce RTX 4090"}, None, False) is None
+
+
+def test_every_request_of_the_quick_profile_is_sent_as_json_would_write_it():
+    # The runner's headers are made with orjson (process.encode_header) for speed: the bytes must be json's
+    # compact ones, for every request the quick profile makes on both compile paths (and the graphs').
+    import json
+
+    from conformance.backends.directml.graph import graph_request
+    from conformance.backends.directml.process import encode_header
+    from conformance.cases.compositions import Composition
+    from conformance.cases.corpus import Case
+    from conformance.run.config import RunConfig
+    from conformance.run.selection import select
+
+    requests = []
+    for case in (w.unit for w in select(RunConfig(profile="quick", generated=200, hypothesis_examples=0)).works):
+        if isinstance(case, Composition):
+            requests.append(graph_request(case.graph, case.feature_level, tensor_desc))
+        elif isinstance(case, Case) and inexpressible(case.descriptor) is None:
+            for graph in (False, True):
+                requests.append(request(case.descriptor, case.feature_level, graph=graph))
+    assert len(requests) > 3000
+    batch = {"op": "batch", "threads": 2, "cases": requests[:300]}
+    for header in [*requests, batch]:
+        assert encode_header(header) == json.dumps(header, separators=(",", ":")).encode()
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"value": 2**64, "fields": [-(2**63) - 1]},  # past 64 bits: orjson refuses, json writes it
+        {"message": "caf\u00e9 \u2014 \U0001f600"},  # not ASCII: json escapes it, as the runner's reader expects
+        {"text": "".join(map(chr, range(128)))},  # every ASCII character, controls escaped
+        {1: "a key that is not a string"},
+    ],
+)
+def test_what_orjson_would_write_otherwise_is_written_by_json(header):
+    import json
+
+    from conformance.backends.directml.process import encode_header
+
+    assert encode_header(header) == json.dumps(header, separators=(",", ":")).encode()
+    assert encode_header(header).isascii()

@@ -11,7 +11,6 @@ results from a software adapter, always recorded with the stack that produced th
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -30,7 +29,7 @@ from ..base import Backend, BackendUnavailable, Capabilities, RunResult
 from .graph import graph_request
 from .hresults import DEVICE_LOST, failure_text
 from .kernels import shader_model_reason
-from .process import RunnerDied, RunnerProcess, RunnerTimeout
+from .process import RunnerDied, RunnerProcess, RunnerTimeout, encode_header
 from .program import NativeProgram
 from .stack import SETUP, Stack
 from .versions import same as same_version
@@ -424,10 +423,10 @@ class DirectMLBackend(Backend):
         k = 0
         while k < len(jobs) and time.monotonic() < deadline:
             most = max(1, int(self._time_limit() * BATCH_TIME_SHARE / max(self.seconds_per_case, 1e-6)))
-            batch, size, header = [k], jobs[k].size, len(json.dumps(jobs[k].request))
+            batch, size, header = [k], jobs[k].size, len(encode_header(jobs[k].request))
             k += 1
             while k < len(jobs) and len(batch) < most:
-                job_header = len(json.dumps(jobs[k].request))
+                job_header = len(encode_header(jobs[k].request))
                 if size + jobs[k].size > BATCH_BYTES or header + job_header > BATCH_HEADER_BYTES:
                     break
                 batch.append(k)

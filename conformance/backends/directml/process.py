@@ -22,6 +22,8 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 
+import orjson
+
 from ...support.processes import Tree, read_some
 
 PREFIX = struct.Struct("<IQ")
@@ -48,6 +50,22 @@ class RunnerDied(RunnerError):
 
 class RunnerTimeout(RunnerError, TimeoutError):
     pass
+
+
+def encode_header(header: Mapping) -> bytes:
+    """A frame's JSON header, compact, byte for byte what `json.dumps(header, separators=(",", ":"))` makes.
+
+    orjson makes it in a tenth of json's time (a quick run encodes thousands: each case's request is measured for
+    its batch, then sent), and writes the same bytes for what requests hold: ASCII strings, integers, booleans,
+    null, lists and objects.  json makes what orjson cannot (an integer past 64 bits, which an invalid
+    descriptor's field may hold) and any character json escapes and orjson does not (past ASCII, and DEL)."""
+    try:
+        body = orjson.dumps(header)
+    except (orjson.JSONEncodeError, TypeError):
+        body = b"\x80"
+    if body.isascii() and b"\x7f" not in body:  # json escapes DEL too
+        return body
+    return json.dumps(header, separators=(",", ":")).encode()
 
 
 def describe_exit(status: int | None) -> str:
@@ -201,7 +219,7 @@ class RunnerProcess:
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise RunnerDied("the runner is not running")
-        body = json.dumps(header, separators=(",", ":")).encode()
+        body = encode_header(header)
         try:
             proc.stdin.write(PREFIX.pack(len(body), len(payload)) + body)
             if len(payload):
@@ -231,7 +249,7 @@ class RunnerProcess:
         header_bytes = self._read_exact(header_len, deadline, what)
         payload = self._read_exact(payload_len, deadline, what) if payload_len else b""
         try:
-            header = json.loads(header_bytes)
+            header = json.loads(header_bytes)  # not orjson: it reads an integer past 64 bits as a float
         except ValueError:
             self._fail(RunnerDied, f"the runner sent a header that is not JSON: {header_bytes[:200]!r}")
         if not isinstance(header, dict):
