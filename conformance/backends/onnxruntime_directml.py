@@ -147,6 +147,8 @@ class PythonSessions:
         self.provider_options = dict(provider_options or {})
         self.settings = settings
         self.created = 0
+        # The device's shader caps where they were asked (`directml`): what kernels.shader_model_reason reads.
+        self.info: dict[str, str] = {}
         if provider not in onnxruntime.get_available_providers():
             raise BackendUnavailable(
                 f"ONNX Runtime {onnxruntime.__version__} here offers "
@@ -176,13 +178,19 @@ class PythonSessions:
                 "device_filter": adapter_kind or "gpu",
                 "performance_preference": performance_preference or "default",
             }
-            return cls(DML, settings, provider_options=options)
+            sessions = cls(DML, settings, provider_options=options)
+            sessions.info = {"shader_model": "unknown (ONNX Runtime picks the adapter through DXCore: --adapter-kind)"}
+            return sessions
         if adapter is not None and not adapter.isdigit():
             raise BackendUnavailable(
                 f"--adapter {adapter}: the python host picks an adapter by index only (DmlExecutionProvider's "
                 "device_id); give its index, or --ort-host worker to pick it by name"
             )
-        return cls(DML, settings, provider_options={"device_id": adapter or "0"})
+        from .directml.device_caps import device_caps
+
+        sessions = cls(DML, settings, provider_options={"device_id": adapter or "0"})
+        sessions.info = device_caps(int(adapter or "0"))  # the adapter device_id names: EnumAdapters order
+        return sessions
 
     def create(self, model: bytes) -> Any:
         options = self.ort.SessionOptions()
@@ -226,6 +234,13 @@ class PythonSessions:
             dll = Path(self.ort.__file__).parent / "capi" / "DirectML.dll"
             out["directml_dll_path"] = str(dll)
             out["directml_dll_origin"] = "the onnxruntime module's own"
+        if self.info:  # the device's shader caps, in the worker host's words (program.NativeProgram.versions)
+            out["shader_model"] = self.info.get("shader_model", "unknown")
+            if "int64_shader_ops" in self.info:
+                out["shader_64_bit_ops"] = (
+                    f"Int64ShaderOps {self.info['int64_shader_ops']}, "
+                    f"DoublePrecisionFloatShaderOps {self.info.get('double_shader_ops', 'unknown')}"
+                )
         return out
 
     def data_types(self) -> frozenset[DataType]:
