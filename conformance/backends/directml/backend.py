@@ -160,6 +160,7 @@ class _Job:
         described = self.request["graph"] if "graph" in self.request else self.request["tensors"]
         self.allowed = 0 if self.check else sum(t["total_size"] + layout.GUARD_BYTES for t in described["outputs"])
         self.size = len(self.payload) + self.allowed
+        self.header_size = len(encode_header(self.request))  # its share of a batch's header (BATCH_HEADER_BYTES)
 
 
 class DirectMLBackend(Backend):
@@ -423,15 +424,14 @@ class DirectMLBackend(Backend):
         k = 0
         while k < len(jobs) and time.monotonic() < deadline:
             most = max(1, int(self._time_limit() * BATCH_TIME_SHARE / max(self.seconds_per_case, 1e-6)))
-            batch, size, header = [k], jobs[k].size, len(encode_header(jobs[k].request))
+            batch, size, header = [k], jobs[k].size, jobs[k].header_size
             k += 1
             while k < len(jobs) and len(batch) < most:
-                job_header = len(encode_header(jobs[k].request))
-                if size + jobs[k].size > BATCH_BYTES or header + job_header > BATCH_HEADER_BYTES:
+                if size + jobs[k].size > BATCH_BYTES or header + jobs[k].header_size > BATCH_HEADER_BYTES:
                     break
                 batch.append(k)
                 size += jobs[k].size
-                header += job_header
+                header += jobs[k].header_size
                 k += 1
             t0 = time.monotonic()
             answers.update(self._batch(jobs, batch, deadline))

@@ -62,9 +62,10 @@ def encode_header(header: Mapping) -> bytes:
     try:
         body = orjson.dumps(header)
     except (orjson.JSONEncodeError, TypeError):
-        body = b"\x80"
-    if body.isascii() and b"\x7f" not in body:  # json escapes DEL too
-        return body
+        pass
+    else:
+        if body.isascii() and b"\x7f" not in body:  # json escapes DEL too
+            return body
     return json.dumps(header, separators=(",", ":")).encode()
 
 
